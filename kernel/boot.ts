@@ -1,0 +1,101 @@
+import 'reflect-metadata';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { loadSettings } from './config/load.js';
+import type { Settings } from './config/settings.js';
+import { Database } from './db/database.js';
+import { EmbeddedDatabase } from './db/embedded.js';
+import { entityOf, objectTypeEntity } from './db/entities.js';
+import { loadMigrations, type MigrationSource } from './db/migrations.js';
+import { createLogger, type Logger } from './log.js';
+import { ModelRegistry } from './model/registry.js';
+import type { Plugin } from './plugin.js';
+import { loadPlugins, type EnabledPlugin } from './plugins/loader.js';
+
+export interface BootOptions {
+  /** The built-in apps; third-party plugins come from the PLUGINS setting. */
+  builtins: Plugin[];
+  /** Settings that win over the config file and the environment. */
+  settings?: Partial<Settings>;
+  env?: NodeJS.ProcessEnv;
+  /** Apply pending migrations (default true). */
+  migrate?: boolean;
+}
+
+/** Everything but HTTP: settings, plugins, models and a migrated database. */
+export interface Booted {
+  settings: Settings;
+  log: Logger;
+  enabled: EnabledPlugin[];
+  registry: ModelRegistry;
+  db: Database;
+  /** Closes the pool and stops the embedded PostgreSQL, if one was started. */
+  closeDatabase(): Promise<void>;
+}
+
+function secretKey(settings: Settings, log: Logger): string {
+  if (settings.SECRET_KEY) return settings.SECRET_KEY;
+  const file = resolve(settings.DATA_DIR, 'secret_key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(settings.DATA_DIR, { recursive: true });
+  const key = randomBytes(48).toString('base64url');
+  writeFileSync(file, key, { mode: 0o600 });
+  log.warn(`SECRET_KEY is not set: generated one in ${file}`);
+  return key;
+}
+
+const KERNEL_MIGRATIONS = new URL('./db/migrations/', import.meta.url);
+
+/** Loads settings and plugins, registers the models and opens (and migrates) the database. */
+export async function bootstrap(options: BootOptions): Promise<Booted> {
+  const settings = loadSettings(options.settings, options.env);
+  const log = createLogger(settings.LOG_LEVEL);
+  const enabled = await loadPlugins(options.builtins, settings);
+  settings.SECRET_KEY = secretKey(settings, log);
+
+  const registry = new ModelRegistry();
+  for (const { plugin } of enabled) {
+    const ui = plugin.basePath.replace(/^\/api\//, '/');
+    for (const model of plugin.models ?? []) registry.register(model, { api: plugin.basePath, ui });
+  }
+  registry.finalize();
+
+  const migrations: MigrationSource[] = await loadMigrations('kernel', KERNEL_MIGRATIONS);
+  for (const { plugin } of enabled) {
+    if (plugin.migrations) migrations.push(...(await loadMigrations(plugin.name, plugin.migrations)));
+  }
+
+  let embedded: EmbeddedDatabase | undefined;
+  let url = settings.DATABASE_URL;
+  if (!url) {
+    embedded = new EmbeddedDatabase(settings.DATA_DIR);
+    url = await embedded.start((m) => log.info(m));
+    log.info(`Embedded PostgreSQL running (data in ${resolve(settings.DATA_DIR, 'pg')})`);
+  }
+
+  let db: Database;
+  try {
+    db = await Database.open(url, [objectTypeEntity, ...registry.all().map(entityOf)], migrations);
+    if (options.migrate !== false) {
+      const applied = await db.migrate();
+      if (applied.length) log.info(`Applied migrations: ${applied.join(', ')}`);
+    }
+    await registry.objectTypes.sync(db.knex, registry.all());
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+
+  return {
+    settings,
+    log,
+    enabled,
+    registry,
+    db,
+    closeDatabase: async () => {
+      await db.close();
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { SettingsError } from '../config/load.js';
+import type { Plugin } from '../plugin.js';
+import { makemigrations } from './makemigrations.js';
+import { migrate, showmigrations } from './migrate.js';
+import { runserver } from './runserver.js';
+import { printSettings } from './settings.js';
+
+/** A `manage` command: takes its arguments and the built-in plugins, returns the exit code. */
+export type Command = (args: string[], builtins: Plugin[]) => Promise<number>;
+
+const COMMANDS: Record<string, { run: Command; usage: string; help: string }> = {
+  runserver: { run: runserver, usage: 'runserver', help: 'Start the HTTP server (what `npm start` runs); migrates first.' },
+  migrate: { run: migrate, usage: 'migrate', help: 'Apply pending database migrations of the kernel and every enabled plugin.' },
+  showmigrations: { run: showmigrations, usage: 'showmigrations', help: 'List migrations and whether each is applied.' },
+  makemigrations: { run: makemigrations, usage: 'makemigrations <plugin> [name]', help: 'Write a migration for the model changes of a plugin.' },
+  settings: { run: printSettings, usage: 'settings', help: 'Print every setting with its current value and meaning.' },
+  help: { run: async () => (printUsage(process.stdout), 0), usage: 'help', help: 'Show this help.' },
+};
+
+function printUsage(out: NodeJS.WritableStream): void {
+  out.write('Usage: npm run manage -- <command> [arguments]\n\nCommands:\n');
+  for (const { usage, help } of Object.values(COMMANDS)) out.write(`  ${usage.padEnd(32)} ${help}\n`);
+}
+
+/** Runs a `manage` command; unknown commands print the usage and exit 2, bad settings exit 1. */
+export async function run(argv: string[], builtins: Plugin[]): Promise<number> {
+  const [name = 'help', ...args] = argv;
+  const command = COMMANDS[name];
+  if (!command) {
+    process.stderr.write(`Unknown command: ${name}\n\n`);
+    printUsage(process.stderr);
+    return 2;
+  }
+  try {
+    return await command.run(args, builtins);
+  } catch (err) {
+    if (err instanceof SettingsError) {
+      process.stderr.write(`Configuration error: ${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,43 @@
+import {
+  array, defaulted, integer, min, nullable, object, optional, record, string, unknown,
+  type Infer, type Struct,
+} from 'superstruct';
+
+/** How an environment variable's text becomes a setting value. */
+export type EnvParser = 'string' | 'integer' | 'boolean' | 'list' | 'json';
+
+/** One setting: its schema, how the environment spells it and what it means. */
+function setting<T, S>(struct: Struct<T, S>, env: EnvParser, doc: string) {
+  return { struct, env, doc };
+}
+
+const nonNegative = () => min(integer(), 0);
+
+/**
+ * Every setting Patchbay reads, in one table: the schema, how the environment spells it and what it means.
+ * `manage settings` prints this table; the README's settings section is generated from it.
+ */
+export const SETTINGS = {
+  DATABASE_URL: setting(optional(nullable(string())), 'string', 'PostgreSQL URL. Unset: an embedded PostgreSQL under DATA_DIR.'),
+  DATA_DIR: setting(defaulted(string(), './data'), 'string', 'Where the embedded PostgreSQL keeps its files.'),
+  REDIS_URL: setting(optional(nullable(string())), 'string', 'Redis URL for the job queue (bull). Unset: an in-process queue, not for production.'),
+  HOST: setting(defaulted(string(), '127.0.0.1'), 'string', 'Address the HTTP server binds.'),
+  PORT: setting(defaulted(min(integer(), 0), 8000), 'integer', 'HTTP port (0 picks a free one).'),
+  SECRET_KEY: setting(optional(nullable(string())), 'string', 'Secret for signing sessions. Unset: generated once and kept in DATA_DIR/secret_key.'),
+  PAGINATE_COUNT: setting(defaulted(min(integer(), 1), 50), 'integer', 'Default page size of REST lists.'),
+  MAX_PAGE_SIZE: setting(defaulted(nullable(nonNegative()), 1000), 'integer', 'Largest page a client may ask for; 0 or null removes the maximum (then limit=0 returns everything).'),
+  MAX_BODY_SIZE: setting(defaulted(min(integer(), 1), 10 * 1024 * 1024), 'integer', 'Largest request body in bytes; larger ones get 413.'),
+  PLUGINS: setting(defaulted(array(string()), []), 'list', 'Third-party plugins to enable: module names or paths (comma-separated in the environment).'),
+  PLUGINS_CONFIG: setting(defaulted(record(string(), record(string(), unknown())), {}), 'json', 'Per-plugin settings: {"<plugin>": {...}} (JSON in the environment).'),
+  LOG_LEVEL: setting(defaulted(string(), 'info'), 'string', 'error, warn, info or debug.'),
+};
+
+export const settingsStruct = object(
+  Object.fromEntries(Object.entries(SETTINGS).map(([k, spec]) => [k, spec.struct])) as {
+    [K in keyof typeof SETTINGS]: (typeof SETTINGS)[K]['struct'];
+  },
+);
+
+export type Settings = Infer<typeof settingsStruct>;
+
+export type SettingName = keyof typeof SETTINGS;

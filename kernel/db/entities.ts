@@ -1,0 +1,81 @@
+import { EntitySchema, type EntitySchemaMetadata } from '@mikro-orm/core';
+import { ForeignKeyField } from '../model/fields/foreign-key.js';
+import { ManyToManyField } from '../model/fields/many-to-many.js';
+import type { Column } from '../model/field.js';
+import type { Model } from '../model/model.js';
+
+type Properties = NonNullable<EntitySchemaMetadata<Record<string, unknown>>['properties']>;
+type Property = Properties[string];
+
+/** The kernel's table of model ids for generic relations. */
+export const objectTypeEntity = new EntitySchema<{ id: number; app_label: string; model: string }>({
+  name: 'core_objecttype',
+  tableName: 'core_objecttype',
+  properties: {
+    id: { type: 'integer', primary: true, autoincrement: true },
+    app_label: { type: 'string', columnType: 'varchar(100)' },
+    model: { type: 'string', columnType: 'varchar(100)' },
+  },
+  uniques: [{ name: 'core_objecttype_app_label_model_key', properties: ['app_label', 'model'] }],
+});
+
+const entityName = (key: string) => key.replace('.', '_');
+
+function scalarProperty(col: Column): Property {
+  return {
+    type: col.type === 'boolean' ? 'boolean' : col.type === 'integer' ? 'integer' : 'string',
+    columnType: col.type,
+    nullable: col.nullable,
+    fieldName: col.name,
+    ...(col.default !== undefined ? { default: col.default } : {}),
+    ...(col.index ? { index: true } : {}),
+  };
+}
+
+/** Derives the MikroORM entity schema of a model from its declaration (used for schema diffs and migrations). */
+export function entityOf(model: Model): EntitySchema {
+  const properties: Properties = {};
+  const indexes: { properties: string[]; name: string }[] = [];
+  const propertyByColumn = new Map<string, string>();
+  for (const field of model.fields) {
+    if (field instanceof ManyToManyField) {
+      const { table, source, target } = field.join;
+      properties[field.name] = {
+        kind: 'm:n',
+        entity: () => entityName(field.target),
+        pivotTable: table,
+        joinColumn: source,
+        inverseJoinColumn: target,
+        owner: true,
+      } as Property;
+      continue;
+    }
+    for (const col of field.columns()) {
+      if (col.type === 'serial') {
+        properties.id = { type: 'integer', primary: true, autoincrement: true } as Property;
+      } else if (col.references) {
+        const name = field instanceof ForeignKeyField ? field.name : col.name.replace(/_id$/, '');
+        propertyByColumn.set(col.name, name);
+        properties[name] = {
+          kind: 'm:1',
+          entity: () => entityName(col.references!.model),
+          fieldName: col.name,
+          nullable: col.nullable,
+          deleteRule: col.references.onDelete === 'restrict' ? 'no action' : col.references.onDelete,
+          updateRule: 'cascade',
+        } as Property;
+        indexes.push({ properties: [name], name: `${model.table}_${col.name}_idx` });
+      } else {
+        properties[col.name] = scalarProperty(col);
+      }
+    }
+  }
+  const uniques = model.unique.map((u, i) => {
+    const columns = u.fields.flatMap((n) => model.field(n)!.columns().map((c) => c.name));
+    const name = `${model.table}_${columns.join('_')}${u.whenNull ? '_null' : ''}_uniq${i}`.slice(0, 63);
+    if (!u.whenNull) return { name, properties: columns.map((c) => propertyByColumn.get(c) ?? c) };
+    const where = u.whenNull.flatMap((n) => model.field(n)!.columns().map((c) => `"${c.name}" is null`)).join(' and ');
+    return { name, expression: `create unique index "${name}" on "${model.table}" (${columns.map((c) => `"${c}"`).join(', ')}) where ${where}` };
+  });
+  return new EntitySchema({ name: entityName(model.key), tableName: model.table, properties, indexes, uniques });
+}

@@ -1,0 +1,47 @@
+import express, { type Express } from 'express';
+import { authenticate } from '../auth/stage.js';
+import type { Logger } from '../log.js';
+import type { Plugin, PluginContext } from '../plugin.js';
+import { modelRouter } from '../rest/viewset.js';
+import type { RestServices } from '../rest/services.js';
+import type { QueuePort } from '../queue/port.js';
+import { errorHandler, notFoundHandler } from './errors.js';
+import { bodyParser, requestHeaders, trailingSlash } from './pipeline.js';
+import { rootRouter } from './root.js';
+
+export interface AppDeps extends RestServices {
+  plugins: { plugin: Plugin; ctx: PluginContext }[];
+  queue: QueuePort;
+  log: Logger;
+}
+
+/**
+ * The request pipeline: ids and version headers → trailing-slash redirect → body → authentication →
+ * API roots → each plugin's model endpoints and extra routes → JSON errors.
+ */
+export function buildApp(deps: AppDeps): Express {
+  const app = express();
+  app.set('strict routing', true);
+  app.set('x-powered-by', false);
+  app.use(requestHeaders, trailingSlash, bodyParser(deps.settings.MAX_BODY_SIZE), authenticate);
+  app.use(rootRouter({ plugins: deps.plugins.map((p) => p.plugin), registry: deps.registry, db: deps.db, queue: deps.queue }));
+
+  for (const { plugin, ctx } of deps.plugins) {
+    for (const model of plugin.models ?? []) app.use(deps.registry.apiPath(model), modelRouter(model, deps));
+    if (plugin.routes) {
+      const router = express.Router({ strict: true, mergeParams: true });
+      plugin.routes(router, ctx);
+      app.use(plugin.basePath, router);
+    }
+    // display_url points at the object's page; until there is a UI it is the browsable API.
+    for (const model of plugin.models ?? []) {
+      app.get(`${deps.registry.uiPath(model)}{*rest}`, (req, res) => {
+        res.redirect(302, deps.registry.apiPath(model) + req.path.slice(deps.registry.uiPath(model).length));
+      });
+    }
+  }
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.log));
+  return app;
+}

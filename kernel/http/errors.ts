@@ -1,0 +1,34 @@
+import type { NextFunction, Request, Response } from 'express';
+import { HttpError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { ValidationError, type Json } from '../model/types.js';
+import { PATCHBAY_VERSION } from '../version.js';
+import { send } from './respond.js';
+
+/** A list-aligned validation failure of a bulk request: `[{}, {"name": [...]}]`. */
+export class BulkValidationError extends Error {
+  constructor(readonly errors: Json[]) {
+    super('bulk validation failed');
+  }
+}
+
+/** Turns every error into a JSON response with the right status; unexpected ones are logged as 500s. */
+export function errorHandler(log: Logger) {
+  return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
+    void next;
+    if (res.headersSent) return;
+    if (err instanceof HttpError) return send(req, res, err.status, err.body);
+    if (err instanceof ValidationError) return send(req, res, 400, err.errors);
+    if (err instanceof BulkValidationError) return send(req, res, 400, err.errors);
+    const pgCode = (err as { code?: string }).code;
+    if (pgCode === '23505') return send(req, res, 400, { __all__: ['An object with these values already exists.'] });
+    if (pgCode === '23503') return send(req, res, 409, { detail: 'The change conflicts with objects that refer to this one.' });
+    const error = err instanceof Error ? err : new Error(String(err));
+    log.error(`${req.method} ${req.originalUrl} [${req.requestId}]: ${error.stack ?? error.message}`);
+    send(req, res, 500, { error: error.message, exception: error.name, 'patchbay-version': PATCHBAY_VERSION });
+  };
+}
+
+export function notFoundHandler(req: Request, res: Response): void {
+  send(req, res, 404, { detail: 'Not found.' });
+}

@@ -1,0 +1,63 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+import { HttpError } from '../errors.js';
+import { API_VERSION } from '../version.js';
+
+/** Every response carries its request's id and the API level. */
+export function requestHeaders(req: Request, res: Response, next: NextFunction): void {
+  req.requestId = randomUUID();
+  res.setHeader('X-Request-ID', req.requestId);
+  res.setHeader('API-Version', API_VERSION);
+  next();
+}
+
+/** `/api/...` without its trailing slash redirects (302) to the slashed URL, query kept. */
+export function trailingSlash(req: Request, res: Response, next: NextFunction): void {
+  if (req.path.startsWith('/api') && !req.path.endsWith('/')) {
+    const query = req.originalUrl.slice(req.originalUrl.indexOf('?') >= 0 ? req.originalUrl.indexOf('?') : req.originalUrl.length);
+    res.redirect(302, `${req.path}/${query}`);
+    return;
+  }
+  next();
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+async function readBody(req: Request, limit: number): Promise<Buffer> {
+  const declared = Number(req.get('content-length'));
+  if (declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+const tooLarge = (limit: number) => new HttpError(413, { detail: `Request body exceeds the limit of ${limit} bytes.` });
+
+/**
+ * Reads and parses write bodies: JSON only (multipart is left to the routes that accept it).
+ * Too large → 413, other media types → 415, malformed JSON → 400.
+ */
+export function bodyParser(limit: number) {
+  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+    req.payload = undefined;
+    if (!BODY_METHODS.has(req.method)) return next();
+    const type = (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+    if (type === 'multipart/form-data') return next();
+    const raw = await readBody(req, limit);
+    if (raw.length === 0) return next();
+    if (type !== 'application/json' && !type.endsWith('+json')) {
+      throw new HttpError(415, { detail: `Unsupported media type "${req.get('content-type') ?? ''}" in request.` });
+    }
+    try {
+      req.payload = JSON.parse(raw.toString('utf8'));
+    } catch (err) {
+      throw new HttpError(400, { detail: `JSON parse error - ${(err as Error).message}` });
+    }
+    next();
+  };
+}

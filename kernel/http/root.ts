@@ -1,0 +1,65 @@
+import { hostname } from 'node:os';
+import express, { type Router } from 'express';
+import type { Database } from '../db/database.js';
+import type { Plugin } from '../plugin.js';
+import type { ModelRegistry } from '../model/registry.js';
+import type { QueuePort } from '../queue/port.js';
+import { API_VERSION, PATCHBAY_VERSION } from '../version.js';
+import { baseUrl } from './request.js';
+import { send } from './respond.js';
+
+const sorted = (entries: [string, string][]) => Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
+
+const BUILTIN = /^\/api\/([a-z0-9_-]+)\/$/;
+
+export interface RootDeps {
+  plugins: Plugin[];
+  registry: ModelRegistry;
+  db: Database;
+  queue: QueuePort;
+}
+
+/** Endpoint listing of one plugin: `{ "<path>": "<absolute list URL>" }`. */
+function endpointsOf(plugin: Plugin, registry: ModelRegistry, base: string): Record<string, string> {
+  return sorted((plugin.models ?? []).map((m) => [m.path, `${base}${registry.apiPath(m)}`]));
+}
+
+/** `/api/`, `/api/plugins/`, each app's root and `/api/status/`. */
+export function rootRouter({ plugins, registry, db, queue }: RootDeps): Router {
+  const router = express.Router({ strict: true });
+  const builtins = plugins.filter((p) => BUILTIN.test(p.basePath));
+  const thirdParty = plugins.filter((p) => !BUILTIN.test(p.basePath));
+
+  router.get('/api/', (req, res) => {
+    const base = baseUrl(req);
+    const apps: [string, string][] = builtins.map((p) => [BUILTIN.exec(p.basePath)![1], `${base}${p.basePath}`]);
+    apps.push(['plugins', `${base}/api/plugins/`], ['status', `${base}/api/status/`]);
+    send(req, res, 200, sorted(apps), 'API Root');
+  });
+
+  router.get('/api/plugins/', (req, res) => {
+    send(req, res, 200, sorted(thirdParty.map((p) => [p.name, `${baseUrl(req)}${p.basePath}`])), 'Plugins');
+  });
+
+  for (const plugin of plugins) {
+    router.get(plugin.basePath, (req, res) => send(req, res, 200, endpointsOf(plugin, registry, baseUrl(req)), plugin.label ?? plugin.name));
+  }
+
+  router.get('/api/status/', async (req, res) => {
+    const [dbUp, queueUp] = await Promise.all([db.ping(), queue.ping()]);
+    const pending = dbUp ? await db.pendingMigrations() : [];
+    send(req, res, 200, {
+      'patchbay-version': PATCHBAY_VERSION,
+      'api-version': API_VERSION,
+      'netbox-version': API_VERSION,
+      hostname: hostname(),
+      'node-version': process.version,
+      installed_apps: sorted(builtins.map((p) => [p.name, p.version])),
+      plugins: sorted(thirdParty.map((p) => [p.name, p.version])),
+      database: { status: dbUp ? 'ok' : 'unavailable', pending_migrations: pending.length },
+      queue: { backend: queue.kind, status: queueUp ? 'ok' : 'unavailable' },
+    }, 'Status');
+  });
+
+  return router;
+}

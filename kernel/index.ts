@@ -1,0 +1,14 @@
+/**
+ * The public plugin API of the Patchbay kernel: everything a plugin (built-in or third-party) may import.
+ */
+export { definePlugin, type Plugin, type PluginContext, type PluginDefinition } from './plugin.js';
+export { defineModel } from './model/define.js';
+export { f, defineChoices, ChoiceSet } from './model/fields/index.js';
+export type { Model, ModelDeclaration, UniqueConstraint, ModelValidator } from './model/model.js';
+export { ValidationError, type Row, type Json, type JsonObject, type RenderContext } from './model/types.js';
+export { loadDisplays } from './model/display.js';
+export { HttpError } from './errors.js';
+export type { ModelEvent } from './events/bus.js';
+export { Services } from './services.js';
+export { API_VERSION, PATCHBAY_VERSION } from './version.js';
+export { createServer, type PatchbayServer, type ServerOptions } from './server.js';

@@ -1,0 +1,11 @@
+import type { Model } from './model.js';
+import type { RenderContext, Row } from './types.js';
+
+/** `display` strings of objects of `model` by id, in one query (for display rules that name related objects). */
+export async function loadDisplays(model: Model, ids: number[], ctx: RenderContext): Promise<Map<number, string>> {
+  const unique = [...new Set(ids)];
+  if (!unique.length) return new Map();
+  const rows = (await ctx.db(model.table).select('*').whereIn('id', unique)) as Row[];
+  if (model.decl.displayLoader) return model.decl.displayLoader(rows, ctx);
+  return new Map(rows.map((row) => [row.id as number, model.displayOf(row)]));
+}

@@ -1,0 +1,129 @@
+import type { Model } from './model.js';
+import type { Db, FieldRenderer, Json, RenderContext, RenderMode, Row } from './types.js';
+import type { ModelRegistry } from './registry.js';
+
+/** A column a field stores, in terms the entity schema and migrations understand. */
+export interface Column {
+  name: string;
+  /** PostgreSQL type, e.g. `varchar(100)`, `integer`, `timestamptz`. */
+  type: string;
+  nullable: boolean;
+  default?: string | number | boolean;
+  /** Foreign key target (a model key) and delete rule. */
+  references?: { model: string; onDelete: 'cascade' | 'set null' | 'restrict' };
+  index?: boolean;
+}
+
+export interface CommonOptions {
+  label?: string;
+  helpText?: string;
+  /** Must be given on create (and on PUT). Defaults: true unless nullable, blank or defaulted. */
+  required?: boolean;
+  nullable?: boolean;
+  /** The empty string is an acceptable value. */
+  blank?: boolean;
+  default?: Json;
+  /** One object at most has a given value. */
+  unique?: boolean;
+  readOnly?: boolean;
+}
+
+/** What write parsing needs: the registry to resolve relations and the transaction to read from. */
+export interface WriteContext {
+  db: Db;
+  registry: ModelRegistry;
+  /** The stored row when updating, absent when creating. */
+  instance?: Row;
+}
+
+/** Column values and many-to-many sets a write produced. */
+export interface WriteValues {
+  columns: Row;
+  m2m: Map<string, number[]>;
+}
+
+/** OPTIONS metadata of one field (DRF's SimpleMetadata shape). */
+export type FieldMetadata = Record<string, Json>;
+
+/**
+ * One declared field of a model. A field knows its columns, how it renders (in batches),
+ * how it parses a written value and how OPTIONS describes it.
+ */
+export abstract class Field<O extends CommonOptions = CommonOptions> {
+  /** Set by `defineModel`. */
+  name = '';
+  model!: Model;
+
+  constructor(readonly options: O) {}
+
+  get label(): string {
+    return this.options.label ?? humanise(this.name);
+  }
+
+  get nullable(): boolean {
+    return this.options.nullable ?? false;
+  }
+
+  get readOnly(): boolean {
+    return this.options.readOnly ?? false;
+  }
+
+  get required(): boolean {
+    if (this.readOnly) return false;
+    return this.options.required ?? !(this.nullable || this.options.blank || this.options.default !== undefined);
+  }
+
+  /** Keys this field occupies in a rendered object and in a written body. */
+  get keys(): string[] {
+    return [this.name];
+  }
+
+  abstract columns(): Column[];
+
+  /** The column that orders by this field, if it can be ordered. */
+  orderColumn(): string | undefined {
+    return this.columns()[0]?.name;
+  }
+
+  /** Loads what a page of rows needs (one query at most per related model) and returns the renderer. */
+  abstract prepare(rows: Row[], ctx: RenderContext, mode: RenderMode): Promise<FieldRenderer> | FieldRenderer;
+
+  /**
+   * Parses the written value(s) of this field from `body` into `out`; throws ValidationError.
+   * Called only when one of `keys` is present in the body.
+   */
+  abstract parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> | void;
+
+  /** OPTIONS metadata of the field. */
+  metadata(registry: ModelRegistry): FieldMetadata {
+    void registry;
+    const meta: FieldMetadata = {
+      type: this.metadataType(),
+      required: this.required,
+      read_only: this.readOnly,
+      label: this.label,
+    };
+    if (this.options.helpText) meta.help_text = this.options.helpText;
+    return meta;
+  }
+
+  protected abstract metadataType(): string;
+
+  /** Database default applied on create when the body leaves the field out. */
+  createDefault(): Json | undefined {
+    return this.options.default;
+  }
+}
+
+/** `site_count` → `Site count`, as Django humanises field names. */
+export function humanise(name: string): string {
+  const text = name.replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Used by fields that read nothing but their own columns. */
+export function plainRenderer(key: string, read: (row: Row) => Json): FieldRenderer {
+  return (row, out) => {
+    out[key] = read(row);
+  };
+}

@@ -1,0 +1,97 @@
+import { Field, type Column } from '../field.js';
+import type { Model } from '../model.js';
+import type { FieldRenderer, RenderContext, RenderMode, Row } from '../types.js';
+
+/** A read-only value computed for a whole page of rows in one query. */
+export abstract class ComputedField extends Field {
+  constructor(name: string) {
+    super({ readOnly: true });
+    this.name = name;
+  }
+
+  columns(): Column[] {
+    return [];
+  }
+
+  override orderColumn(): undefined {
+    return undefined;
+  }
+
+  parse(): void {}
+
+  protected metadataType(): string {
+    return 'integer';
+  }
+
+  protected abstract load(ids: number[], ctx: RenderContext): Promise<Map<number, number>>;
+
+  async prepare(rows: Row[], ctx: RenderContext, mode: RenderMode): Promise<FieldRenderer> {
+    const nested = this.nestedValue();
+    if (mode === 'nested' && nested !== 'compute') {
+      return nested === 'omit' ? () => {} : (_row, out) => { out[this.name] = nested; };
+    }
+    const ids = rows.map((r) => r.id as number);
+    const values = ids.length ? await this.load(ids, ctx) : new Map<number, number>();
+    return (row, out) => {
+      out[this.name] = values.get(row.id as number) ?? 0;
+    };
+  }
+
+  /** What the field reads inside another object (NetBox leaves annotations out, tree counts read 0). */
+  protected nestedValue(): 'compute' | 'omit' | number {
+    return 'compute';
+  }
+}
+
+/** Where the counted objects point at the counted one: a foreign-key column or a join table. */
+export interface CountSource {
+  table: string;
+  column: string;
+}
+
+/**
+ * The number of objects of another model that refer to each object (`tenant_count` of a tenant group).
+ * On tree models the count includes the objects of all descendants, as NetBox's cumulative counts do.
+ */
+export class CountField extends ComputedField {
+  constructor(name: string, readonly owner: Model, private readonly source: CountSource, private readonly tree: boolean) {
+    super(name);
+    this.model = owner;
+  }
+
+  protected override nestedValue(): 'omit' | number {
+    return this.tree ? 0 : 'omit';
+  }
+
+  protected async load(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
+    const { table, column } = this.source;
+    const sql = this.tree
+      ? `with recursive sub(root, id) as (
+           select id, id from ${this.owner.table} where id = any(?)
+           union select sub.root, t.id from ${this.owner.table} t join sub on t.parent_id = sub.id)
+         select sub.root as id, count(s.${column})::int as n from sub join ${table} s on s.${column} = sub.id group by sub.root`
+      : `select ${column} as id, count(*)::int as n from ${table} where ${column} = any(?) group by ${column}`;
+    const { rows } = (await ctx.db.raw(sql, [ids])) as { rows: { id: number; n: number }[] };
+    return new Map(rows.map((r) => [r.id, r.n]));
+  }
+}
+
+/** `_depth` of a tree model: how many ancestors an object has (0 for a root). */
+export class DepthField extends ComputedField {
+  constructor(owner: Model) {
+    super('_depth');
+    this.model = owner;
+  }
+
+  protected async load(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
+    const table = this.model.table;
+    const { rows } = (await ctx.db.raw(
+      `with recursive anc(id, parent_id, depth) as (
+         select id, parent_id, 0 from ${table} where id = any(?)
+         union all select anc.id, t.parent_id, anc.depth + 1 from anc join ${table} t on t.id = anc.parent_id where anc.depth < 1000)
+       select id, max(depth)::int as depth from anc group by id`,
+      [ids],
+    )) as { rows: { id: number; depth: number }[] };
+    return new Map(rows.map((r) => [r.id, r.depth]));
+  }
+}

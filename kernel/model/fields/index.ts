@@ -1,0 +1,33 @@
+import type { CommonOptions } from '../field.js';
+import { ChoiceField, type ChoiceOptions, type ChoiceSet } from './choice.js';
+import { ForeignKeyField, ParentField, type ForeignKeyOptions } from './foreign-key.js';
+import { GenericForeignKeyField, type GenericOptions } from './generic.js';
+import { ManyToManyField, type ManyToManyOptions } from './many-to-many.js';
+import {
+  BooleanField, DateField, DateTimeField, DecimalField, EmailField, IntegerField, JsonField, SlugField, StringField, UrlField,
+  type DecimalOptions, type IntegerOptions, type StringOptions,
+} from './scalar.js';
+
+/** Field builders for `defineModel`. */
+export const f = {
+  string: (o: StringOptions = {}) => new StringField(o),
+  /** Unlimited text (comments). */
+  text: (o: CommonOptions = {}) => new StringField(o),
+  slug: (o: StringOptions = {}) => new SlugField({ max: 100, ...o }),
+  email: (o: StringOptions = {}) => new EmailField({ max: 254, ...o }),
+  url: (o: StringOptions = {}) => new UrlField({ max: 200, ...o }),
+  integer: (o: IntegerOptions = {}) => new IntegerField(o),
+  decimal: (o: DecimalOptions) => new DecimalField(o),
+  boolean: (o: CommonOptions = {}) => new BooleanField(o),
+  datetime: (o: CommonOptions = {}) => new DateTimeField(o),
+  date: (o: CommonOptions = {}) => new DateField(o),
+  json: (o: CommonOptions = {}) => new JsonField(o),
+  choice: (set: ChoiceSet, o: ChoiceOptions = {}) => new ChoiceField(set, o),
+  fk: (target: string, o: ForeignKeyOptions = {}) => new ForeignKeyField(target, o),
+  /** Makes the model a tree: `parent` plus a computed `_depth`. */
+  parent: (target: string, o: ForeignKeyOptions = {}) => new ParentField(target, { nullable: true, onDelete: 'cascade', ...o }),
+  m2m: (target: string, o: ManyToManyOptions = {}) => new ManyToManyField(target, o),
+  generic: (o: GenericOptions = {}) => new GenericForeignKeyField(o),
+};
+
+export { defineChoices, ChoiceSet } from './choice.js';

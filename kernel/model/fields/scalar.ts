@@ -1,0 +1,313 @@
+import { Field, plainRenderer, type Column, type CommonOptions, type FieldMetadata, type WriteValues } from '../field.js';
+import type { ModelRegistry } from '../registry.js';
+import { ValidationError, type FieldRenderer, type Json } from '../types.js';
+import { formatDate, formatDateTime, parseDate, parseDateTime } from './time.js';
+
+/**
+ * A field stored in one column of its own name. Subclasses convert a written value (`coerce`)
+ * and a stored one (`toJson`); null, blank and required handling live here once.
+ */
+export abstract class ScalarField<O extends CommonOptions = CommonOptions> extends Field<O> {
+  protected abstract sqlType(): string;
+
+  /** Turns a written value into the stored one; throws a message (string) when it is invalid. */
+  protected abstract coerce(value: unknown): unknown;
+
+  protected toJson(value: unknown): Json {
+    return value as Json;
+  }
+
+  columns(): Column[] {
+    const col: Column = { name: this.name, type: this.sqlType(), nullable: this.nullable };
+    const def = this.options.default;
+    if (def !== undefined && def !== null && typeof def !== 'object') col.default = def;
+    return [col];
+  }
+
+  prepare(): FieldRenderer {
+    return plainRenderer(this.name, (row) => {
+      const value = row[this.name];
+      return value === null || value === undefined ? null : this.toJson(value);
+    });
+  }
+
+  parse(body: Record<string, unknown>, _ctx: unknown, out: WriteValues): void {
+    out.columns[this.name] = this.parseValue(body[this.name]);
+  }
+
+  parseValue(value: unknown): unknown {
+    if (value === null) {
+      if (this.nullable) return null;
+      throw ValidationError.of(this.name, 'This field may not be null.');
+    }
+    if (value === '' && this.acceptsBlankString()) {
+      if (this.options.blank) return '';
+      throw ValidationError.of(this.name, 'This field may not be blank.');
+    }
+    try {
+      return this.coerce(value);
+    } catch (err) {
+      if (typeof err === 'string') throw ValidationError.of(this.name, err);
+      throw err;
+    }
+  }
+
+  /** Text fields treat "" as blank; others reject it through `coerce`. */
+  protected acceptsBlankString(): boolean {
+    return false;
+  }
+}
+
+export interface StringOptions extends CommonOptions {
+  max?: number;
+}
+
+export class StringField<O extends StringOptions = StringOptions> extends ScalarField<O> {
+  protected sqlType(): string {
+    return this.options.max ? `varchar(${this.options.max})` : 'text';
+  }
+
+  protected override acceptsBlankString(): boolean {
+    return true;
+  }
+
+  override createDefault(): Json | undefined {
+    return this.options.default ?? (this.options.blank && !this.nullable ? '' : undefined);
+  }
+
+  override columns(): Column[] {
+    const [col] = super.columns();
+    if (col.default === undefined && this.options.blank && !this.nullable) col.default = '';
+    return [col];
+  }
+
+  protected coerce(value: unknown): string {
+    if (typeof value === 'number') value = String(value);
+    if (typeof value !== 'string') throw 'Not a valid string.';
+    const text = value.trim();
+    if (text === '') {
+      if (this.options.blank) return '';
+      throw 'This field may not be blank.';
+    }
+    if (this.options.max && text.length > this.options.max) {
+      throw `Ensure this field has no more than ${this.options.max} characters.`;
+    }
+    this.check(text);
+    return text;
+  }
+
+  /** Format rules of subclasses (slug, email, url). */
+  protected check(text: string): void {
+    void text;
+  }
+
+  protected metadataType(): string {
+    return 'string';
+  }
+
+  override metadata(registry: ModelRegistry): FieldMetadata {
+    const meta = super.metadata(registry);
+    if (this.options.max) meta.max_length = this.options.max;
+    return meta;
+  }
+}
+
+export class SlugField extends StringField {
+  protected override check(text: string): void {
+    if (!/^[-a-zA-Z0-9_]+$/.test(text)) throw 'Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.';
+  }
+
+  protected override metadataType(): string {
+    return 'slug';
+  }
+}
+
+export class EmailField extends StringField {
+  protected override check(text: string): void {
+    if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) throw 'Enter a valid email address.';
+  }
+
+  protected override metadataType(): string {
+    return 'email';
+  }
+}
+
+export class UrlField extends StringField {
+  protected override check(text: string): void {
+    let ok = false;
+    try {
+      ok = /^(https?|ftps?):$/.test(new URL(text).protocol);
+    } catch {
+      ok = false;
+    }
+    if (!ok) throw 'Enter a valid URL.';
+  }
+
+  protected override metadataType(): string {
+    return 'url';
+  }
+}
+
+export interface IntegerOptions extends CommonOptions {
+  min?: number;
+  max?: number;
+}
+
+export class IntegerField extends ScalarField<IntegerOptions> {
+  protected sqlType(): string {
+    return 'integer';
+  }
+
+  protected coerce(value: unknown): number {
+    const n = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isInteger(n)) throw 'A valid integer is required.';
+    if (this.options.min !== undefined && n < this.options.min) throw `Ensure this value is greater than or equal to ${this.options.min}.`;
+    if (this.options.max !== undefined && n > this.options.max) throw `Ensure this value is less than or equal to ${this.options.max}.`;
+    if (Math.abs(n) > 2147483647) throw 'Ensure this value is less than or equal to 2147483647.';
+    return n;
+  }
+
+  protected metadataType(): string {
+    return 'integer';
+  }
+
+  override metadata(registry: ModelRegistry): FieldMetadata {
+    const meta = super.metadata(registry);
+    if (this.options.min !== undefined) meta.min_value = this.options.min;
+    if (this.options.max !== undefined) meta.max_value = this.options.max;
+    return meta;
+  }
+}
+
+export interface DecimalOptions extends CommonOptions {
+  digits: number;
+  places: number;
+  min?: number;
+  max?: number;
+}
+
+export class DecimalField extends ScalarField<DecimalOptions> {
+  protected sqlType(): string {
+    return `numeric(${this.options.digits},${this.options.places})`;
+  }
+
+  protected override toJson(value: unknown): Json {
+    return Number(value);
+  }
+
+  protected coerce(value: unknown): string {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isFinite(n)) throw 'A valid number is required.';
+    const { digits, places, min, max } = this.options;
+    if (min !== undefined && n < min) throw `Ensure this value is greater than or equal to ${min}.`;
+    if (max !== undefined && n > max) throw `Ensure this value is less than or equal to ${max}.`;
+    const [whole, frac = ''] = Math.abs(n).toString().split('.');
+    if (frac.length > places) throw `Ensure that there are no more than ${places} decimal places.`;
+    if (whole.replace(/^0+/, '').length > digits - places) throw `Ensure that there are no more than ${digits - places} digits before the decimal point.`;
+    return n.toFixed(places);
+  }
+
+  protected metadataType(): string {
+    return 'decimal';
+  }
+
+  override metadata(registry: ModelRegistry): FieldMetadata {
+    const meta = super.metadata(registry);
+    if (this.options.min !== undefined) meta.min_value = this.options.min;
+    if (this.options.max !== undefined) meta.max_value = this.options.max;
+    meta.max_digits = this.options.digits;
+    meta.decimal_places = this.options.places;
+    return meta;
+  }
+}
+
+export class BooleanField extends ScalarField {
+  protected sqlType(): string {
+    return 'boolean';
+  }
+
+  protected coerce(value: unknown): boolean {
+    if (typeof value === 'boolean') return value;
+    if (value === 1 || value === 0) return value === 1;
+    if (typeof value === 'string') {
+      if (/^(true|1|yes|on)$/i.test(value)) return true;
+      if (/^(false|0|no|off)$/i.test(value)) return false;
+    }
+    throw 'Must be a valid boolean.';
+  }
+
+  protected metadataType(): string {
+    return 'boolean';
+  }
+}
+
+export class DateTimeField extends ScalarField {
+  protected sqlType(): string {
+    return 'timestamptz';
+  }
+
+  protected override toJson(value: unknown): Json {
+    return formatDateTime(value as string | Date);
+  }
+
+  protected coerce(value: unknown): string {
+    const parsed = typeof value === 'string' ? parseDateTime(value) : undefined;
+    if (!parsed) throw 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].';
+    return parsed;
+  }
+
+  protected metadataType(): string {
+    return 'datetime';
+  }
+}
+
+export class DateField extends ScalarField {
+  protected sqlType(): string {
+    return 'date';
+  }
+
+  protected override toJson(value: unknown): Json {
+    return formatDate(value as string | Date);
+  }
+
+  protected coerce(value: unknown): string {
+    const parsed = typeof value === 'string' ? parseDate(value) : undefined;
+    if (!parsed) throw 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.';
+    return parsed;
+  }
+
+  protected metadataType(): string {
+    return 'date';
+  }
+}
+
+export class JsonField extends ScalarField {
+  protected sqlType(): string {
+    return 'jsonb';
+  }
+
+  protected override toJson(value: unknown): Json {
+    return value as Json;
+  }
+
+  protected coerce(value: unknown): string {
+    return JSON.stringify(value);
+  }
+
+  protected metadataType(): string {
+    return 'field';
+  }
+}
+
+/** Read-only values filled by the kernel (`created`, `last_updated`). */
+export class TimestampField extends DateTimeField {
+  override get readOnly(): boolean {
+    return true;
+  }
+
+  override columns(): Column[] {
+    return [{ name: this.name, type: 'timestamptz', nullable: true }];
+  }
+
+  override parse(): void {}
+}

@@ -1,0 +1,90 @@
+import { Field, plainRenderer, type Column, type FieldMetadata } from '../field.js';
+import type { ModelRegistry } from '../registry.js';
+import type { FieldRenderer, RenderContext, Row } from '../types.js';
+import { TimestampField } from './scalar.js';
+
+/** Fields every model has, read-only and filled by the kernel. */
+abstract class ReadOnlyField extends Field {
+  constructor(name: string, private readonly metaType: string, label?: string) {
+    super({ readOnly: true, label });
+    this.name = name;
+  }
+
+  columns(): Column[] {
+    return [];
+  }
+
+  parse(): void {}
+
+  protected metadataType(): string {
+    return this.metaType;
+  }
+}
+
+export class IdField extends ReadOnlyField {
+  constructor() {
+    super('id', 'integer', 'ID');
+  }
+
+  override columns(): Column[] {
+    return [{ name: 'id', type: 'serial', nullable: false }];
+  }
+
+  prepare(): FieldRenderer {
+    return plainRenderer('id', (row) => row.id as number);
+  }
+}
+
+export class SelfUrlField extends ReadOnlyField {
+  constructor() {
+    super('url', 'field');
+  }
+
+  prepare(_rows: Row[], ctx: RenderContext): FieldRenderer {
+    const base = ctx.baseUrl + ctx.registry.apiPath(this.model);
+    return plainRenderer('url', (row) => `${base}${row.id}/`);
+  }
+}
+
+export class DisplayUrlField extends ReadOnlyField {
+  constructor() {
+    super('display_url', 'field');
+  }
+
+  prepare(_rows: Row[], ctx: RenderContext): FieldRenderer {
+    const base = ctx.baseUrl + ctx.registry.uiPath(this.model);
+    return plainRenderer('display_url', (row) => `${base}${row.id}/`);
+  }
+}
+
+export class DisplayField extends ReadOnlyField {
+  constructor() {
+    super('display', 'field');
+  }
+
+  async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
+    const loader = this.model.decl.displayLoader;
+    if (!loader) return plainRenderer('display', (row) => this.model.displayOf(row));
+    const displays = await loader(rows, ctx);
+    return plainRenderer('display', (row) => displays.get(row.id as number) ?? String(row.id));
+  }
+}
+
+export class CreatedField extends TimestampField {
+  constructor(name: 'created' | 'last_updated') {
+    super({ readOnly: true });
+    this.name = name;
+  }
+
+  override metadata(registry: ModelRegistry): FieldMetadata {
+    return { ...super.metadata(registry), required: false };
+  }
+}
+
+/** The fields `defineModel` adds around the declared ones. */
+export function standardFields(): { head: Field[]; tail: Field[] } {
+  return {
+    head: [new IdField(), new SelfUrlField(), new DisplayUrlField(), new DisplayField()],
+    tail: [new CreatedField('created'), new CreatedField('last_updated')],
+  };
+}

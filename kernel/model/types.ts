@@ -1,0 +1,37 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { ModelRegistry } from './registry.js';
+
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+/** A database row as it comes back from PostgreSQL: column name → value. */
+export type Row = Record<string, unknown>;
+
+/** A query runner: the pool, or the transaction of the current write. */
+export type Db = Knex | Knex.Transaction;
+
+/** Field-keyed validation messages, NetBox style: `{"name": ["This field is required."]}`. */
+export type ErrorMap = Record<string, string[]>;
+
+export class ValidationError extends Error {
+  constructor(readonly errors: ErrorMap) {
+    super(Object.entries(errors).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; '));
+  }
+  static of(key: string, message: string): ValidationError {
+    return new ValidationError({ [key]: [message] });
+  }
+}
+
+/** What rendering needs: where to read and how to build absolute URLs. */
+export interface RenderContext {
+  db: Db;
+  registry: ModelRegistry;
+  /** e.g. `http://127.0.0.1:8000`; empty for host-less rendering (events). */
+  baseUrl: string;
+}
+
+/** Rendering modes: the full object, `?brief=1`, or nested inside another object. */
+export type RenderMode = 'full' | 'brief' | 'nested';
+
+/** Writes a field's part of one rendered object. */
+export type FieldRenderer = (row: Row, out: JsonObject) => void;

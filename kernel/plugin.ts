@@ -1,0 +1,73 @@
+import type { Router } from 'express';
+import type { Struct } from 'superstruct';
+import type { DependencyContainer } from 'tsyringe';
+import type { Settings } from './config/settings.js';
+import type { ModelEvent } from './events/bus.js';
+import type { Model } from './model/model.js';
+import type { ModelRegistry } from './model/registry.js';
+import type { JobHandler, QueuePort } from './queue/port.js';
+import type { Logger } from './log.js';
+
+/** What a plugin's hooks receive: its validated config and the kernel's services. */
+export interface PluginContext<C = Record<string, unknown>> {
+  plugin: Plugin<C>;
+  config: C;
+  settings: Settings;
+  registry: ModelRegistry;
+  queue: QueuePort;
+  log: Logger;
+  /** The server's DI container, for services other plugins registered. */
+  container: DependencyContainer;
+}
+
+export interface PluginDefinition<C = Record<string, unknown>> {
+  /** Lower-case identifier; also the app label of the plugin's models (`<name>.<model>`). */
+  name: string;
+  version: string;
+  /** Semver range of Patchbay kernel versions the plugin works with, e.g. `^0.1`. */
+  kernel: string;
+  label?: string;
+  description?: string;
+  /** Where the plugin's endpoints live. Default `/api/plugins/<name>/`. */
+  basePath?: string;
+  /** Superstruct schema of PLUGINS_CONFIG[<name>] and the defaults merged under it. */
+  config?: { schema: Struct<C, unknown>; defaults?: Partial<C> };
+  models?: Model[];
+  /** Folder of the plugin's MikroORM migrations (timestamped files). */
+  migrations?: URL;
+  /** Extra endpoints, mounted under the base path. */
+  routes?: (router: Router, ctx: PluginContext<C>) => void;
+  /** Called after each committed create, update or delete of any model. */
+  events?: (event: ModelEvent, ctx: PluginContext<C>) => Promise<void> | void;
+  /** Background job handlers by job name; enqueue them with `ctx.queue.enqueue('<plugin>.<job>', data)`. */
+  jobs?: Record<string, (data: unknown, ctx: PluginContext<C>) => ReturnType<JobHandler>>;
+  /** Anything else, once at start-up, after every plugin's models are registered. */
+  setup?: (ctx: PluginContext<C>) => Promise<void> | void;
+}
+
+/** A plugin as the kernel uses it: the definition with its base path resolved. */
+export interface Plugin<C = Record<string, unknown>> extends PluginDefinition<C> {
+  readonly basePath: string;
+  readonly __patchbayPlugin: true;
+}
+
+const NAME = /^[a-z][a-z0-9_]*$/;
+
+/** The plugin contract: the built-in apps and third-party plugins are declared the same way. */
+export function definePlugin<C = Record<string, unknown>>(definition: PluginDefinition<C>): Plugin<C> {
+  if (!NAME.test(definition.name)) throw new Error(`Plugin name "${definition.name}" must match ${NAME}`);
+  const basePath = definition.basePath ?? `/api/plugins/${definition.name}/`;
+  if (!/^\/api\/([a-z0-9_-]+\/)+$/.test(basePath)) {
+    throw new Error(`Plugin ${definition.name}: basePath "${basePath}" must look like /api/<segment>/`);
+  }
+  for (const model of definition.models ?? []) {
+    if (model.app !== definition.name) {
+      throw new Error(`Plugin ${definition.name}: model ${model.key} must be named ${definition.name}.<model>`);
+    }
+  }
+  return { ...definition, basePath, __patchbayPlugin: true };
+}
+
+export function isPlugin(value: unknown): value is Plugin {
+  return typeof value === 'object' && value !== null && (value as Plugin).__patchbayPlugin === true;
+}

@@ -1,0 +1,71 @@
+import { isAbsolute, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import semver from 'semver';
+import { StructError, create } from 'superstruct';
+import { SettingsError } from '../config/load.js';
+import type { Settings } from '../config/settings.js';
+import { isPlugin, type Plugin } from '../plugin.js';
+import { PATCHBAY_VERSION } from '../version.js';
+
+/** A plugin together with its validated configuration. */
+export interface EnabledPlugin {
+  plugin: Plugin;
+  config: Record<string, unknown>;
+}
+
+async function importPlugin(spec: string): Promise<Plugin> {
+  const target = spec.startsWith('.') || isAbsolute(spec) ? pathToFileURL(resolve(spec)).href : spec;
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(target)) as Record<string, unknown>;
+  } catch (err) {
+    throw new SettingsError(`PLUGINS: cannot load "${spec}": ${(err as Error).message}`);
+  }
+  const plugin = [mod.default, mod.plugin].find(isPlugin);
+  if (!plugin) throw new SettingsError(`PLUGINS: "${spec}" does not export a plugin made with definePlugin()`);
+  return plugin;
+}
+
+function validateConfig(plugin: Plugin, given: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!plugin.config) {
+    const key = Object.keys(given ?? {})[0];
+    if (key) throw new SettingsError(`PLUGINS_CONFIG.${plugin.name}.${key}: plugin ${plugin.name} takes no settings`);
+    return {};
+  }
+  try {
+    return create({ ...(plugin.config.defaults ?? {}), ...(given ?? {}) }, plugin.config.schema) as Record<string, unknown>;
+  } catch (err) {
+    if (!(err instanceof StructError)) throw err;
+    const failure = err.failures()[0] ?? err;
+    const path = [plugin.name, ...failure.path].join('.');
+    if (failure.type === 'never') throw new SettingsError(`PLUGINS_CONFIG.${path}: unknown setting of plugin ${plugin.name}`);
+    throw new SettingsError(`PLUGINS_CONFIG.${path}: ${failure.message}`);
+  }
+}
+
+/**
+ * Resolves the built-in apps and the PLUGINS setting into plugins, and checks every plugin's
+ * kernel range, base path and config before any of them starts.
+ */
+export async function loadPlugins(builtins: Plugin[], settings: Settings): Promise<EnabledPlugin[]> {
+  const plugins = [...builtins];
+  for (const spec of settings.PLUGINS) plugins.push(await importPlugin(spec));
+
+  const names = new Set<string>();
+  const paths = new Set<string>();
+  for (const plugin of plugins) {
+    if (names.has(plugin.name)) throw new SettingsError(`Plugin ${plugin.name} is enabled twice`);
+    names.add(plugin.name);
+    if (paths.has(plugin.basePath)) throw new SettingsError(`Plugin ${plugin.name}: base path ${plugin.basePath} is taken`);
+    paths.add(plugin.basePath);
+    if (!semver.validRange(plugin.kernel) || !semver.satisfies(PATCHBAY_VERSION, plugin.kernel, { includePrerelease: true })) {
+      throw new SettingsError(
+        `Plugin ${plugin.name} ${plugin.version} requires Patchbay kernel ${plugin.kernel}, but this is ${PATCHBAY_VERSION}`,
+      );
+    }
+  }
+  for (const name of Object.keys(settings.PLUGINS_CONFIG)) {
+    if (!names.has(name)) throw new SettingsError(`PLUGINS_CONFIG.${name}: no enabled plugin is called ${name}`);
+  }
+  return plugins.map((plugin) => ({ plugin, config: validateConfig(plugin, settings.PLUGINS_CONFIG[plugin.name]) }));
+}

@@ -1,0 +1,21 @@
+import type { FieldMetadata } from '../model/field.js';
+import { GenericForeignKeyField } from '../model/fields/generic.js';
+import type { Model } from '../model/model.js';
+import type { ModelRegistry } from '../model/registry.js';
+import type { JsonObject } from '../model/types.js';
+
+/** The OPTIONS body of a list (`POST` action) or detail (`PUT` action) endpoint, as DRF describes it. */
+export function optionsBody(model: Model, registry: ModelRegistry, kind: 'list' | 'detail'): JsonObject {
+  const fields: Record<string, FieldMetadata> = {};
+  for (const field of registry.outputFields(model, 'full')) {
+    if (field instanceof GenericForeignKeyField) Object.assign(fields, field.describeKeys(registry));
+    else fields[field.name] = field.metadata(registry);
+  }
+  return {
+    name: `${model.title} ${kind === 'list' ? 'List' : 'Instance'}`,
+    description: '',
+    renders: ['application/json', 'text/html'],
+    parses: ['application/json', 'multipart/form-data'],
+    actions: { [kind === 'list' ? 'POST' : 'PUT']: fields },
+  };
+}

@@ -1,0 +1,47 @@
+import type { Request } from 'express';
+import type { Settings } from '../config/settings.js';
+import { maxPageSize } from '../config/load.js';
+import { baseUrl, queryParam } from '../http/request.js';
+
+export interface Page {
+  /** null: every row. */
+  limit: number | null;
+  offset: number;
+}
+
+function nonNegativeInt(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;
+  return Number(text);
+}
+
+/** NetBox's limit/offset rules: PAGINATE_COUNT default, MAX_PAGE_SIZE cap, `limit=0` for all when uncapped. */
+export function pageOf(req: Request, settings: Settings): Page {
+  const max = maxPageSize(settings);
+  const requested = nonNegativeInt(queryParam(req, 'limit'));
+  const offset = nonNegativeInt(queryParam(req, 'offset')) ?? 0;
+  let limit: number | null;
+  if (requested === undefined) limit = settings.PAGINATE_COUNT;
+  else if (requested === 0) limit = max;
+  else limit = requested;
+  if (limit !== null && max !== null) limit = Math.min(limit, max);
+  return { limit, offset };
+}
+
+function pageUrl(req: Request, params: Record<string, number | null>): string {
+  const url = new URL(req.originalUrl, baseUrl(req));
+  for (const [k, v] of Object.entries(params)) {
+    if (v === null) url.searchParams.delete(k);
+    else url.searchParams.set(k, String(v));
+  }
+  return url.toString();
+}
+
+/** `next` and `previous` absolute links, other query parameters kept. */
+export function pageLinks(req: Request, page: Page, count: number): { next: string | null; previous: string | null } {
+  const { limit, offset } = page;
+  if (limit === null) return { next: null, previous: null };
+  const next = offset + limit < count ? pageUrl(req, { limit, offset: offset + limit }) : null;
+  let previous: string | null = null;
+  if (offset > 0) previous = offset - limit <= 0 ? pageUrl(req, { limit, offset: null }) : pageUrl(req, { limit, offset: offset - limit });
+  return { next, previous };
+}

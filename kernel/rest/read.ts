@@ -1,0 +1,57 @@
+import type { Request } from 'express';
+import type { Knex } from '@mikro-orm/knex';
+import { notFound } from '../errors.js';
+import { baseUrl, queryParam } from '../http/request.js';
+import type { Model } from '../model/model.js';
+import { applyOrdering } from '../model/ordering.js';
+import { renderRows } from '../model/render.js';
+import type { Db, JsonObject, RenderContext, RenderMode, Row } from '../model/types.js';
+import { pageLinks, pageOf } from './pagination.js';
+import type { RestServices } from './services.js';
+
+/** `?brief` with any non-empty value turns brief mode on, as in NetBox. */
+export function renderMode(req: Request): RenderMode {
+  const brief = queryParam(req, 'brief');
+  return brief !== undefined && brief !== '' ? 'brief' : 'full';
+}
+
+export function renderContext(req: Request, services: RestServices, db: Db = services.db.knex): RenderContext {
+  return { db, registry: services.registry, baseUrl: baseUrl(req) };
+}
+
+/** The base query of a model's list; filters and permissions narrow it here in later stages. */
+export function listQuery(model: Model, db: Db): Knex.QueryBuilder {
+  return db(`${model.table} as t`);
+}
+
+/** Parses a detail URL's id; anything but a positive integer is a 404. */
+export function parseId(text: string | undefined): number {
+  if (!text || !/^\d{1,10}$/.test(text) || Number(text) > 2147483647 || Number(text) < 1) throw notFound();
+  return Number(text);
+}
+
+export async function fetchRow(model: Model, id: number, db: Db): Promise<Row> {
+  const row = (await listQuery(model, db).select('t.*').where('t.id', id).first()) as Row | undefined;
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function renderOne(model: Model, row: Row, ctx: RenderContext, mode: RenderMode = 'full'): Promise<JsonObject> {
+  return (await renderRows(model, [row], ctx, mode))[0];
+}
+
+/** GET on a list endpoint: count, one page in the requested ordering, rendered in batches. */
+export async function listObjects(req: Request, model: Model, services: RestServices): Promise<JsonObject> {
+  const db = services.db.knex;
+  const page = pageOf(req, services.settings);
+  const base = listQuery(model, db);
+  const [{ count }] = (await base.clone().count({ count: '*' })) as { count: string }[];
+  const qb = base.clone().select('t.*');
+  const ordering = queryParam(req, 'ordering');
+  applyOrdering(qb, model, ordering ? ordering.split(',').filter(Boolean) : model.ordering, services.registry);
+  if (page.limit !== null) qb.limit(page.limit);
+  if (page.offset) qb.offset(page.offset);
+  const rows = (await qb) as Row[];
+  const results = await renderRows(model, rows, renderContext(req, services), renderMode(req));
+  return { count: Number(count), ...pageLinks(req, page, Number(count)), results };
+}

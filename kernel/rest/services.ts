@@ -1,0 +1,12 @@
+import type { Settings } from '../config/settings.js';
+import type { Database } from '../db/database.js';
+import type { EventBus } from '../events/bus.js';
+import type { ModelRegistry } from '../model/registry.js';
+
+/** What the generic REST views need from the kernel. */
+export interface RestServices {
+  settings: Settings;
+  registry: ModelRegistry;
+  db: Database;
+  bus: EventBus;
+}

@@ -1,0 +1,55 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { HttpError } from '../errors.js';
+import { noContent, send } from '../http/respond.js';
+import type { Model } from '../model/model.js';
+import { optionsBody } from './metadata.js';
+import { fetchRow, listObjects, parseId, renderContext, renderMode, renderOne } from './read.js';
+import type { RestServices } from './services.js';
+import { bulkDestroy, bulkUpdate, create, destroy, update } from './write.js';
+
+function methodNotAllowed(req: Request): never {
+  throw new HttpError(405, { detail: `Method "${req.method}" not allowed.` });
+}
+
+/** The generic list and detail endpoints of one model, derived from its declaration. */
+export function modelRouter(model: Model, services: RestServices): Router {
+  const router = express.Router({ strict: true, mergeParams: true });
+  const title = (kind: string) => `${model.title} ${kind}`;
+
+  router
+    .route('/')
+    .get(async (req, res) => send(req, res, 200, await listObjects(req, model, services), title('List')))
+    .post(async (req, res) => send(req, res, 201, await create(req, model, services)))
+    .put(async (req, res) => send(req, res, 200, await bulkUpdate(req, model, services, 'update')))
+    .patch(async (req, res) => send(req, res, 200, await bulkUpdate(req, model, services, 'partial')))
+    .delete(async (req, res) => {
+      await bulkDestroy(req, model, services);
+      noContent(res);
+    })
+    .options((req, res) => send(req, res, 200, optionsBody(model, services.registry, 'list')))
+    .all(methodNotAllowed);
+
+  router
+    .route('/:id/')
+    .get(async (req: Request<{ id: string }>, res: Response) => {
+      const row = await fetchRow(model, parseId(req.params.id), services.db.knex);
+      send(req, res, 200, await renderOne(model, row, renderContext(req, services), renderMode(req)), title('Instance'));
+    })
+    .put(async (req: Request<{ id: string }>, res: Response) => {
+      send(req, res, 200, await update(req, model, parseId(req.params.id), services, 'update'));
+    })
+    .patch(async (req: Request<{ id: string }>, res: Response) => {
+      send(req, res, 200, await update(req, model, parseId(req.params.id), services, 'partial'));
+    })
+    .delete(async (req: Request<{ id: string }>, res: Response) => {
+      await destroy(req, model, parseId(req.params.id), services);
+      noContent(res);
+    })
+    .options(async (req: Request<{ id: string }>, res: Response) => {
+      await fetchRow(model, parseId(req.params.id), services.db.knex);
+      send(req, res, 200, optionsBody(model, services.registry, 'detail'));
+    })
+    .all(methodNotAllowed);
+
+  return router;
+}

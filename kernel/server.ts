@@ -1,0 +1,85 @@
+import 'reflect-metadata';
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import { container as rootContainer } from 'tsyringe';
+import { bootstrap, type BootOptions } from './boot.js';
+import type { Settings } from './config/settings.js';
+import type { Database } from './db/database.js';
+import { EventBus } from './events/bus.js';
+import { buildApp } from './http/app.js';
+import type { Logger } from './log.js';
+import type { ModelRegistry } from './model/registry.js';
+import type { PluginContext } from './plugin.js';
+import { BullQueue } from './queue/bull.js';
+import { InProcessQueue } from './queue/memory.js';
+import type { QueuePort } from './queue/port.js';
+import { Services } from './services.js';
+
+export type ServerOptions = BootOptions;
+
+export interface PatchbayServer {
+  app: Express;
+  settings: Settings;
+  registry: ModelRegistry;
+  db: Database;
+  queue: QueuePort;
+  log: Logger;
+  /** Listens on HOST:PORT; resolves with the base URL. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Assembles a Patchbay server: settings, plugins, database, queue and the HTTP app. */
+export async function createServer(options: ServerOptions): Promise<PatchbayServer> {
+  const { settings, log, enabled, registry, db, closeDatabase } = await bootstrap(options);
+
+  const queue: QueuePort = settings.REDIS_URL ? new BullQueue(settings.REDIS_URL) : new InProcessQueue((m) => log.warn(m));
+  if (!settings.REDIS_URL) log.warn('REDIS_URL is not set: background jobs run in this process (not for production)');
+  const bus = new EventBus((err) => log.error(`event handler failed: ${err.message}`));
+
+  const container = rootContainer.createChildContainer();
+  container.register(Services.settings, { useValue: settings });
+  container.register(Services.database, { useValue: db });
+  container.register(Services.registry, { useValue: registry });
+  container.register(Services.queue, { useValue: queue });
+  container.register(Services.events, { useValue: bus });
+  container.register(Services.log, { useValue: log });
+
+  const contexts = enabled.map(({ plugin, config }) => {
+    const ctx: PluginContext = { plugin, config, settings, registry, queue, log, container };
+    for (const [name, handler] of Object.entries(plugin.jobs ?? {})) queue.handle(`${plugin.name}.${name}`, (data) => handler(data, ctx));
+    if (plugin.events) {
+      const onEvent = plugin.events;
+      bus.subscribe((event) => onEvent(event, ctx));
+    }
+    return { plugin, ctx };
+  });
+  for (const { plugin, ctx } of contexts) await plugin.setup?.(ctx);
+
+  const app = buildApp({ settings, registry, db, bus, queue, log, plugins: contexts });
+
+  let http: Server | undefined;
+  return {
+    app,
+    settings,
+    registry,
+    db,
+    queue,
+    log,
+    listen: () =>
+      new Promise((ok, fail) => {
+        http = app.listen(settings.PORT, settings.HOST, (err?: Error) => {
+          if (err) return fail(err);
+          const { port } = http!.address() as { port: number };
+          ok(`http://${settings.HOST}:${port}`);
+        });
+      }),
+    close: async () => {
+      if (http) await new Promise<void>((ok) => http!.close(() => ok()));
+      http?.closeAllConnections();
+      await queue.close();
+      await closeDatabase();
+      container.dispose();
+    },
+  };
+}

@@ -1,0 +1,4 @@
+import tenancy from './tenancy/index.js';
+
+/** The built-in apps, enabled on every server, in dependency order. */
+export const builtinPlugins = [tenancy];

@@ -1,0 +1,8 @@
+import { defineChoices } from '../../kernel/index.js';
+
+export const ContactPriority = defineChoices([
+  ['primary', 'Primary'],
+  ['secondary', 'Secondary'],
+  ['tertiary', 'Tertiary'],
+  ['inactive', 'Inactive'],
+]);
