@@ -12,3 +12,5 @@ export type { ModelEvent } from './events/bus.js';
 export { Services } from './services.js';
 export { API_VERSION, PATCHBAY_VERSION } from './version.js';
 export { createServer, type PatchbayServer, type ServerOptions } from './server.js';
+export { renderRows } from './model/render.js';
+export { baseUrl } from './http/request.js';

@@ -42,6 +42,7 @@ function parseJson(name: string, text: string): unknown {
 
 function readConfigFile(env: NodeJS.ProcessEnv): Record<string, unknown> {
   const explicit = env.PATCHBAY_CONFIG;
+  if (explicit === '') return {};
   const path = resolve(explicit ?? DEFAULT_CONFIG_FILE);
   if (!existsSync(path)) {
     if (explicit) throw new SettingsError(`PATCHBAY_CONFIG names ${path}, which does not exist`);
@@ -73,7 +74,7 @@ export function validateSettings(raw: Record<string, unknown>): Settings {
 }
 
 /**
- * Settings come from the config file (PATCHBAY_CONFIG, default ./patchbay.config.json when present),
+ * Settings come from the config file (PATCHBAY_CONFIG, default ./patchbay.config.json when present; empty: none),
  * then the environment (which wins), then `overrides` (tests and embedders).
  */
 export function loadSettings(overrides: Partial<Settings> = {}, env: NodeJS.ProcessEnv = process.env): Settings {

@@ -1,4 +1,5 @@
 import { HttpError } from '../errors.js';
+import { loadDisplays } from './display.js';
 import type { Field, WriteContext, WriteValues } from './field.js';
 import { ForeignKeyField } from './fields/foreign-key.js';
 import { GenericForeignKeyField } from './fields/generic.js';
@@ -143,7 +144,15 @@ export async function deleteObjects(model: Model, ids: number[], db: Db, registr
   }
   const blocking = blockers.filter((b) => !scheduled.get(b.model.key)?.has(b.row.id as number));
   if (blocking.length) {
-    const names = blocking.map((b) => `${b.model.displayOf(b.row)} (${b.row.id})`).join(', ');
+    const ctx = { db, registry, baseUrl: '' };
+    const shown = new Map<string, Map<number, string>>();
+    for (const b of blocking) {
+      if (!shown.has(b.model.key)) {
+        const ids = blocking.filter((x) => x.model === b.model).map((x) => x.row.id as number);
+        shown.set(b.model.key, await loadDisplays(b.model, ids, ctx));
+      }
+    }
+    const names = blocking.map((b) => `${shown.get(b.model.key)!.get(b.row.id as number)} (${b.row.id})`).join(', ');
     throw new HttpError(409, {
       detail: `Unable to delete object. ${blocking.length} dependent objects were found: ${names}`,
     });

@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import type { ModelAction, ModelEvent } from '../events/bus.js';
 import { BulkValidationError } from '../http/errors.js';
 import type { Model } from '../model/model.js';
+import { renderRows } from '../model/render.js';
 import { deleteObjects, insertObject, parseBody, updateObject, type WriteMode } from '../model/store.js';
 import { ValidationError, type Db, type Json, type JsonObject, type Row } from '../model/types.js';
 import { fetchRow, renderContext, renderOne } from './read.js';
@@ -55,7 +56,7 @@ async function updateOne(scope: WriteScope, model: Model, instance: Row, body: u
 
 async function deleteMany(scope: WriteScope, model: Model, rows: Row[]): Promise<void> {
   const before = scope.services.bus.hasListeners
-    ? await Promise.all(rows.map((row) => renderOne(model, row, { db: scope.trx, registry: scope.services.registry, baseUrl: '' })))
+    ? await renderRows(model, rows, { db: scope.trx, registry: scope.services.registry, baseUrl: '' }, 'full')
     : [];
   await deleteObjects(model, rows.map((r) => r.id as number), scope.trx, scope.services.registry);
   for (const [i, row] of rows.entries()) await record(scope, model, 'deleted', row, before[i] ?? {});
@@ -109,7 +110,7 @@ export async function create(req: Request, model: Model, services: RestServices)
     const ctx = renderContext(req, services, scope.trx);
     if (!Array.isArray(req.payload)) return renderOne(model, await createOne(scope, model, req.payload ?? {}), ctx);
     const rows = await eachItem(req.payload, (item) => createOne(scope, model, item));
-    return Promise.all(rows.map((row) => renderOne(model, row, ctx)));
+    return renderRows(model, rows, ctx, 'full');
   });
 }
 
@@ -130,8 +131,7 @@ export async function bulkUpdate(req: Request, model: Model, services: RestServi
       const instance = await findForBulk(scope, model, itemId(item));
       return instance ? updateOne(scope, model, instance, item, mode) : undefined;
     });
-    const ctx = renderContext(req, services, scope.trx);
-    return Promise.all(rows.map((row) => renderOne(model, row, ctx)));
+    return renderRows(model, rows, renderContext(req, services, scope.trx), 'full');
   });
 }
 

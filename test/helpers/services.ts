@@ -1,0 +1,70 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EmbeddedDatabase, freePort } from '../../kernel/db/embedded.js';
+
+/** A real PostgreSQL for the tests: DATABASE_URL's server if given, else an embedded one in a temp dir. */
+export async function startPostgres(): Promise<{ adminUrl: string; stop: () => Promise<void> }> {
+  if (process.env.TEST_DATABASE_URL) return { adminUrl: process.env.TEST_DATABASE_URL, stop: async () => {} };
+  const dir = mkdtempSync(join(tmpdir(), 'patchbay-test-pg-'));
+  // PostgreSQL runs as its own user, which must reach the data directory.
+  chmodSync(dir, 0o755);
+  const pg = new EmbeddedDatabase(dir, 'postgres');
+  const url = await pg.start();
+  return {
+    adminUrl: url,
+    stop: async () => {
+      await pg.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function which(cmd: string): string | undefined {
+  const found = spawnSync('sh', ['-c', `command -v ${cmd}`], { encoding: 'utf8' });
+  return found.status === 0 ? found.stdout.trim() : undefined;
+}
+
+/** Installs redis-server with apt when it is missing and we may (root, apt-get present). */
+function ensureRedisBinary(): string {
+  const found = which('redis-server');
+  if (found) return found;
+  if (process.getuid?.() === 0 && which('apt-get')) {
+    process.stderr.write('redis-server is missing: installing it with apt-get\n');
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'redis-server'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
+    const installed = which('redis-server');
+    if (installed) return installed;
+  }
+  throw new Error('The tests need a real Redis: install redis-server (apt-get install redis-server) or set TEST_REDIS_URL');
+}
+
+/** A real Redis for the tests: TEST_REDIS_URL if given, else a throwaway redis-server on a free port. */
+export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (process.env.TEST_REDIS_URL) return { url: process.env.TEST_REDIS_URL, stop: async () => {} };
+  const binary = ensureRedisBinary();
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'patchbay-test-redis-'));
+  mkdirSync(dir, { recursive: true });
+  const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {
+    stdio: 'ignore',
+  });
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  while (spawnSync(which('redis-cli') ?? 'redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' }).stdout?.trim() !== 'PONG') {
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`redis-server did not start on port ${port}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

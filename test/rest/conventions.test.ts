@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+
+beforeAll(async () => {
+  t = await startServer();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('headers and routing', () => {
+  it('sends API-Version and a fresh X-Request-ID on every response', async () => {
+    const a = await t.get('/api/');
+    const b = await t.get('/api/nowhere/');
+    expect(a.headers.get('api-version')).toBe('4.4');
+    expect(b.headers.get('api-version')).toBe('4.4');
+    const ids = [a.headers.get('x-request-id'), b.headers.get('x-request-id')];
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ids[0]).not.toBe(ids[1]);
+  });
+
+  it('redirects a path without its trailing slash with 302, keeping the query', async () => {
+    const res = await t.get('/api/tenancy/tenants?limit=5');
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe('/api/tenancy/tenants/?limit=5');
+    const detail = await t.request('POST', '/api/tenancy/tenants/7');
+    expect(detail.status).toBe(302);
+    expect(detail.headers.get('location')).toBe('/api/tenancy/tenants/7/');
+  });
+
+  it('answers unknown objects and routes with a JSON 404', async () => {
+    for (const path of ['/api/tenancy/tenants/999/', '/api/tenancy/tenants/abc/', '/api/tenancy/nothing/']) {
+      const res = await t.get(path);
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ detail: 'Not found.' });
+    }
+  });
+
+  it('answers a method the endpoint lacks with 405', async () => {
+    const res = await t.request('POST', '/api/tenancy/tenants/1/', { body: {} });
+    expect(res.status).toBe(405);
+    expect(res.body).toEqual({ detail: 'Method "POST" not allowed.' });
+  });
+});
+
+describe('API roots and status', () => {
+  it('lists the apps at /api/ and each app endpoints', async () => {
+    const root = await t.get('/api/');
+    expect(root.body).toEqual({
+      plugins: `${t.base}/api/plugins/`,
+      status: `${t.base}/api/status/`,
+      tenancy: `${t.base}/api/tenancy/`,
+    });
+    const app = await t.get('/api/tenancy/');
+    expect(Object.keys(app.body)).toEqual(['contact-assignments', 'contact-groups', 'contact-roles', 'contacts', 'tenant-groups', 'tenants']);
+    expect(app.body.tenants).toBe(`${t.base}/api/tenancy/tenants/`);
+  });
+
+  it('serves the browsable root as HTML to a browser', async () => {
+    const res = await t.get('/api/', { headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/text\/html/);
+    expect(res.text).toContain(`<a href="${t.base}/api/tenancy/">`);
+    expect(res.text).toContain('Not logged in');
+    const json = await t.get('/api/?format=json', { headers: { Accept: 'text/html' } });
+    expect(json.headers.get('content-type')).toMatch(/application\/json/);
+  });
+
+  it('reports versions, plugins, database and queue state', async () => {
+    const res = await t.get('/api/status/');
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      'api-version': '4.4',
+      'patchbay-version': expect.stringMatching(/^\d+\.\d+\.\d+/),
+      installed_apps: { tenancy: expect.any(String) },
+      plugins: {},
+      database: { status: 'ok', pending_migrations: 0 },
+      queue: { backend: 'redis', status: 'ok' },
+    });
+  });
+});
+
+describe('request bodies', () => {
+  it('rejects malformed JSON with 400', async () => {
+    const res = await t.request('POST', '/api/tenancy/tenants/', { raw: '{"name": ', headers: { 'Content-Type': 'application/json' } });
+    expect(res.status).toBe(400);
+    expect(res.body.detail).toMatch(/^JSON parse error - /);
+  });
+
+  it('rejects an unsupported content type with 415', async () => {
+    const res = await t.request('POST', '/api/tenancy/tenants/', { raw: 'name=x', headers: { 'Content-Type': 'text/plain' } });
+    expect(res.status).toBe(415);
+    expect(res.body).toEqual({ detail: 'Unsupported media type "text/plain" in request.' });
+  });
+
+  it('rejects an oversized body with 413', async () => {
+    const small = await startServer({ settings: { MAX_BODY_SIZE: 1024 } });
+    try {
+      const res = await small.request('POST', '/api/tenancy/tenants/', { body: { name: 'x'.repeat(2000), slug: 'x' } });
+      expect(res.status).toBe(413);
+      expect(res.body.detail).toMatch(/exceeds the limit of 1024 bytes/);
+      expect((await small.get('/api/tenancy/tenants/')).body.count).toBe(0);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('pretty-prints with indent', async () => {
+    const res = await t.get('/api/tenancy/?indent=4');
+    expect(res.text).toBe(JSON.stringify(res.body, null, 4));
+  });
+});
