@@ -44,8 +44,8 @@ export class ModelRegistry {
           if (field.options.countAs) {
             const source =
               field instanceof ManyToManyField
-                ? { table: field.join.table, column: field.join.target }
-                : { table: model.table, column: field.column };
+                ? { table: field.join.table, column: field.join.target, counted: field.join.source }
+                : { table: model.table, column: field.column, counted: 'id' };
             this.addExtra(target, new CountField(field.options.countAs, target, source, target.fields.some((f) => f instanceof ParentField)));
           }
         }

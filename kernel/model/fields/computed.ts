@@ -46,7 +46,10 @@ export abstract class ComputedField extends Field {
 /** Where the counted objects point at the counted one: a foreign-key column or a join table. */
 export interface CountSource {
   table: string;
+  /** Column holding the counted-on object's id. */
   column: string;
+  /** Column identifying the counted object (counted once even when linked to several nodes of a tree). */
+  counted: string;
 }
 
 /**
@@ -64,13 +67,13 @@ export class CountField extends ComputedField {
   }
 
   protected async load(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
-    const { table, column } = this.source;
+    const { table, column, counted } = this.source;
     const sql = this.tree
       ? `with recursive sub(root, id) as (
            select id, id from ${this.owner.table} where id = any(?)
            union select sub.root, t.id from ${this.owner.table} t join sub on t.parent_id = sub.id)
-         select sub.root as id, count(s.${column})::int as n from sub join ${table} s on s.${column} = sub.id group by sub.root`
-      : `select ${column} as id, count(*)::int as n from ${table} where ${column} = any(?) group by ${column}`;
+         select sub.root as id, count(distinct s.${counted})::int as n from sub join ${table} s on s.${column} = sub.id group by sub.root`
+      : `select ${column} as id, count(distinct ${counted})::int as n from ${table} where ${column} = any(?) group by ${column}`;
     const { rows } = (await ctx.db.raw(sql, [ids])) as { rows: { id: number; n: number }[] };
     return new Map(rows.map((r) => [r.id, r.n]));
   }

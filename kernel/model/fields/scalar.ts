@@ -136,7 +136,8 @@ export class UrlField extends StringField {
   protected override check(text: string): void {
     let ok = false;
     try {
-      ok = /^(https?|ftps?):$/.test(new URL(text).protocol);
+      const url = new URL(text);
+      ok = /^(https?|ftps?):$/.test(url.protocol) && /^[a-z]+:\/\//i.test(text) && url.hostname !== '';
     } catch {
       ok = false;
     }

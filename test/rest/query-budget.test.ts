@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_PLUGIN, startServer, type TestServer } from '../helpers/server.js';
+import { seedTenancy } from '../helpers/seed.js';
+
+let t: TestServer;
+
+beforeAll(async () => {
+  t = await startServer({ plugins: [EXAMPLE_PLUGIN] });
+  await seedTenancy(t.server.db.knex, 1000);
+  await t.server.db.knex.raw(`insert into maintenance_window (name, starts, tenant_id, created, last_updated)
+    select 'Window ' || i, now() + make_interval(days => i), i, now(), now() from generate_series(1, 1000) i`);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** SQL statements per list request: the same at every page size, and within NetBox-beating budgets. */
+const BUDGETS: Record<string, { full: number; brief: number }> = {
+  '/api/tenancy/tenant-groups/': { full: 6, brief: 4 },
+  '/api/tenancy/tenants/': { full: 5, brief: 2 },
+  '/api/tenancy/contact-groups/': { full: 6, brief: 4 },
+  '/api/tenancy/contact-roles/': { full: 2, brief: 2 },
+  '/api/tenancy/contacts/': { full: 5, brief: 2 },
+  '/api/tenancy/contact-assignments/': { full: 7, brief: 6 },
+  '/api/plugins/maintenance/windows/': { full: 3, brief: 2 },
+};
+
+describe('list query budgets', () => {
+  for (const [path, budget] of Object.entries(BUDGETS)) {
+    for (const mode of ['full', 'brief'] as const) {
+      it(`${path} (${mode}) runs ${budget[mode]} queries at page sizes 1, 50 and 1000`, async () => {
+        const counts: number[] = [];
+        for (const limit of [1, 50, 1000]) {
+          counts.push(
+            await t.countQueries(async () => {
+              const res = await t.get(`${path}?limit=${limit}${mode === 'brief' ? '&brief=1' : ''}`);
+              expect(res.status).toBe(200);
+              expect(res.body.results).toHaveLength(limit);
+            }),
+          );
+        }
+        if (process.env.SHOW_QUERIES) console.log(path, mode, counts);
+        expect(counts).toEqual([budget[mode], budget[mode], budget[mode]]);
+      });
+    }
+  }
+});
