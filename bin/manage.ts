@@ -1,4 +1,5 @@
 import { run } from '../kernel/cli/run.js';
 import { builtinPlugins } from '../plugins/index.js';
 
-process.exitCode = await run(process.argv.slice(2), builtinPlugins);
+// Exit explicitly: libraries' exit hooks would otherwise replace the command's exit code.
+process.exit(await run(process.argv.slice(2), builtinPlugins));

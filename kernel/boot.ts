@@ -19,7 +19,7 @@ export interface BootOptions {
   /** Settings that win over the config file and the environment. */
   settings?: Partial<Settings>;
   env?: NodeJS.ProcessEnv;
-  /** Apply pending migrations (default true). */
+  /** Apply pending migrations and register the models' object types (default true). */
   migrate?: boolean;
 }
 
@@ -30,6 +30,8 @@ export interface Booted {
   enabled: EnabledPlugin[];
   registry: ModelRegistry;
   db: Database;
+  /** Migrations this start-up applied. */
+  applied: string[];
   /** Closes the pool and stops the embedded PostgreSQL, if one was started. */
   closeDatabase(): Promise<void>;
 }
@@ -75,13 +77,14 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
   }
 
   let db: Database;
+  let applied: string[] = [];
   try {
     db = await Database.open(url, [objectTypeEntity, ...registry.all().map(entityOf)], migrations);
     if (options.migrate !== false) {
-      const applied = await db.migrate();
+      applied = await db.migrate();
       if (applied.length) log.info(`Applied migrations: ${applied.join(', ')}`);
+      await registry.objectTypes.sync(db.knex, registry.all());
     }
-    await registry.objectTypes.sync(db.knex, registry.all());
   } catch (err) {
     await embedded?.stop();
     throw err;
@@ -93,6 +96,7 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
     enabled,
     registry,
     db,
+    applied,
     closeDatabase: async () => {
       await db.close();
       await embedded?.stop();

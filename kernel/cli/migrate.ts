@@ -2,9 +2,9 @@ import { bootstrap } from '../boot.js';
 import type { Plugin } from '../plugin.js';
 
 export async function migrate(_args: string[], builtins: Plugin[]): Promise<number> {
-  const booted = await bootstrap({ builtins, migrate: false });
+  const booted = await bootstrap({ builtins, migrate: true });
   try {
-    const applied = await booted.db.migrate();
+    const { applied } = booted;
     process.stdout.write(applied.length ? applied.map((m) => `Applied ${m}\n`).join('') : 'No migrations to apply.\n');
     return 0;
   } finally {

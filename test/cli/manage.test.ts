@@ -1,0 +1,73 @@
+import { existsSync, mkdtempSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../../kernel/db/embedded.js';
+import { manage, spawnManage } from '../helpers/cli.js';
+import { freshDatabase } from '../helpers/server.js';
+
+describe('manage', () => {
+  it('prints usage for help, and usage with exit code 2 for an unknown command', async () => {
+    const help = await manage(['help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: npm run manage -- <command>/);
+    for (const cmd of ['runserver', 'migrate', 'help']) expect(help.stdout).toContain(`  ${cmd}`);
+    const unknown = await manage(['frobnicate']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('Unknown command: frobnicate');
+    expect(unknown.stderr).toContain('Usage: npm run manage');
+  });
+
+  it('applies each plugin migration once', async () => {
+    const env = { DATABASE_URL: await freshDatabase() };
+    const first = await manage(['migrate'], env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/Applied kernel\/\d{14}_object_types/);
+    expect(first.stdout).toMatch(/Applied tenancy\/\d{14}_initial/);
+    const again = await manage(['migrate'], env);
+    expect(again.stdout).toBe('No migrations to apply.\n');
+    const shown = await manage(['showmigrations'], { ...env, PLUGINS: './examples/plugins/maintenance/index.ts' });
+    expect(shown.stdout).toMatch(/\[X\] tenancy\/\d{14}_initial/);
+    expect(shown.stdout).toMatch(/\[ \] maintenance\/\d{14}_initial/);
+  });
+
+  it('stops with exit code 1 and the message on a bad setting', async () => {
+    const res = await manage(['runserver'], { PORT: 'x' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe('Configuration error: Setting PORT (environment): expected an integer, got "x"\n');
+  });
+
+  it('runserver starts on an embedded PostgreSQL, keeps data across restarts and stops it on SIGTERM and SIGINT', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'patchbay-data-'));
+    chmodSync(dataDir, 0o755);
+    const run = async (signal: NodeJS.Signals, action: (base: string) => Promise<void>) => {
+      const port = await freePort();
+      const child = spawnManage(['runserver'], { DATA_DIR: dataDir, PORT: String(port) });
+      let log = '';
+      child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+      const deadline = Date.now() + 30_000;
+      while (!log.includes('Patchbay listening')) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`runserver did not start:\n${log}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await action(`http://127.0.0.1:${port}`);
+      child.kill(signal);
+      const code = await new Promise((ok) => child.once('exit', ok));
+      expect(code).toBe(0);
+      expect(log).toContain(`${signal}: shutting down`);
+      expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    };
+    await run('SIGTERM', async (base) => {
+      const status = await (await fetch(`${base}/api/status/`)).json();
+      expect(status.database.status).toBe('ok');
+      const res = await fetch(`${base}/api/tenancy/tenants/`, {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Kept', slug: 'kept' }),
+      });
+      expect(res.status).toBe(201);
+    });
+    await run('SIGINT', async (base) => {
+      const list = await (await fetch(`${base}/api/tenancy/tenants/`)).json();
+      expect(list.results.map((t: { name: string }) => t.name)).toEqual(['Kept']);
+    });
+  }, 90_000);
+});

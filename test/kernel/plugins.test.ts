@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { SettingsError } from '../../kernel/config/load.js';
+import { definePlugin } from '../../kernel/index.js';
+import { createServer } from '../../kernel/server.js';
+import { builtinPlugins } from '../../plugins/index.js';
+import { EXAMPLE_PLUGIN } from '../helpers/server.js';
+
+/** Start-up must stop before it touches the database; this URL would fail if it were used. */
+const UNUSED_DB = 'postgres://nobody:nothing@127.0.0.1:1/none';
+
+async function startupError(settings: Record<string, unknown>): Promise<SettingsError> {
+  const err = await createServer({ builtins: builtinPlugins, env: { PATCHBAY_CONFIG: '' }, settings: { DATABASE_URL: UNUSED_DB, ...settings } }).then(
+    () => {
+      throw new Error('start-up should have failed');
+    },
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(SettingsError);
+  return err as SettingsError;
+}
+
+describe('plugin loading', () => {
+  it('stops start-up on an invalid plugin config, naming the plugin and the field', async () => {
+    expect((await startupError({ PLUGINS: [EXAMPLE_PLUGIN], PLUGINS_CONFIG: { maintenance: { horizon_days: 0 } } })).message).toMatch(
+      /^PLUGINS_CONFIG\.maintenance\.horizon_days: Expected a integer greater than or equal to 1/,
+    );
+    expect((await startupError({ PLUGINS: [EXAMPLE_PLUGIN], PLUGINS_CONFIG: { maintenance: { horizon_days: 'soon' } } })).message).toMatch(
+      /^PLUGINS_CONFIG\.maintenance\.horizon_days: Expected an integer/,
+    );
+    expect((await startupError({ PLUGINS: [EXAMPLE_PLUGIN], PLUGINS_CONFIG: { maintenance: { colour: 'red' } } })).message).toBe(
+      'PLUGINS_CONFIG.maintenance.colour: unknown setting of plugin maintenance',
+    );
+    expect((await startupError({ PLUGINS_CONFIG: { tenancy: { x: 1 } } })).message).toBe(
+      'PLUGINS_CONFIG.tenancy.x: plugin tenancy takes no settings',
+    );
+    expect((await startupError({ PLUGINS_CONFIG: { ghost: {} } })).message).toBe('PLUGINS_CONFIG.ghost: no enabled plugin is called ghost');
+  });
+
+  it('stops start-up on an incompatible kernel version or a module that is no plugin', async () => {
+    expect((await startupError({ PLUGINS: ['./test/fixtures/plugins/future.ts'] })).message).toMatch(
+      /^Plugin future 2\.0\.0 requires Patchbay kernel \^9\.0\.0, but this is \d+\.\d+\.\d+$/,
+    );
+    expect((await startupError({ PLUGINS: ['./test/fixtures/plugins/not-a-plugin.ts'] })).message).toBe(
+      'PLUGINS: "./test/fixtures/plugins/not-a-plugin.ts" does not export a plugin made with definePlugin()',
+    );
+    expect((await startupError({ PLUGINS: ['./test/fixtures/plugins/missing.ts'] })).message).toMatch(/^PLUGINS: cannot load "\.\/test\/fixtures\/plugins\/missing\.ts"/);
+    expect((await startupError({ PLUGINS: [EXAMPLE_PLUGIN, EXAMPLE_PLUGIN] })).message).toBe('Plugin maintenance is enabled twice');
+  });
+
+  it('rejects malformed plugin definitions when they are declared', () => {
+    expect(() => definePlugin({ name: 'Bad-Name', version: '1.0.0', kernel: '*' })).toThrow(/Plugin name "Bad-Name" must match/);
+    expect(() => definePlugin({ name: 'ok', version: '1.0.0', kernel: '*', basePath: '/elsewhere/' })).toThrow(/basePath "\/elsewhere\/"/);
+  });
+
+  it('refuses a model that refers to a model no enabled plugin provides', async () => {
+    const err = await createServer({
+      builtins: [],
+      env: { PATCHBAY_CONFIG: '' },
+      settings: { DATABASE_URL: UNUSED_DB, PLUGINS: [EXAMPLE_PLUGIN] },
+    }).catch((e: Error) => e);
+    expect((err as Error).message).toBe('maintenance.window.tenant refers to tenancy.tenant, which no enabled plugin provides');
+  });
+});

@@ -1,0 +1,44 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SettingsError, loadSettings } from '../../kernel/config/load.js';
+
+const file = (content: unknown) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'patchbay-config-')), 'config.json');
+  writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content));
+  return path;
+};
+
+describe('settings', () => {
+  it('has the documented defaults', () => {
+    expect(loadSettings({}, { PATCHBAY_CONFIG: '' })).toMatchObject({
+      PORT: 8000, PAGINATE_COUNT: 50, MAX_PAGE_SIZE: 1000, PLUGINS: [], PLUGINS_CONFIG: {}, DATA_DIR: './data',
+    });
+  });
+
+  it('reads the config file, and the environment wins over it', () => {
+    const path = file({ PORT: 9001, PAGINATE_COUNT: 25, PLUGINS: ['./a.ts'] });
+    const settings = loadSettings({}, { PATCHBAY_CONFIG: path, PAGINATE_COUNT: '10', MAX_PAGE_SIZE: 'null', PLUGINS: 'x, y' });
+    expect(settings).toMatchObject({ PORT: 9001, PAGINATE_COUNT: 10, MAX_PAGE_SIZE: null, PLUGINS: ['x', 'y'] });
+    expect(loadSettings({}, { PATCHBAY_CONFIG: '', PLUGINS_CONFIG: '{"a": {"b": 1}}', MAX_PAGE_SIZE: '0' })).toMatchObject({
+      PLUGINS_CONFIG: { a: { b: 1 } },
+      MAX_PAGE_SIZE: 0,
+    });
+  });
+
+  it('refuses ill-typed and unknown settings with a message naming them', () => {
+    const fails = (env: Record<string, string>, message: RegExp) => {
+      expect(() => loadSettings({}, env)).toThrow(SettingsError);
+      expect(() => loadSettings({}, env)).toThrow(message);
+    };
+    fails({ PATCHBAY_CONFIG: '', PORT: 'eighty' }, /^Setting PORT \(environment\): expected an integer, got "eighty"$/);
+    fails({ PATCHBAY_CONFIG: file({ PORT: 'x' }) }, /^Setting PORT: Expected an integer/);
+    fails({ PATCHBAY_CONFIG: file({ PAGE_COUNT: 5 }) }, /^Unknown setting PAGE_COUNT$/);
+    fails({ PATCHBAY_CONFIG: file({ MAX_PAGE_SIZE: -1 }) }, /^Setting MAX_PAGE_SIZE: Expected a integer greater than or equal to 0/);
+    fails({ PATCHBAY_CONFIG: file({ PLUGINS_CONFIG: { x: 3 } }) }, /^Setting PLUGINS_CONFIG\.x: Expected an object/);
+    fails({ PATCHBAY_CONFIG: '', PLUGINS_CONFIG: '{nope' }, /^Setting PLUGINS_CONFIG \(environment\): invalid JSON/);
+    fails({ PATCHBAY_CONFIG: file('[1]') }, /expected a JSON object of settings/);
+    fails({ PATCHBAY_CONFIG: '/nonexistent/patchbay.json' }, /PATCHBAY_CONFIG names \/nonexistent\/patchbay.json, which does not exist/);
+  });
+});
