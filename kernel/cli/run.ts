@@ -13,7 +13,7 @@ const COMMANDS: Record<string, { run: Command; usage: string; help: string }> = 
   migrate: { run: migrate, usage: 'migrate', help: 'Apply pending database migrations of the kernel and every enabled plugin.' },
   showmigrations: { run: showmigrations, usage: 'showmigrations', help: 'List migrations and whether each is applied.' },
   makemigrations: { run: makemigrations, usage: 'makemigrations <plugin> [name]', help: 'Write a migration for the model changes of a plugin.' },
-  settings: { run: printSettings, usage: 'settings', help: 'Print every setting with its current value and meaning.' },
+  settings: { run: printSettings, usage: 'settings [--markdown]', help: 'Print every setting with its current value and meaning.' },
   help: { run: async () => (printUsage(process.stdout), 0), usage: 'help', help: 'Show this help.' },
 };
 

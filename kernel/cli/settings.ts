@@ -1,8 +1,13 @@
+import { settingsMarkdown } from '../config/doc.js';
 import { loadSettings } from '../config/load.js';
 import { SETTINGS } from '../config/settings.js';
 
-/** Prints each setting's effective value (secrets masked) and meaning. */
-export async function printSettings(): Promise<number> {
+/** Prints each setting's effective value (secrets masked) and meaning; `--markdown` prints the README table. */
+export async function printSettings(args: string[]): Promise<number> {
+  if (args.includes('--markdown')) {
+    process.stdout.write(settingsMarkdown());
+    return 0;
+  }
   const settings = loadSettings();
   for (const [name, spec] of Object.entries(SETTINGS)) {
     const value = settings[name as keyof typeof settings];

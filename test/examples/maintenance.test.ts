@@ -37,6 +37,7 @@ describe('a third-party plugin enabled through PLUGINS', () => {
       impact: 1,
       notify: true,
       description: '',
+      announced: null,
       created: expect.any(String),
       last_updated: expect.any(String),
     });
@@ -95,6 +96,25 @@ describe('a third-party plugin enabled through PLUGINS', () => {
     expect(res.status).toBe(201);
     expect(res.body.object).toMatchObject({ id: window.id, display: 'Contacted', name: 'Contacted' });
     expect(res.body.display).toBe('On call -> Contacted');
+  });
+
+  it('announces new windows in a background job on the Redis queue, only after the write committed', async () => {
+    const rejected = await t.post(WINDOWS, [{ name: 'Rolled back', starts: inDays(40) }, { name: 'Invalid', starts: 'never' }]);
+    expect(rejected.status).toBe(400);
+    const { body: quiet } = await t.post(WINDOWS, { name: 'Quiet', starts: inDays(41), notify: false });
+    const { body: loud } = await t.post(WINDOWS, { name: 'Loud', starts: inDays(42) });
+    expect(loud.announced).toBeNull();
+    const deadline = Date.now() + 10_000;
+    let announced: string | null = null;
+    while (!announced && Date.now() < deadline) {
+      announced = (await t.get(`${WINDOWS}${loud.id}/`)).body.announced;
+      if (!announced) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(announced).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect((await t.get(`${WINDOWS}${quiet.id}/`)).body.announced).toBeNull();
+    expect(t.server.queue.kind).toBe('redis');
+    const options = await t.request('OPTIONS', WINDOWS);
+    expect(options.body.actions.POST.announced).toMatchObject({ read_only: true, required: false });
   });
 
   it('serves its own route, using its validated config', async () => {

@@ -19,6 +19,19 @@ export default definePlugin<MaintenanceConfig>({
   config: { schema: object({ horizon_days: min(integer(), 1) }), defaults: { horizon_days: 14 } },
   models: [MaintenanceWindow],
   migrations: new URL('./migrations/', import.meta.url),
+  // New windows that ask for it are announced in the background, after their transaction committed.
+  events(event, ctx) {
+    if (event.model === MaintenanceWindow.key && event.action === 'created' && event.data?.notify === true) {
+      return ctx.queue.enqueue('maintenance.announce', { id: event.id });
+    }
+  },
+  jobs: {
+    async announce(data, ctx) {
+      const { id } = data as { id: number };
+      const db = ctx.container.resolve(Services.database).knex;
+      await db(MaintenanceWindow.table).where({ id }).update({ announced: db.fn.now() });
+    },
+  },
   routes(router, ctx) {
     // Windows starting within the configured horizon, soonest first.
     router.get('/upcoming/', async (req, res) => {

@@ -20,6 +20,8 @@ export const MaintenanceWindow = defineModel('maintenance.window', {
     impact: f.integer({ min: 0, max: 5, default: 1, helpText: '0 (none) to 5 (outage)' }),
     notify: f.boolean({ default: true }),
     description: f.string({ max: 200, blank: true }),
+    /** When the window was announced to its contacts (set by the `announce` job). */
+    announced: f.datetime({ nullable: true, readOnly: true }),
   },
   brief: ['name', 'status', 'starts', 'description'],
   ordering: ['starts', 'name'],

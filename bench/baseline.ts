@@ -1,0 +1,61 @@
+import { createServer, type Server } from 'node:http';
+import type { Db } from '../kernel/model/types.js';
+import { formatDateTime } from '../kernel/model/fields/time.js';
+
+interface TenantRow {
+  id: number;
+  name: string;
+  slug: string;
+  description: string;
+  comments: string;
+  created: string;
+  last_updated: string;
+  group_id: number | null;
+  g_name: string | null;
+  g_slug: string | null;
+  g_description: string | null;
+  g_depth: number | null;
+}
+
+/**
+ * The hand-written equivalent of GET /api/tenancy/tenants/: one count and one query (the page joined with
+ * each tenant's group and the group's depth), JSON built by hand. Patchbay's generic path is measured against it.
+ */
+export async function startBaseline(db: Db, brief: boolean): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer(async (req, res) => {
+    const base = `http://${req.headers.host}`;
+    const limit = Number(new URL(req.url ?? '/', base).searchParams.get('limit') ?? 50);
+    const [{ count }] = (await db('tenancy_tenant').count({ count: '*' })) as { count: string }[];
+    const { rows } = (await db.raw(
+      brief
+        ? `select id, name, slug, description from tenancy_tenant order by name, id limit ?`
+        : `with recursive page as (select * from tenancy_tenant order by name, id limit ?),
+           anc(id, parent_id, depth) as (
+             select id, parent_id, 0 from tenancy_tenantgroup where id in (select group_id from page)
+             union all select anc.id, g.parent_id, anc.depth + 1 from anc join tenancy_tenantgroup g on g.id = anc.parent_id),
+           depth as (select id, max(depth)::int as depth from anc group by id)
+           select page.*, g.name as g_name, g.slug as g_slug, g.description as g_description, depth.depth as g_depth
+           from page left join tenancy_tenantgroup g on g.id = page.group_id left join depth on depth.id = g.id
+           order by page.name, page.id`,
+      [limit],
+    )) as { rows: TenantRow[] };
+    const results = rows.map((r) => {
+      const url = `${base}/api/tenancy/tenants/${r.id}/`;
+      if (brief) return { id: r.id, url, display: r.name, name: r.name, slug: r.slug, description: r.description };
+      return {
+        id: r.id, url, display_url: `${base}/tenancy/tenants/${r.id}/`, display: r.name, name: r.name, slug: r.slug,
+        group: r.group_id === null ? null : {
+          id: r.group_id, url: `${base}/api/tenancy/tenant-groups/${r.group_id}/`, display: r.g_name, name: r.g_name,
+          slug: r.g_slug, description: r.g_description, tenant_count: 0, _depth: r.g_depth,
+        },
+        description: r.description, comments: r.comments,
+        created: formatDateTime(r.created), last_updated: formatDateTime(r.last_updated),
+      };
+    });
+    res.setHeader('Content-Type', 'application/json');
+    res.end(JSON.stringify({ count: Number(count), next: null, previous: null, results }));
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(() => ok())) };
+}

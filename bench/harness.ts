@@ -1,0 +1,60 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { EmbeddedDatabase } from '../kernel/db/embedded.js';
+
+/** A database for a benchmark run: DATABASE_URL if set, else a throwaway embedded PostgreSQL. */
+export async function benchDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
+  const dir = mkdtempSync(join(tmpdir(), 'patchbay-bench-'));
+  chmodSync(dir, 0o755);
+  const pg = new EmbeddedDatabase(dir, 'bench');
+  const url = await pg.start();
+  return {
+    url,
+    stop: async () => {
+      await pg.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Measurement {
+  name: string;
+  requests: number;
+  seconds: number;
+  perSecond: number;
+}
+
+/** Requests `url` with `concurrency` clients for `seconds` (after a short warm-up) and reports requests/s. */
+export async function measure(name: string, url: string, seconds: number, concurrency = 4): Promise<Measurement> {
+  const hit = async () => {
+    const res = await fetch(url, { headers: { Accept: 'application/json' } });
+    if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
+    await res.arrayBuffer();
+  };
+  for (let i = 0; i < 3; i++) await hit();
+  let requests = 0;
+  const start = performance.now();
+  const deadline = start + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < deadline) {
+        await hit();
+        requests += 1;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - start) / 1000;
+  return { name, requests, seconds: elapsed, perSecond: requests / elapsed };
+}
+
+/** Prints a scenario's measurements and the ratio of each to the baseline (the first row). */
+export function report(title: string, rows: Measurement[]): void {
+  const [baseline] = rows;
+  process.stdout.write(`\n${title}\n`);
+  for (const row of rows) {
+    const ratio = row.perSecond / baseline.perSecond;
+    process.stdout.write(`  ${row.name.padEnd(44)} ${row.perSecond.toFixed(1).padStart(9)} req/s  ${ratio.toFixed(2)}× baseline\n`);
+  }
+}

@@ -1,0 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { settingsMarkdown } from '../../kernel/config/doc.js';
+
+describe('README', () => {
+  it('documents exactly the settings the schema has', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const table = /<!-- settings:start -->\n([\s\S]*?)<!-- settings:end -->/.exec(readme)?.[1];
+    expect(table).toBe(settingsMarkdown());
+  });
+});
