@@ -1,24 +1,3 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { EmbeddedDatabase } from '../kernel/db/embedded.js';
-
-/** A database for a benchmark run: DATABASE_URL if set, else a throwaway embedded PostgreSQL. */
-export async function benchDatabase(): Promise<{ url: string; stop: () => Promise<void> }> {
-  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {} };
-  const dir = mkdtempSync(join(tmpdir(), 'patchbay-bench-'));
-  chmodSync(dir, 0o755);
-  const pg = new EmbeddedDatabase(dir, 'bench');
-  const url = await pg.start();
-  return {
-    url,
-    stop: async () => {
-      await pg.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 export interface Measurement {
   name: string;
   requests: number;

@@ -1,18 +1,20 @@
 import { createServer } from '../kernel/server.js';
 import { builtinPlugins } from '../plugins/index.js';
 import { startBaseline } from './baseline.js';
-import { benchDatabase, measure, report } from './harness.js';
+import { startPostgres } from '../test/helpers/services.js';
+import { measure, report } from './harness.js';
 
 /**
  * `npm run bench`: Patchbay against hand-written SQL in the same process and the same run, reported as
  * requests/s and as a ratio. BENCH_SECONDS sets the length of each measurement (default 5).
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
-const database = await benchDatabase();
+// A throwaway embedded PostgreSQL, or the server named by TEST_DATABASE_URL.
+const database = await startPostgres();
 const server = await createServer({
   builtins: builtinPlugins,
   env: { PATCHBAY_CONFIG: '' },
-  settings: { DATABASE_URL: database.url, PORT: 0, LOG_LEVEL: 'error', SECRET_KEY: 'bench' },
+  settings: { DATABASE_URL: database.adminUrl, PORT: 0, LOG_LEVEL: 'error', SECRET_KEY: 'bench' },
 });
 try {
   const base = await server.listen();

@@ -242,43 +242,65 @@ export class BooleanField extends ScalarField {
   }
 }
 
-export class DateTimeField extends ScalarField {
+/** How a temporal kind is stored, read, written and described. */
+interface TemporalKind {
+  sql: string;
+  format: (value: string | Date) => string;
+  parse: (text: string) => string | undefined;
+  message: string;
+  metadata: string;
+}
+
+const DATETIME: TemporalKind = {
+  sql: 'timestamptz',
+  format: formatDateTime,
+  parse: parseDateTime,
+  message: 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
+  metadata: 'datetime',
+};
+
+const DATE: TemporalKind = {
+  sql: 'date',
+  format: formatDate,
+  parse: parseDate,
+  message: 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
+  metadata: 'date',
+};
+
+/** A date or a datetime: ISO 8601 text on the wire, in NetBox's formats. */
+class TemporalField extends ScalarField {
+  constructor(private readonly kind: TemporalKind, options: CommonOptions) {
+    super(options);
+  }
+
   protected sqlType(): string {
-    return 'timestamptz';
+    return this.kind.sql;
   }
 
   protected override toJson(value: unknown): Json {
-    return formatDateTime(value as string | Date);
+    return this.kind.format(value as string | Date);
   }
 
   protected coerce(value: unknown): string {
-    const parsed = typeof value === 'string' ? parseDateTime(value) : undefined;
-    if (!parsed) throw 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].';
+    const parsed = typeof value === 'string' ? this.kind.parse(value) : undefined;
+    if (!parsed) throw this.kind.message;
     return parsed;
   }
 
   protected metadataType(): string {
-    return 'datetime';
+    return this.kind.metadata;
   }
 }
 
-export class DateField extends ScalarField {
-  protected sqlType(): string {
-    return 'date';
+export class DateTimeField extends TemporalField {
+  constructor(options: CommonOptions) {
+    super(DATETIME, options);
   }
+}
 
-  protected override toJson(value: unknown): Json {
-    return formatDate(value as string | Date);
-  }
-
-  protected coerce(value: unknown): string {
-    const parsed = typeof value === 'string' ? parseDate(value) : undefined;
-    if (!parsed) throw 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.';
-    return parsed;
-  }
-
-  protected metadataType(): string {
-    return 'date';
+export class DateField extends TemporalField {
+  constructor(options: CommonOptions) {
+    super(DATE, options);
   }
 }
 

@@ -1,4 +1,5 @@
 import { Field, plainRenderer, type Column, type FieldMetadata } from '../field.js';
+import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
 import type { FieldRenderer, RenderContext, Row } from '../types.js';
 import { TimestampField } from './scalar.js';
@@ -35,25 +36,15 @@ export class IdField extends ReadOnlyField {
   }
 }
 
-export class SelfUrlField extends ReadOnlyField {
-  constructor() {
-    super('url', 'field');
+/** `url` (the API detail) or `display_url` (the object's page): absolute, from the request's host. */
+export class LinkField extends ReadOnlyField {
+  constructor(name: 'url' | 'display_url', private readonly path: (registry: ModelRegistry, model: Model) => string) {
+    super(name, 'field');
   }
 
   prepare(_rows: Row[], ctx: RenderContext): FieldRenderer {
-    const base = ctx.baseUrl + ctx.registry.apiPath(this.model);
-    return plainRenderer('url', (row) => `${base}${row.id}/`);
-  }
-}
-
-export class DisplayUrlField extends ReadOnlyField {
-  constructor() {
-    super('display_url', 'field');
-  }
-
-  prepare(_rows: Row[], ctx: RenderContext): FieldRenderer {
-    const base = ctx.baseUrl + ctx.registry.uiPath(this.model);
-    return plainRenderer('display_url', (row) => `${base}${row.id}/`);
+    const base = ctx.baseUrl + this.path(ctx.registry, this.model);
+    return plainRenderer(this.name, (row) => `${base}${row.id}/`);
   }
 }
 
@@ -84,7 +75,12 @@ export class CreatedField extends TimestampField {
 /** The fields `defineModel` adds around the declared ones. */
 export function standardFields(): { head: Field[]; tail: Field[] } {
   return {
-    head: [new IdField(), new SelfUrlField(), new DisplayUrlField(), new DisplayField()],
+    head: [
+      new IdField(),
+      new LinkField('url', (registry, model) => registry.apiPath(model)),
+      new LinkField('display_url', (registry, model) => registry.uiPath(model)),
+      new DisplayField(),
+    ],
     tail: [new CreatedField('created'), new CreatedField('last_updated')],
   };
 }
