@@ -1,7 +1,20 @@
-/** Who a request acts for. Authentication (tokens, sessions) fills this in; until then every request is anonymous. */
-export interface Principal {
-  userId: number | null;
+/** The user a request acts for. */
+export interface AuthUser {
+  id: number;
   username: string;
+  is_superuser: boolean;
+  is_staff: boolean;
+  is_active: boolean;
 }
 
-export const ANONYMOUS: Principal = { userId: null, username: '' };
+/** Who a request acts for and how it proved it. */
+export interface Principal {
+  user: AuthUser | null;
+  via: 'anonymous' | 'token' | 'session';
+  /** The token's `write_enabled`, when authenticated by token. */
+  writeEnabled: boolean;
+  /** The session's CSRF token, when authenticated by cookie. */
+  csrfToken?: string;
+}
+
+export const ANONYMOUS: Principal = { user: null, via: 'anonymous', writeEnabled: false };

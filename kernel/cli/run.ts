@@ -4,6 +4,7 @@ import { makemigrations } from './makemigrations.js';
 import { migrate, showmigrations } from './migrate.js';
 import { runserver } from './runserver.js';
 import { printSettings } from './settings.js';
+import { changepassword, createsuperuser, createtoken } from './users.js';
 
 /** A `manage` command: takes its arguments and the built-in plugins, returns the exit code. */
 export type Command = (args: string[], builtins: Plugin[]) => Promise<number>;
@@ -13,13 +14,16 @@ const COMMANDS: Record<string, { run: Command; usage: string; help: string }> = 
   migrate: { run: migrate, usage: 'migrate', help: 'Apply pending database migrations of the kernel and every enabled plugin.' },
   showmigrations: { run: showmigrations, usage: 'showmigrations', help: 'List migrations and whether each is applied.' },
   makemigrations: { run: makemigrations, usage: 'makemigrations <plugin> [name]', help: 'Write a migration for the model changes of a plugin.' },
+  createsuperuser: { run: createsuperuser, usage: 'createsuperuser --username U [--password P] [--email E]', help: 'Create a superuser (prompts for the password on a terminal).' },
+  changepassword: { run: changepassword, usage: 'changepassword --username U [--password P]', help: "Change a user's password." },
+  createtoken: { run: createtoken, usage: 'createtoken --username U [--read-only] [--expires ISO]', help: 'Create an API token for a user and print its key.' },
   settings: { run: printSettings, usage: 'settings [--markdown]', help: 'Print every setting with its current value and meaning.' },
   help: { run: async () => (printUsage(process.stdout), 0), usage: 'help', help: 'Show this help.' },
 };
 
 function printUsage(out: NodeJS.WritableStream): void {
   out.write('Usage: npm run manage -- <command> [arguments]\n\nCommands:\n');
-  for (const { usage, help } of Object.values(COMMANDS)) out.write(`  ${usage.padEnd(32)} ${help}\n`);
+  for (const { usage, help } of Object.values(COMMANDS)) out.write(`  ${usage.padEnd(60)} ${help}\n`);
 }
 
 /** Runs a `manage` command; unknown commands print the usage and exit 2, bad settings exit 1. */

@@ -1,5 +1,5 @@
 import {
-  array, defaulted, integer, min, nullable, object, optional, record, string, unknown,
+  array, boolean, defaulted, integer, min, nullable, object, optional, record, string, unknown,
   type Infer, type Struct,
 } from 'superstruct';
 
@@ -30,6 +30,22 @@ export const SETTINGS = {
   PLUGINS: setting(defaulted(array(string()), []), 'list', 'Third-party plugins to enable: module names or paths (comma-separated in the environment).'),
   PLUGINS_CONFIG: setting(defaulted(record(string(), record(string(), unknown())), {}), 'json', 'Per-plugin settings: {"<plugin>": {...}} (JSON in the environment).'),
   LOG_LEVEL: setting(defaulted(string(), 'info'), 'string', 'error, warn, info or debug.'),
+  LOGIN_REQUIRED: setting(defaulted(boolean(), true), 'boolean', 'Refuse anonymous API requests (EXEMPT_VIEW_PERMISSIONS applies only when false).'),
+  EXEMPT_VIEW_PERMISSIONS: setting(defaulted(array(string()), []), 'list', 'Models (`app.model`, or `*` for all but users.*) anyone may view when LOGIN_REQUIRED is false.'),
+  DEFAULT_PERMISSIONS: setting(
+    defaulted(record(string(), nullable(array(record(string(), unknown())))), {
+      'users.view_token': [{ user: '$user' }],
+      'users.add_token': [{ user: '$user' }],
+      'users.change_token': [{ user: '$user' }],
+      'users.delete_token': [{ user: '$user' }],
+    }),
+    'json',
+    'Permissions every user has: {"<app>.<action>_<model>": [constraints] or null}. Default: users manage their own tokens.',
+  ),
+  ALLOW_TOKEN_RETRIEVAL: setting(defaulted(boolean(), true), 'boolean', 'Token keys can be read back; when false a key is shown only when the token is created.'),
+  TRUSTED_PROXIES: setting(defaulted(array(string()), []), 'list', 'Proxies (IPs or CIDR prefixes) whose X-Forwarded-For header names the client.'),
+  MAINTENANCE_MODE: setting(defaulted(boolean(), false), 'boolean', 'Refuse writes (503) and stop recording token use.'),
+  SESSION_COOKIE_AGE: setting(defaulted(min(integer(), 60), 1_209_600), 'integer', 'Lifetime of a browser login session, in seconds.'),
 };
 
 export const settingsStruct = object(

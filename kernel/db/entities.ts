@@ -28,6 +28,7 @@ function scalarProperty(col: Column): Property {
     nullable: col.nullable,
     fieldName: col.name,
     ...(col.default !== undefined ? { default: col.default } : {}),
+    ...(col.defaultRaw ? { defaultRaw: col.defaultRaw } : {}),
     ...(col.index ? { index: true } : {}),
   };
 }
@@ -39,6 +40,8 @@ export function entityOf(model: Model): EntitySchema {
   const propertyByColumn = new Map<string, string>();
   for (const field of model.fields) {
     if (field instanceof ManyToManyField) {
+      // The forward side declares the join table.
+      if (field.options.reverseOf) continue;
       const { table, source, target } = field.join;
       properties[field.name] = {
         kind: 'm:n',

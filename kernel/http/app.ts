@@ -1,5 +1,6 @@
 import express, { type Express } from 'express';
-import { authenticate } from '../auth/stage.js';
+import { authenticate } from '../auth/authenticate.js';
+import { loginRouter } from '../auth/login.js';
 import type { Logger } from '../log.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { modelRouter } from '../rest/viewset.js';
@@ -17,22 +18,24 @@ export interface AppDeps extends RestServices {
 
 /**
  * The request pipeline: ids and version headers → trailing-slash redirect → body → authentication →
- * API roots → each plugin's model endpoints and extra routes → JSON errors.
+ * login pages → API roots → each plugin's extra routes and model endpoints → JSON errors.
  */
 export function buildApp(deps: AppDeps): Express {
   const app = express();
   app.set('strict routing', true);
   app.set('x-powered-by', false);
-  app.use(requestHeaders, trailingSlash, bodyParser(deps.settings.MAX_BODY_SIZE), authenticate);
+  app.use(requestHeaders, trailingSlash, bodyParser(deps.settings.MAX_BODY_SIZE), authenticate(deps));
+  app.use(loginRouter(deps.db, deps.settings));
   app.use(rootRouter({ plugins: deps.plugins.map((p) => p.plugin), registry: deps.registry, db: deps.db, queue: deps.queue }));
 
   for (const { plugin, ctx } of deps.plugins) {
-    for (const model of plugin.models ?? []) app.use(deps.registry.apiPath(model), modelRouter(model, deps));
+    // Extra routes first, so that e.g. `tokens/provision/` is not taken for a detail URL.
     if (plugin.routes) {
       const router = express.Router({ strict: true, mergeParams: true });
       plugin.routes(router, ctx);
       app.use(plugin.basePath, router);
     }
+    for (const model of plugin.models ?? []) app.use(deps.registry.apiPath(model), modelRouter(model, deps));
     // display_url points at the object's page; until there is a UI it is the browsable API.
     for (const model of plugin.models ?? []) {
       app.get(`${deps.registry.uiPath(model)}{*rest}`, (req, res) => {

@@ -50,6 +50,11 @@ export function bodyParser(limit: number) {
     if (type === 'multipart/form-data') return next();
     const raw = await readBody(req, limit);
     if (raw.length === 0) return next();
+    // HTML forms (the login page) post urlencoded bodies; the API speaks JSON only.
+    if (type === 'application/x-www-form-urlencoded' && !req.path.startsWith('/api/')) {
+      req.payload = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+      return next();
+    }
     if (type !== 'application/json' && !type.endsWith('+json')) {
       throw new HttpError(415, { detail: `Unsupported media type "${req.get('content-type') ?? ''}" in request.` });
     }

@@ -1,12 +1,10 @@
 import type { Request } from 'express';
-import type { Principal } from '../auth/principal.js';
 
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own augmentation point
   namespace Express {
     interface Request {
       requestId: string;
-      principal: Principal;
       /** The parsed body; undefined when the request had none. */
       payload: unknown;
     }

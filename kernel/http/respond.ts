@@ -14,7 +14,7 @@ export function wantsHtml(req: Request): boolean {
 export function send(req: Request, res: Response, status: number, body: Json, title = 'Patchbay'): void {
   if (wantsHtml(req)) {
     res.status(status).type('html').send(
-      browsablePage({ title, method: req.method, path: req.originalUrl, status, body, user: req.principal?.username ?? '' }),
+      browsablePage({ title, method: req.method, path: req.originalUrl, status, body, user: req.principal?.user?.username ?? '' }),
     );
     return;
   }

@@ -9,6 +9,8 @@ export interface Column {
   type: string;
   nullable: boolean;
   default?: string | number | boolean;
+  /** SQL expression default, e.g. `now()`. */
+  defaultRaw?: string;
   /** Foreign key target (a model key) and delete rule. */
   references?: { model: string; onDelete: 'cascade' | 'set null' | 'restrict' };
   index?: boolean;

@@ -13,6 +13,23 @@ export interface UniqueConstraint {
 /** A model's own write rule, run after its fields parsed; throws ValidationError. */
 export type ModelValidator = (row: Row, ctx: WriteContext & { model: Model }) => Promise<void> | void;
 
+/** What a model's own write rule learns about the request. */
+export interface AuthorizeContext {
+  action: 'add' | 'change';
+  /** The stored row before a change. */
+  previous?: Row;
+  userId: number | null;
+  isSuperuser: boolean;
+  /** Whether the user holds `action` on model `modelKey` at all. */
+  can(modelKey: string, action: string): Promise<boolean>;
+}
+
+/**
+ * A model's own write permission rule, for what constraints cannot express: `allow` skips the constraint
+ * check of the written object, `check` applies it; throwing an HttpError refuses.
+ */
+export type WriteAuthorizer = (row: Row, ctx: AuthorizeContext) => Promise<'allow' | 'check'>;
+
 /** Builds the `display` strings of a page of rows at once (when they need related data). */
 export type DisplayLoader = (rows: Row[], ctx: RenderContext) => Promise<Map<number, string>>;
 
@@ -36,6 +53,7 @@ export interface ModelDeclaration {
   /** Capabilities other plugins act on (e.g. `contacts`, `tags`); the kernel gives them no meaning. */
   features?: string[];
   validate?: ModelValidator;
+  authorize?: WriteAuthorizer;
 }
 
 /** A model as declared: the single source every derived artefact reads. */

@@ -5,8 +5,7 @@ import { ForeignKeyField } from './fields/foreign-key.js';
 import { GenericForeignKeyField } from './fields/generic.js';
 import { ManyToManyField } from './fields/many-to-many.js';
 import type { Model } from './model.js';
-import type { ModelRegistry } from './registry.js';
-import { ValidationError, type Db, type ErrorMap, type Row } from './types.js';
+import { ValidationError, type Db, type ErrorMap, type RenderContext, type Row } from './types.js';
 
 export type WriteMode = 'create' | 'update' | 'partial';
 
@@ -114,7 +113,8 @@ type DeletionStep = { model: Model; ids: number[] };
  * Deletes objects with what cascades from them, or refuses (409, nothing deleted) when protected
  * dependents exist. Runs in the caller's transaction.
  */
-export async function deleteObjects(model: Model, ids: number[], db: Db, registry: ModelRegistry): Promise<void> {
+export async function deleteObjects(model: Model, ids: number[], ctx: RenderContext): Promise<void> {
+  const { db, registry } = ctx;
   const steps: DeletionStep[] = [];
   const scheduled = new Map<string, Set<number>>();
   const blockers: { model: Model; row: Row }[] = [];
@@ -144,7 +144,6 @@ export async function deleteObjects(model: Model, ids: number[], db: Db, registr
   }
   const blocking = blockers.filter((b) => !scheduled.get(b.model.key)?.has(b.row.id as number));
   if (blocking.length) {
-    const ctx = { db, registry, baseUrl: '' };
     const shown = new Map<string, Map<number, string>>();
     for (const b of blocking) {
       if (!shown.has(b.model.key)) {

@@ -1,4 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
+import type { Settings } from '../config/settings.js';
 import type { ModelRegistry } from './registry.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -26,6 +27,9 @@ export class ValidationError extends Error {
 export interface RenderContext {
   db: Db;
   registry: ModelRegistry;
+  settings: Settings;
+  /** Rendering the response to the request that created the objects (secrets shown once). */
+  created?: boolean;
   /** e.g. `http://127.0.0.1:8000`; empty for host-less rendering (events). */
   baseUrl: string;
 }

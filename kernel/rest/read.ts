@@ -1,5 +1,6 @@
 import type { Request } from 'express';
 import type { Knex } from '@mikro-orm/knex';
+import type { Action } from '../auth/access.js';
 import { notFound } from '../errors.js';
 import { baseUrl, queryParam } from '../http/request.js';
 import type { Model } from '../model/model.js';
@@ -16,7 +17,7 @@ export function renderMode(req: Request): RenderMode {
 }
 
 export function renderContext(req: Request, services: RestServices, db: Db = services.db.knex): RenderContext {
-  return { db, registry: services.registry, baseUrl: baseUrl(req) };
+  return { db, registry: services.registry, settings: services.settings, baseUrl: baseUrl(req) };
 }
 
 /** The base query of a model's list; filters and permissions narrow it here in later stages. */
@@ -30,8 +31,15 @@ export function parseId(text: string | undefined): number {
   return Number(text);
 }
 
-export async function fetchRow(model: Model, id: number, db: Db): Promise<Row> {
-  const row = (await listQuery(model, db).select('t.*').where('t.id', id).first()) as Row | undefined;
+/**
+ * The object `id` if the request may apply `action` to it: refuses (403) without the permission,
+ * answers 404 when the object is missing or outside the permission's constraints.
+ */
+export async function fetchRow(req: Request, model: Model, id: number, action: Action, db: Db): Promise<Row> {
+  await req.access.require(model, action);
+  const qb = listQuery(model, db).select('t.*').where('t.id', id);
+  await req.access.restrict(qb, model, action);
+  const row = (await qb.first()) as Row | undefined;
   if (!row) throw notFound();
   return row;
 }
@@ -43,8 +51,10 @@ export async function renderOne(model: Model, row: Row, ctx: RenderContext, mode
 /** GET on a list endpoint: count, one page in the requested ordering, rendered in batches. */
 export async function listObjects(req: Request, model: Model, services: RestServices): Promise<JsonObject> {
   const db = services.db.knex;
+  await req.access.require(model, 'view');
   const page = pageOf(req, services.settings);
   const base = listQuery(model, db);
+  await req.access.restrict(base, model, 'view');
   const [{ count }] = (await base.clone().count({ count: '*' })) as { count: string }[];
   const qb = base.clone().select('t.*');
   const ordering = queryParam(req, 'ordering');

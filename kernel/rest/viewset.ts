@@ -26,13 +26,16 @@ export function modelRouter(model: Model, services: RestServices): Router {
       await bulkDestroy(req, model, services);
       noContent(res);
     })
-    .options((req, res) => send(req, res, 200, optionsBody(model, services.registry, 'list')))
+    .options(async (req, res) => {
+      await req.access.require(model, 'view');
+      send(req, res, 200, optionsBody(model, services.registry, 'list', await req.access.can(model, 'add')));
+    })
     .all(methodNotAllowed);
 
   router
     .route('/:id/')
     .get(async (req: Request<{ id: string }>, res: Response) => {
-      const row = await fetchRow(model, parseId(req.params.id), services.db.knex);
+      const row = await fetchRow(req, model, parseId(req.params.id), 'view', services.db.knex);
       send(req, res, 200, await renderOne(model, row, renderContext(req, services), renderMode(req)), title('Instance'));
     })
     .put(async (req: Request<{ id: string }>, res: Response) => {
@@ -46,8 +49,8 @@ export function modelRouter(model: Model, services: RestServices): Router {
       noContent(res);
     })
     .options(async (req: Request<{ id: string }>, res: Response) => {
-      await fetchRow(model, parseId(req.params.id), services.db.knex);
-      send(req, res, 200, optionsBody(model, services.registry, 'detail'));
+      await fetchRow(req, model, parseId(req.params.id), 'view', services.db.knex);
+      send(req, res, 200, optionsBody(model, services.registry, 'detail', await req.access.can(model, 'change')));
     })
     .all(methodNotAllowed);
 

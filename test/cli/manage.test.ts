@@ -40,6 +40,11 @@ describe('manage', () => {
   it('runserver starts on an embedded PostgreSQL, keeps data across restarts and stops it on SIGTERM and SIGINT', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'patchbay-data-'));
     chmodSync(dataDir, 0o755);
+    const su = await manage(['createsuperuser', '--username', 'root', '--password', 'a long enough secret', '--email', 'root@example.com'], { DATA_DIR: dataDir });
+    expect(su).toMatchObject({ code: 0, stdout: 'Superuser root created.\n' });
+    const minted = await manage(['createtoken', '--username', 'root'], { DATA_DIR: dataDir });
+    expect(minted.stdout).toMatch(/^[0-9a-f]{40}\n$/);
+    const auth = { Authorization: `Token ${minted.stdout.trim()}` };
     const run = async (signal: NodeJS.Signals, action: (base: string) => Promise<void>) => {
       const port = await freePort();
       const child = spawnManage(['runserver'], { DATA_DIR: dataDir, PORT: String(port) });
@@ -58,15 +63,16 @@ describe('manage', () => {
       expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
     };
     await run('SIGTERM', async (base) => {
-      const status = await (await fetch(`${base}/api/status/`)).json();
+      expect((await fetch(`${base}/api/status/`)).status).toBe(403);
+      const status = await (await fetch(`${base}/api/status/`, { headers: auth })).json();
       expect(status.database.status).toBe('ok');
       const res = await fetch(`${base}/api/tenancy/tenants/`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Kept', slug: 'kept' }),
+        method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Kept', slug: 'kept' }),
       });
       expect(res.status).toBe(201);
     });
     await run('SIGINT', async (base) => {
-      const list = await (await fetch(`${base}/api/tenancy/tenants/`)).json();
+      const list = await (await fetch(`${base}/api/tenancy/tenants/`, { headers: auth })).json();
       expect(list.results.map((t: { name: string }) => t.name)).toEqual(['Kept']);
     });
   }, 90_000);

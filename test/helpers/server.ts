@@ -1,7 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { keyDigest } from '../../kernel/auth/fields.js';
+import { hashPassword } from '../../kernel/auth/password.js';
 import type { Settings } from '../../kernel/config/settings.js';
+import type { Row } from '../../kernel/model/types.js';
 import { createServer, type PatchbayServer } from '../../kernel/server.js';
 import { builtinPlugins } from '../../plugins/index.js';
 
@@ -34,21 +37,49 @@ export interface Reply<T = Body> {
 
 export interface RequestOptions {
   body?: unknown;
+  /** The token to send; null sends none. Default: the admin's. */
+  token?: string | null;
   /** Sent as is, without JSON encoding. */
   raw?: string;
   headers?: Record<string, string>;
   redirect?: RequestRedirect;
 }
 
+export interface TestUser {
+  id: number;
+  username: string;
+  password: string;
+  token: string;
+}
+
 export interface TestServer {
   base: string;
   server: PatchbayServer;
+  /** A superuser whose token requests carry by default. */
+  admin: TestUser;
+  /** Adds a user (with a password and a fresh token) straight into the database. */
+  createUser(username: string, options?: { superuser?: boolean; active?: boolean; tokenFields?: Row }): Promise<TestUser>;
   request(method: string, path: string, options?: RequestOptions): Promise<Reply>;
   get(path: string, options?: RequestOptions): Promise<Reply>;
-  post(path: string, body: unknown): Promise<Reply>;
+  post(path: string, body: unknown, options?: RequestOptions): Promise<Reply>;
   /** SQL statements the server ran while `action` ran. */
   countQueries(action: () => Promise<unknown>): Promise<number>;
   close(): Promise<void>;
+}
+
+const PASSWORD = 'correct horse battery';
+let passwordHash: Promise<string> | undefined;
+
+/** A user and a token, written directly (scrypt once per run); the token counts as just used. */
+async function insertUser(server: PatchbayServer, username: string, opts: { superuser?: boolean; active?: boolean; tokenFields?: Row }): Promise<TestUser> {
+  passwordHash ??= hashPassword(PASSWORD);
+  const db = server.db.knex;
+  const [user] = await db('users_user')
+    .insert({ username, password: await passwordHash, is_superuser: !!opts.superuser, is_staff: !!opts.superuser, is_active: opts.active ?? true, created: db.fn.now(), last_updated: db.fn.now() })
+    .returning('id');
+  const token = randomBytes(20).toString('hex');
+  await db('users_token').insert({ user_id: user.id, key: token, key_digest: keyDigest(token), last_used: db.fn.now(), created: db.fn.now(), last_updated: db.fn.now(), ...opts.tokenFields });
+  return { id: user.id, username, password: PASSWORD, token };
 }
 
 /** Starts a server on a fresh database with the real Redis, listening on a free port. */
@@ -67,8 +98,12 @@ export async function startServer(options: { plugins?: string[]; settings?: Part
     },
   });
   const base = await server.listen();
+  const createUser = (username: string, opts: { superuser?: boolean; active?: boolean; tokenFields?: Row } = {}) =>
+    insertUser(server, username, opts);
+  const admin = await createUser('admin', { superuser: true });
   const request = async (method: string, path: string, opts: RequestOptions = {}) => {
-    const headers: Record<string, string> = { Accept: 'application/json', ...opts.headers };
+    const token = opts.token === undefined ? admin.token : opts.token;
+    const headers: Record<string, string> = { Accept: 'application/json', ...(token ? { Authorization: `Token ${token}` } : {}), ...opts.headers };
     let body: string | undefined = opts.raw;
     if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
@@ -87,9 +122,11 @@ export async function startServer(options: { plugins?: string[]; settings?: Part
   return {
     base,
     server,
+    admin,
+    createUser,
     request,
     get: (path, opts) => request('GET', path, opts),
-    post: (path, body) => request('POST', path, { body }),
+    post: (path, body, opts) => request('POST', path, { ...opts, body }),
     countQueries: async (action) => {
       const before = server.db.queryCount;
       await action();

@@ -52,6 +52,7 @@ describe('API roots and status', () => {
       plugins: `${t.base}/api/plugins/`,
       status: `${t.base}/api/status/`,
       tenancy: `${t.base}/api/tenancy/`,
+      users: `${t.base}/api/users/`,
     });
     const app = await t.get('/api/tenancy/');
     expect(Object.keys(app.body)).toEqual(['contact-assignments', 'contact-groups', 'contact-roles', 'contacts', 'tenant-groups', 'tenants']);
@@ -63,7 +64,7 @@ describe('API roots and status', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
     expect(res.text).toContain(`<a href="${t.base}/api/tenancy/">`);
-    expect(res.text).toContain('Not logged in');
+    expect(res.text).toContain('Logged in as admin');
     const json = await t.get('/api/?format=json', { headers: { Accept: 'text/html' } });
     expect(json.headers.get('content-type')).toMatch(/application\/json/);
   });

@@ -41,7 +41,7 @@ export default definePlugin<MaintenanceConfig>({
         .andWhereRaw(`starts < now() + make_interval(days => ?)`, [ctx.config.horizon_days])
         .whereNot('status', 'cancelled')
         .orderBy('starts');
-      const results = await renderRows(MaintenanceWindow, rows, { db, registry: ctx.registry, baseUrl: baseUrl(req) }, 'brief');
+      const results = await renderRows(MaintenanceWindow, rows, { db, registry: ctx.registry, settings: ctx.settings, baseUrl: baseUrl(req) }, 'brief');
       res.json({ horizon_days: ctx.config.horizon_days, count: results.length, results });
     });
   },

@@ -2,10 +2,11 @@ import type { CommonOptions } from '../field.js';
 import { ChoiceField, type ChoiceOptions, type ChoiceSet } from './choice.js';
 import { ForeignKeyField, ParentField, type ForeignKeyOptions } from './foreign-key.js';
 import { GenericForeignKeyField, type GenericOptions } from './generic.js';
+import { ListField, type ListOptions } from './list.js';
 import { ManyToManyField, type ManyToManyOptions } from './many-to-many.js';
 import {
   BooleanField, DateField, DateTimeField, DecimalField, EmailField, IntegerField, JsonField, SlugField, StringField, UrlField,
-  type DecimalOptions, type IntegerOptions, type StringOptions,
+  type DecimalOptions, type IntegerOptions, type StringOptions, type TemporalOptions,
 } from './scalar.js';
 
 /** Field builders for `defineModel`. */
@@ -19,8 +20,8 @@ export const f = {
   integer: (o: IntegerOptions = {}) => new IntegerField(o),
   decimal: (o: DecimalOptions) => new DecimalField(o),
   boolean: (o: CommonOptions = {}) => new BooleanField(o),
-  datetime: (o: CommonOptions = {}) => new DateTimeField(o),
-  date: (o: CommonOptions = {}) => new DateField(o),
+  datetime: (o: TemporalOptions = {}) => new DateTimeField(o),
+  date: (o: TemporalOptions = {}) => new DateField(o),
   json: (o: CommonOptions = {}) => new JsonField(o),
   choice: (set: ChoiceSet, o: ChoiceOptions = {}) => new ChoiceField(set, o),
   fk: (target: string, o: ForeignKeyOptions = {}) => new ForeignKeyField(target, o),
@@ -28,6 +29,8 @@ export const f = {
   parent: (target: string, o: ForeignKeyOptions = {}) => new ParentField(target, { nullable: true, onDelete: 'cascade', ...o }),
   m2m: (target: string, o: ManyToManyOptions = {}) => new ManyToManyField(target, o),
   generic: (o: GenericOptions = {}) => new GenericForeignKeyField(o),
+  /** A list of strings stored in a PostgreSQL array. */
+  list: (o: ListOptions) => new ListField(o),
 };
 
 export { defineChoices, ChoiceSet } from './choice.js';

@@ -5,6 +5,8 @@ import { ValidationError, type FieldRenderer, type JsonObject, type RenderContex
 export interface ManyToManyOptions extends CommonOptions {
   /** Adds a read-only count of objects linked to each target, under this name, to the target model. */
   countAs?: string;
+  /** The other side of the target's many-to-many field of this name: same join table, read and written from here. */
+  reverseOf?: string;
 }
 
 /** The join table of a many-to-many field, named as Django names it (`tenancy_contact_groups`). */
@@ -22,6 +24,13 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
 
   get join(): JoinTable {
     const targetName = this.target.split('.')[1];
+    if (this.options.reverseOf) {
+      return {
+        table: `${this.target.replace('.', '_')}_${this.options.reverseOf}`,
+        source: `${this.model.name}_id`,
+        target: `${targetName}_id`,
+      };
+    }
     const self = targetName === this.model.name;
     return {
       table: `${this.model.table}_${this.name}`,

@@ -1,6 +1,6 @@
 import { Field, plainRenderer, type Column, type CommonOptions, type FieldMetadata, type WriteValues } from '../field.js';
 import type { ModelRegistry } from '../registry.js';
-import { ValidationError, type FieldRenderer, type Json } from '../types.js';
+import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../types.js';
 import { formatDate, formatDateTime, parseDate, parseDateTime } from './time.js';
 
 /**
@@ -24,7 +24,7 @@ export abstract class ScalarField<O extends CommonOptions = CommonOptions> exten
     return [col];
   }
 
-  prepare(): FieldRenderer {
+  prepare(_rows: Row[], _ctx: RenderContext): FieldRenderer {
     return plainRenderer(this.name, (row) => {
       const value = row[this.name];
       return value === null || value === undefined ? null : this.toJson(value);
@@ -267,10 +267,20 @@ const DATE: TemporalKind = {
   metadata: 'date',
 };
 
+export interface TemporalOptions extends CommonOptions {
+  /** Filled with the current time when the object is created (Django's auto_now_add). */
+  autoNowAdd?: boolean;
+}
+
 /** A date or a datetime: ISO 8601 text on the wire, in NetBox's formats. */
-class TemporalField extends ScalarField {
-  constructor(private readonly kind: TemporalKind, options: CommonOptions) {
+class TemporalField extends ScalarField<TemporalOptions> {
+  constructor(private readonly kind: TemporalKind, options: TemporalOptions) {
     super(options);
+  }
+
+  override columns(): Column[] {
+    const [col] = super.columns();
+    return [this.options.autoNowAdd ? { ...col, defaultRaw: 'now()' } : col];
   }
 
   protected sqlType(): string {
@@ -293,13 +303,13 @@ class TemporalField extends ScalarField {
 }
 
 export class DateTimeField extends TemporalField {
-  constructor(options: CommonOptions) {
+  constructor(options: TemporalOptions) {
     super(DATETIME, options);
   }
 }
 
 export class DateField extends TemporalField {
-  constructor(options: CommonOptions) {
+  constructor(options: TemporalOptions) {
     super(DATE, options);
   }
 }

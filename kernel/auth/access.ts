@@ -1,0 +1,79 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { Settings } from '../config/settings.js';
+import { HttpError } from '../errors.js';
+import type { Model } from '../model/model.js';
+import type { ModelRegistry } from '../model/registry.js';
+import type { Db } from '../model/types.js';
+import { applyConstraints, type ConstraintSet } from './constraints.js';
+import { granted, loadPermissions, type PermissionSet } from './permissions.js';
+import type { Principal } from './principal.js';
+
+export type Action = 'view' | 'add' | 'change' | 'delete' | (string & {});
+
+export const forbidden = () => new HttpError(403, { detail: 'You do not have permission to perform this action.' });
+export const notAuthenticated = () => new HttpError(403, { detail: 'Authentication credentials were not provided.' });
+
+/** Models no `*` in EXEMPT_VIEW_PERMISSIONS covers: they must be named. */
+const NEVER_EXEMPT_BY_WILDCARD = /^users\./;
+
+/** What the request's principal may do: model permissions and the constraints that narrow them. */
+export class Access {
+  private permissions?: Promise<PermissionSet>;
+
+  constructor(
+    readonly principal: Principal,
+    private readonly settings: Settings,
+    private readonly registry: ModelRegistry,
+    private readonly db: Knex,
+  ) {}
+
+  get userId(): number | null {
+    return this.principal.user?.id ?? null;
+  }
+
+  get isSuperuser(): boolean {
+    return this.principal.user?.is_superuser === true;
+  }
+
+  private exempt(model: Model): boolean {
+    const list = this.settings.EXEMPT_VIEW_PERMISSIONS;
+    return list.includes(model.key) || (list.includes('*') && !NEVER_EXEMPT_BY_WILDCARD.test(model.key));
+  }
+
+  /** The constraint sets of `action` on `model`: null when unrestricted, false when not permitted at all. */
+  async grants(model: Model, action: Action): Promise<ConstraintSet[] | null | false> {
+    if (this.isSuperuser) return null;
+    if (action === 'view' && this.exempt(model) && (this.principal.user || !this.settings.LOGIN_REQUIRED)) return null;
+    if (!this.principal.user) return false;
+    this.permissions ??= loadPermissions(this.db, this.principal.user.id, this.settings);
+    const sets = granted(await this.permissions, model.key, action);
+    return sets === undefined ? false : sets;
+  }
+
+  async can(model: Model, action: Action): Promise<boolean> {
+    return (await this.grants(model, action)) !== false;
+  }
+
+  /** Refuses (403) unless the principal holds `action` on `model` at all. */
+  async require(model: Model, action: Action): Promise<void> {
+    if (await this.can(model, action)) return;
+    throw this.principal.user ? forbidden() : notAuthenticated();
+  }
+
+  /** Narrows a query over `model` (aliased `t`) to the objects `action` may touch. */
+  async restrict(qb: Knex.QueryBuilder, model: Model, action: Action): Promise<void> {
+    const sets = await this.grants(model, action);
+    if (sets === false) qb.whereRaw('false');
+    else if (sets) applyConstraints(qb, model, sets, this.registry, this.db, this.userId);
+  }
+
+  /** Whether object `id` satisfies the constraints of `action` (read through `db`, e.g. the write's transaction). */
+  async permits(db: Db, model: Model, action: Action, id: number): Promise<boolean> {
+    const sets = await this.grants(model, action);
+    if (sets === null) return true;
+    if (sets === false) return false;
+    const qb = db(`${model.table} as t`).select('t.id').where('t.id', id);
+    applyConstraints(qb, model, sets, this.registry, db, this.userId);
+    return (await qb).length > 0;
+  }
+}

@@ -1,0 +1,63 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { Settings } from '../config/settings.js';
+import type { Database } from '../db/database.js';
+import { HttpError } from '../errors.js';
+import { wantsHtml } from '../http/respond.js';
+import type { ModelRegistry } from '../model/registry.js';
+import { Access, forbidden, notAuthenticated } from './access.js';
+import { ANONYMOUS, type Principal } from './principal.js';
+import { csrfValid, sessionPrincipal } from './sessions.js';
+import { tokenPrincipal } from './tokens.js';
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- Express's own augmentation point
+  namespace Express {
+    interface Request {
+      principal: Principal;
+      access: Access;
+    }
+  }
+}
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** API paths anyone may call even when LOGIN_REQUIRED (they authenticate by other means). */
+export const PUBLIC_API_PATHS = new Set(['/api/users/tokens/provision/']);
+
+export interface AuthDeps {
+  db: Database;
+  settings: Settings;
+  registry: ModelRegistry;
+}
+
+/**
+ * The authentication stage of the pipeline: a `Token` header, else a session cookie, else anonymous.
+ * Then the rules that hold for every route: LOGIN_REQUIRED, read-only tokens, CSRF, maintenance mode.
+ */
+export function authenticate({ db, settings, registry }: AuthDeps) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const header = req.get('authorization');
+    let principal = ANONYMOUS;
+    if (header && /^token(\s|$)/i.test(header.trim())) principal = await tokenPrincipal(header, req, db.knex, settings);
+    else principal = (await sessionPrincipal(db.knex, settings, req)) ?? ANONYMOUS;
+    req.principal = principal;
+    req.access = new Access(principal, settings, registry, db.knex);
+
+    const unsafe = !SAFE.has(req.method);
+    const api = req.path.startsWith('/api/');
+    if (api && !principal.user && settings.LOGIN_REQUIRED && !PUBLIC_API_PATHS.has(req.path)) {
+      if (wantsHtml(req)) return res.redirect(302, `/login/?next=${encodeURIComponent(req.originalUrl)}`);
+      throw notAuthenticated();
+    }
+    if (unsafe && principal.via === 'token' && !principal.writeEnabled) throw forbidden();
+    if (unsafe && principal.via === 'session' && api && !csrfValid(principal, req)) {
+      throw new HttpError(403, { detail: 'CSRF Failed: CSRF token missing or incorrect.' });
+    }
+    if (unsafe && api && settings.MAINTENANCE_MODE) {
+      throw new HttpError(503, {
+        detail: 'Patchbay is currently operating in maintenance mode and is unable to perform write operations. Please try again later.',
+      });
+    }
+    next();
+  };
+}

@@ -1,0 +1,75 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Field, type Column, type CommonOptions, type WriteValues } from '../model/field.js';
+import { StringField } from '../model/fields/scalar.js';
+import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../model/types.js';
+import { hashPassword, passwordProblem } from './password.js';
+
+/** Write-only: the written password is checked, hashed with scrypt and never rendered. */
+export class PasswordField extends Field<CommonOptions> {
+  columns(): Column[] {
+    return [{ name: this.name, type: 'varchar(255)', nullable: false }];
+  }
+
+  override orderColumn(): undefined {
+    return undefined;
+  }
+
+  prepare(): FieldRenderer {
+    return () => {};
+  }
+
+  async parse(body: Record<string, unknown>, _ctx: unknown, out: WriteValues): Promise<void> {
+    const value = body[this.name];
+    if (typeof value !== 'string' || value === '') throw ValidationError.of(this.name, value === '' || value === null ? 'This field may not be blank.' : 'Not a valid string.');
+    const problem = passwordProblem(value);
+    if (problem) throw ValidationError.of(this.name, problem);
+    out.columns[this.name] = await hashPassword(value);
+  }
+
+  protected metadataType(): string {
+    return 'string';
+  }
+}
+
+/** SHA-256 of a token key: what lookups compare, so that the key itself is never compared by the database. */
+export function keyDigest(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/**
+ * A token's key: 40 hex characters, generated when not given. Rendered only when ALLOW_TOKEN_RETRIEVAL
+ * is true, or in the response that created the token.
+ */
+export class TokenKeyField extends StringField {
+  constructor() {
+    super({ max: 40, required: false, unique: true });
+  }
+
+  override columns(): Column[] {
+    return [
+      { name: 'key', type: 'varchar(40)', nullable: false },
+      { name: 'key_digest', type: 'varchar(64)', nullable: false },
+    ];
+  }
+
+  override createDefault(): Json {
+    return randomBytes(20).toString('hex');
+  }
+
+  protected override check(text: string): void {
+    if (!/^[0-9a-fA-F]{40}$/.test(text)) throw 'Enter a valid key: 40 hexadecimal characters.';
+  }
+
+  override parse(body: Record<string, unknown>, _ctx: unknown, out: WriteValues): void {
+    const key = (this.parseValue(body[this.name]) as string).toLowerCase();
+    out.columns.key = key;
+    out.columns.key_digest = keyDigest(key);
+  }
+
+  override prepare(_rows: Row[], ctx: RenderContext): FieldRenderer {
+    const visible = ctx.settings.ALLOW_TOKEN_RETRIEVAL || ctx.created === true;
+    return (row, outObj) => {
+      if (visible) outObj.key = row.key as string;
+    };
+  }
+}

@@ -1,0 +1,54 @@
+import express, { type Router } from 'express';
+import type { Settings } from '../config/settings.js';
+import type { Database } from '../db/database.js';
+import { verifyPassword } from './password.js';
+import { endSession, startSession } from './sessions.js';
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Only local paths: a login must not redirect to another site. */
+const safeNext = (next: unknown) => (typeof next === 'string' && /^\/(?!\/)/.test(next) ? next : '/api/');
+
+function page(next: string, error?: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Log in – Patchbay</title>
+<style>body{font-family:system-ui,sans-serif;background:#f6f7f9;display:grid;place-items:center;height:100vh;margin:0}
+form{background:#fff;border:1px solid #dde;padding:2rem;min-width:18rem}label{display:block;margin:.6rem 0 .2rem}
+input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#c62828}</style></head>
+<body><form method="post" action="/login/"><h1>Patchbay</h1>
+${error ? `<p class="error">${escape(error)}</p>` : ''}
+<label for="username">Username</label><input id="username" name="username" autocomplete="username" required autofocus>
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
+<input type="hidden" name="next" value="${escape(next)}"><button type="submit">Log in</button></form></body></html>`;
+}
+
+/** `/login/` (form and post) and `/logout/` for browsing the API with a session cookie. */
+export function loginRouter(db: Database, settings: Settings): Router {
+  const router = express.Router({ strict: true });
+  router.get('/login/', (req, res) => {
+    res.type('html').send(page(safeNext(req.query.next)));
+  });
+  router.post('/login/', async (req, res) => {
+    const form = (req.payload ?? {}) as Record<string, unknown>;
+    const next = safeNext(form.next);
+    const username = typeof form.username === 'string' ? form.username : '';
+    const password = typeof form.password === 'string' ? form.password : '';
+    const user = (await db.knex('users_user').select('id', 'password', 'is_active').where('username', username).first()) as
+      | { id: number; password: string; is_active: boolean }
+      | undefined;
+    const valid = await verifyPassword(password, user?.password);
+    if (!user || !valid || !user.is_active) {
+      res.status(200).type('html').send(page(next, 'Invalid username/password'));
+      return;
+    }
+    await startSession(db.knex, settings, user.id, req, res);
+    res.redirect(302, next);
+  });
+  const logout = async (req: express.Request, res: express.Response) => {
+    await endSession(db.knex, settings, req, res);
+    res.redirect(302, '/login/');
+  };
+  router.get('/logout/', logout);
+  router.post('/logout/', logout);
+  return router;
+}

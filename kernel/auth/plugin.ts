@@ -1,0 +1,28 @@
+import { definePlugin } from '../plugin.js';
+import { Services } from '../services.js';
+import { Group } from './models/group.js';
+import { ObjectPermission } from './models/object-permission.js';
+import { Token } from './models/token.js';
+import { User } from './models/user.js';
+import { provisionToken } from './provision.js';
+
+/** Users, groups, object permissions and API tokens: part of the kernel, declared like any other app. */
+export const usersPlugin = definePlugin({
+  name: 'users',
+  label: 'Users',
+  version: '0.1.0',
+  kernel: '*',
+  basePath: '/api/users/',
+  models: [User, Group, ObjectPermission, Token],
+  migrations: new URL('./migrations/', import.meta.url),
+  routes(router, ctx) {
+    router.post('/tokens/provision/', (req, res) =>
+      provisionToken(req, res, {
+        settings: ctx.settings,
+        registry: ctx.registry,
+        db: ctx.container.resolve(Services.database),
+        bus: ctx.container.resolve(Services.events),
+      }),
+    );
+  },
+});

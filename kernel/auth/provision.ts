@@ -1,0 +1,37 @@
+import type { Request, Response } from 'express';
+import { HttpError } from '../errors.js';
+import { send } from '../http/respond.js';
+import type { RestServices } from '../rest/services.js';
+import { create } from '../rest/write.js';
+import { ValidationError, type ErrorMap } from '../model/types.js';
+import { Access } from './access.js';
+import { verifyPassword } from './password.js';
+import type { AuthUser } from './principal.js';
+
+/**
+ * POST /api/users/tokens/provision/: a username and password buy a new token for that user, who must be
+ * allowed to add tokens. One message for a wrong username or a wrong password.
+ */
+export async function provisionToken(req: Request, res: Response, services: RestServices): Promise<void> {
+  const body = req.payload;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ValidationError({ non_field_errors: ['Invalid data. Expected a dictionary.'] });
+  }
+  const { username, password, ...tokenFields } = body as Record<string, unknown>;
+  const errors: ErrorMap = {};
+  if (typeof username !== 'string' || !username) errors.username = ['This field is required.'];
+  if (typeof password !== 'string' || !password) errors.password = ['This field is required.'];
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+
+  const user = (await services.db.knex('users_user').where('username', username as string).first()) as
+    | (AuthUser & { password: string })
+    | undefined;
+  const valid = await verifyPassword(password as string, user?.password);
+  if (!user || !valid || !user.is_active) throw new HttpError(403, { detail: 'Invalid username/password' });
+
+  const { password: _hash, ...authUser } = user;
+  void _hash;
+  req.access = new Access({ user: authUser, via: 'token', writeEnabled: true }, services.settings, services.registry, services.db.knex);
+  req.payload = { ...tokenFields, user: user.id };
+  send(req, res, 201, await create(req, services.registry.get('users.token'), services));
+}

@@ -1,0 +1,74 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Request, Response } from 'express';
+import type { Settings } from '../config/settings.js';
+import type { Db } from '../model/types.js';
+import type { AuthUser, Principal } from './principal.js';
+
+export const SESSION_COOKIE = 'sessionid';
+export const CSRF_COOKIE = 'csrftoken';
+
+/** Sessions are looked up by an HMAC of their key under SECRET_KEY, so a leaked table holds no usable keys. */
+function sessionDigest(key: string, settings: Settings): string {
+  return createHmac('sha256', settings.SECRET_KEY ?? '').update(key).digest('hex');
+}
+
+export function cookies(req: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (req.get('cookie') ?? '').split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+  }
+  return out;
+}
+
+function cookie(name: string, value: string, maxAge: number, req: Request, httpOnly: boolean): string {
+  const attrs = [`${name}=${encodeURIComponent(value)}`, 'Path=/', `Max-Age=${maxAge}`, 'SameSite=Lax'];
+  if (httpOnly) attrs.push('HttpOnly');
+  if (req.secure) attrs.push('Secure');
+  return attrs.join('; ');
+}
+
+/** Starts a session for `userId`: an HttpOnly session cookie and a CSRF cookie that scripts echo in X-CSRFToken. */
+export async function startSession(db: Db, settings: Settings, userId: number, req: Request, res: Response): Promise<void> {
+  const key = randomBytes(32).toString('base64url');
+  const csrf = randomBytes(32).toString('hex');
+  const age = settings.SESSION_COOKIE_AGE;
+  await db('users_session').insert({
+    key_digest: sessionDigest(key, settings),
+    user_id: userId,
+    csrf_token: csrf,
+    expires: db.raw(`now() + make_interval(secs => ?)`, [age]),
+  });
+  await db('users_user').where('id', userId).update({ last_login: db.fn.now() });
+  res.append('Set-Cookie', cookie(SESSION_COOKIE, key, age, req, true));
+  res.append('Set-Cookie', cookie(CSRF_COOKIE, csrf, age, req, false));
+}
+
+export async function endSession(db: Db, settings: Settings, req: Request, res: Response): Promise<void> {
+  const key = cookies(req)[SESSION_COOKIE];
+  if (key) await db('users_session').where('key_digest', sessionDigest(key, settings)).delete();
+  res.append('Set-Cookie', cookie(SESSION_COOKIE, '', 0, req, true));
+  res.append('Set-Cookie', cookie(CSRF_COOKIE, '', 0, req, false));
+}
+
+/** The principal of a live session cookie, or undefined. */
+export async function sessionPrincipal(db: Db, settings: Settings, req: Request): Promise<Principal | undefined> {
+  const key = cookies(req)[SESSION_COOKIE];
+  if (!key) return undefined;
+  const row = (await db('users_session as s')
+    .join('users_user as u', 'u.id', 's.user_id')
+    .select('s.csrf_token', 'u.id', 'u.username', 'u.is_superuser', 'u.is_staff', 'u.is_active')
+    .where('s.key_digest', sessionDigest(key, settings))
+    .where('s.expires', '>', db.fn.now())
+    .first()) as (AuthUser & { csrf_token: string }) | undefined;
+  if (!row || !row.is_active) return undefined;
+  const { csrf_token, ...user } = row;
+  return { user, via: 'session', writeEnabled: true, csrfToken: csrf_token };
+}
+
+/** Cookie-authenticated unsafe requests must echo the session's CSRF token in X-CSRFToken. */
+export function csrfValid(principal: Principal, req: Request): boolean {
+  const given = req.get('x-csrftoken') ?? '';
+  const expected = principal.csrfToken ?? '';
+  return given.length === expected.length && expected.length > 0 && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
