@@ -38,7 +38,7 @@ export const SETTINGS = {
       'users.add_token': [{ user: '$user' }],
       'users.change_token': [{ user: '$user' }],
       'users.delete_token': [{ user: '$user' }],
-    }),
+    }, { strict: true }),
     'json',
     'Permissions every user has: {"<app>.<action>_<model>": [constraints] or null}. Default: users manage their own tokens.',
   ),
