@@ -31,6 +31,28 @@ describe('manage', () => {
     expect(shown.stdout).toMatch(/\[ \] maintenance\/\d{14}_initial/);
   });
 
+  it('manages users and tokens', async () => {
+    const env = { DATABASE_URL: await freshDatabase() };
+    const noPassword = await manage(['createsuperuser', '--username', 'root'], env);
+    expect(noPassword.code).toBe(2);
+    expect(noPassword.stderr).toBe('--password is required when no terminal is attached\n');
+    const weak = await manage(['createsuperuser', '--username', 'root', '--password', 'short'], env);
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toMatch(/\npassword: This password is too short\. It must contain at least 12 characters\.\n$/);
+    expect((await manage(['createsuperuser', '--username', 'root', '--password', 'first password!'], env)).code).toBe(0);
+    expect((await manage(['changepassword', '--username', 'root', '--password', 'second password!'], env)).stdout).toBe('Password changed for root.\n');
+    expect((await manage(['changepassword', '--username', 'ghost', '--password', 'second password!'], env)).stderr).toBe('No user called ghost\n');
+    const token = await manage(['createtoken', '--username', 'root', '--read-only', '--expires', '2099-01-01T00:00:00Z'], env);
+    expect(token.stdout).toMatch(/^[0-9a-f]{40}\n$/);
+    const { default: pg } = await import('pg');
+    const client = new pg.Client({ connectionString: env.DATABASE_URL });
+    await client.connect();
+    const { rows } = await client.query('select t.write_enabled, t.expires, u.password, u.is_superuser from users_token t join users_user u on u.id = t.user_id');
+    await client.end();
+    expect(rows).toEqual([{ write_enabled: false, expires: new Date('2099-01-01T00:00:00Z'), password: expect.stringMatching(/^scrypt\$/), is_superuser: true }]);
+    expect((await manage(['createtoken', '--username', 'root', '--expires', 'soon'], env)).stderr).toMatch(/^expires: Datetime has wrong format/);
+  });
+
   it('stops with exit code 1 and the message on a bad setting', async () => {
     const res = await manage(['runserver'], { PORT: 'x' });
     expect(res.code).toBe(1);

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+
+beforeAll(async () => {
+  t = await startServer();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const form = (fields: Record<string, string>) => ({
+  raw: new URLSearchParams(fields).toString(),
+  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+  token: null,
+});
+
+/** `name=value` pairs of the Set-Cookie headers. */
+function cookieJar(headers: Headers): Record<string, { value: string; attrs: string }> {
+  const jar: Record<string, { value: string; attrs: string }> = {};
+  for (const line of headers.getSetCookie()) {
+    const [pair, ...attrs] = line.split('; ');
+    const [name, value] = pair.split('=');
+    jar[name] = { value: decodeURIComponent(value), attrs: attrs.join('; ') };
+  }
+  return jar;
+}
+
+describe('browser sessions', () => {
+  it('serves a login page and refuses wrong credentials on it', async () => {
+    const page = await t.get('/login/', { token: null });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<form method="post" action="/login/">');
+    const wrong = await t.request('POST', '/login/', form({ username: 'admin', password: 'nope' }));
+    expect(wrong.status).toBe(200);
+    expect(wrong.text).toContain('Invalid username/password');
+    expect(wrong.headers.getSetCookie()).toEqual([]);
+  });
+
+  it('logs in with an HttpOnly SameSite cookie, shows the user in the browsable API, and logs out', async () => {
+    const login = await t.request('POST', '/login/', form({ username: 'admin', password: t.admin.password, next: '/api/tenancy/' }));
+    expect(login.status).toBe(302);
+    expect(login.headers.get('location')).toBe('/api/tenancy/');
+    const jar = cookieJar(login.headers);
+    expect(jar.sessionid.attrs).toMatch(/HttpOnly/);
+    expect(jar.sessionid.attrs).toMatch(/SameSite=Lax/);
+    expect(jar.csrftoken.attrs).not.toMatch(/HttpOnly/);
+    const cookie = `sessionid=${jar.sessionid.value}; csrftoken=${jar.csrftoken.value}`;
+
+    const page = await t.get('/api/', { token: null, headers: { Cookie: cookie, Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Logged in as admin');
+    expect((await t.get('/api/users/users/?limit=1', { token: null, headers: { Cookie: cookie } })).status).toBe(200);
+    expect((await t.server.db.knex('users_user').where('username', 'admin').first('last_login')).last_login).not.toBeNull();
+
+    // Unsafe methods with a cookie need the CSRF token.
+    const noCsrf = await t.post('/api/tenancy/tenants/', { name: 'C', slug: 'c' }, { token: null, headers: { Cookie: cookie } });
+    expect(noCsrf.status).toBe(403);
+    expect(noCsrf.body).toEqual({ detail: 'CSRF Failed: CSRF token missing or incorrect.' });
+    const badCsrf = await t.post('/api/tenancy/tenants/', { name: 'C', slug: 'c' }, { token: null, headers: { Cookie: cookie, 'X-CSRFToken': 'x'.repeat(64) } });
+    expect(badCsrf.status).toBe(403);
+    const ok = await t.post('/api/tenancy/tenants/', { name: 'C', slug: 'c' }, { token: null, headers: { Cookie: cookie, 'X-CSRFToken': jar.csrftoken.value } });
+    expect(ok.status).toBe(201);
+
+    const logout = await t.get('/logout/', { token: null, headers: { Cookie: cookie } });
+    expect(logout.status).toBe(302);
+    expect(cookieJar(logout.headers).sessionid.attrs).toMatch(/Max-Age=0/);
+    expect((await t.get('/api/tenancy/tenants/', { token: null, headers: { Cookie: cookie } })).status).toBe(403);
+  });
+
+  it('never redirects off the site after a login', async () => {
+    const login = await t.request('POST', '/login/', form({ username: 'admin', password: t.admin.password, next: '//evil.example/' }));
+    expect(login.headers.get('location')).toBe('/api/');
+  });
+});
