@@ -1,0 +1,33 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { Model } from '../model/model.js';
+import type { Db } from '../model/types.js';
+
+/** Comparisons a leaf can make; `tree` matches a node of a tree model and all its descendants. */
+export type Lookup =
+  | 'exact' | 'iexact' | 'in' | 'contains' | 'icontains' | 'startswith' | 'istartswith' | 'endswith' | 'iendswith'
+  | 'gt' | 'gte' | 'lt' | 'lte' | 'isnull' | 'empty' | 'regex' | 'iregex' | 'tree' | 'has';
+
+export const LOOKUPS: ReadonlySet<string> = new Set<Lookup>([
+  'exact', 'iexact', 'in', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith',
+  'gt', 'gte', 'lt', 'lte', 'isnull', 'empty', 'regex', 'iregex', 'tree', 'has',
+]);
+
+/** Adds a condition on `alias` (a row of `model`) to `qb`; what plugins contribute for filters the kernel cannot derive. */
+export type SqlCondition = (qb: Knex.QueryBuilder, alias: string, model: Model, db: Db) => void;
+
+/**
+ * One filter tree for every source of filters (query strings, permission constraints, GraphQL input):
+ * boolean combinations over comparisons along relation paths.
+ */
+export type FilterNode =
+  | { op: 'and'; nodes: FilterNode[] }
+  | { op: 'or'; nodes: FilterNode[] }
+  | { op: 'not'; node: FilterNode }
+  /** `path` names fields from the model outwards (`['group', 'slug']`); `['id']` is the primary key. */
+  | { op: 'cmp'; path: string[]; lookup: Lookup; value: unknown }
+  | { op: 'sql'; condition: SqlCondition };
+
+export const and = (nodes: FilterNode[]): FilterNode => ({ op: 'and', nodes });
+export const or = (nodes: FilterNode[]): FilterNode => ({ op: 'or', nodes });
+export const not = (node: FilterNode): FilterNode => ({ op: 'not', node });
+export const cmp = (path: string[], lookup: Lookup, value: unknown): FilterNode => ({ op: 'cmp', path, lookup, value });
