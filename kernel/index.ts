@@ -14,3 +14,6 @@ export { API_VERSION, PATCHBAY_VERSION } from './version.js';
 export { createServer, type PatchbayServer, type ServerOptions } from './server.js';
 export { renderRows } from './model/render.js';
 export { baseUrl } from './http/request.js';
+export type { FilterExtension, QueryFilter, FilterContext } from './filters/filterset.js';
+export { and, or, not, cmp, type FilterNode, type Lookup } from './filters/tree.js';
+export { ParamError } from './filters/values.js';

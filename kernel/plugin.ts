@@ -3,6 +3,7 @@ import type { Struct } from 'superstruct';
 import type { DependencyContainer } from 'tsyringe';
 import type { Settings } from './config/settings.js';
 import type { ModelEvent } from './events/bus.js';
+import type { FilterSets } from './filters/filterset.js';
 import type { Model } from './model/model.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { JobHandler, QueuePort } from './queue/port.js';
@@ -14,6 +15,8 @@ export interface PluginContext<C = Record<string, unknown>> {
   config: C;
   settings: Settings;
   registry: ModelRegistry;
+  /** Query-string filters of every model; `filters.extend()` adds filters to other plugins' models. */
+  filters: FilterSets;
   queue: QueuePort;
   log: Logger;
   /** The server's DI container, for services other plugins registered. */

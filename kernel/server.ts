@@ -6,6 +6,7 @@ import { bootstrap, type BootOptions } from './boot.js';
 import type { Settings } from './config/settings.js';
 import type { Database } from './db/database.js';
 import { EventBus } from './events/bus.js';
+import { FilterSets } from './filters/filterset.js';
 import { buildApp } from './http/app.js';
 import type { Logger } from './log.js';
 import type { ModelRegistry } from './model/registry.js';
@@ -36,6 +37,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   const queue: QueuePort = settings.REDIS_URL ? new BullQueue(settings.REDIS_URL) : new InProcessQueue((m) => log.warn(m));
   if (!settings.REDIS_URL) log.warn('REDIS_URL is not set: background jobs run in this process (not for production)');
   const bus = new EventBus((err) => log.error(`event handler failed: ${err.message}`));
+  const filters = new FilterSets(registry);
 
   const container = rootContainer.createChildContainer();
   container.register(Services.settings, { useValue: settings });
@@ -43,10 +45,11 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   container.register(Services.registry, { useValue: registry });
   container.register(Services.queue, { useValue: queue });
   container.register(Services.events, { useValue: bus });
+  container.register(Services.filters, { useValue: filters });
   container.register(Services.log, { useValue: log });
 
   const contexts = enabled.map(({ plugin, config }) => {
-    const ctx: PluginContext = { plugin, config, settings, registry, queue, log, container };
+    const ctx: PluginContext = { plugin, config, settings, registry, filters, queue, log, container };
     for (const [name, handler] of Object.entries(plugin.jobs ?? {})) queue.handle(`${plugin.name}.${name}`, (data) => handler(data, ctx));
     if (plugin.events) {
       const onEvent = plugin.events;
@@ -56,7 +59,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   });
   for (const { plugin, ctx } of contexts) await plugin.setup?.(ctx);
 
-  const app = buildApp({ settings, registry, db, bus, queue, log, plugins: contexts });
+  const app = buildApp({ settings, registry, db, bus, filters, queue, log, plugins: contexts });
 
   let http: Server | undefined;
   return {

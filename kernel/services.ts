@@ -2,6 +2,7 @@ import type { InjectionToken } from 'tsyringe';
 import type { Settings } from './config/settings.js';
 import type { Database } from './db/database.js';
 import type { EventBus } from './events/bus.js';
+import type { FilterSets } from './filters/filterset.js';
 import type { Logger } from './log.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { QueuePort } from './queue/port.js';
@@ -13,5 +14,6 @@ export const Services = {
   registry: Symbol('registry') as InjectionToken<ModelRegistry>,
   queue: Symbol('queue') as InjectionToken<QueuePort>,
   events: Symbol('events') as InjectionToken<EventBus>,
+  filters: Symbol('filters') as InjectionToken<FilterSets>,
   log: Symbol('log') as InjectionToken<Logger>,
 };

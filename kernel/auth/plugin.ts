@@ -22,6 +22,7 @@ export const usersPlugin = definePlugin({
         registry: ctx.registry,
         db: ctx.container.resolve(Services.database),
         bus: ctx.container.resolve(Services.events),
+        filters: ctx.filters,
       }),
     );
   },

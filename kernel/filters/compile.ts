@@ -185,6 +185,7 @@ class Compiler {
 
 /** Adds `node` as a condition on `model` rows aliased `alias`; relation paths become subqueries, so rows never repeat. */
 export function applyFilter(qb: Knex.QueryBuilder, model: Model, node: FilterNode, scope: CompileScope, alias = 't'): void {
+  if (node.op === 'and' && node.nodes.length === 0) return;
   new Compiler(scope).node(qb, model, alias, node);
   // knex builds nested conditions when it compiles; compiling now raises a FilterError here, not mid-request.
   qb.clone().toSQL();

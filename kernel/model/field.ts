@@ -44,6 +44,9 @@ export interface WriteValues {
   m2m: Map<string, number[]>;
 }
 
+/** How the filter DSL treats a field; undefined: the field has no filters. */
+export type FilterKind = 'string' | 'choice' | 'integer' | 'decimal' | 'date' | 'datetime' | 'boolean' | 'list' | 'fk' | 'm2m' | 'generic';
+
 /** OPTIONS metadata of one field (DRF's SimpleMetadata shape). */
 export type FieldMetadata = Record<string, Json>;
 
@@ -81,6 +84,10 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
   }
 
   abstract columns(): Column[];
+
+  filterKind(): FilterKind | undefined {
+    return undefined;
+  }
 
   /** The column that orders by this field, if it can be ordered. */
   orderColumn(): string | undefined {

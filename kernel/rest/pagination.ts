@@ -36,6 +36,11 @@ function pageUrl(req: Request, params: Record<string, number | null>): string {
   return url.toString();
 }
 
+/** The next page of cursor pagination: `start` moves on, `offset` goes. */
+export function cursorUrl(req: Request, start: number): string {
+  return pageUrl(req, { start, offset: null });
+}
+
 /** `next` and `previous` absolute links, other query parameters kept. */
 export function pageLinks(req: Request, page: Page, count: number): { next: string | null; previous: string | null } {
   const { limit, offset } = page;

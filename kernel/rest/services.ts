@@ -1,6 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import type { Database } from '../db/database.js';
 import type { EventBus } from '../events/bus.js';
+import type { FilterSets } from '../filters/filterset.js';
 import type { ModelRegistry } from '../model/registry.js';
 
 /** What the generic REST views need from the kernel. */
@@ -9,4 +10,5 @@ export interface RestServices {
   registry: ModelRegistry;
   db: Database;
   bus: EventBus;
+  filters: FilterSets;
 }

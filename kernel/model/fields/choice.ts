@@ -1,4 +1,5 @@
 import type { Column, CommonOptions, FieldMetadata } from '../field.js';
+import type { FilterKind } from '../field.js';
 import type { ModelRegistry } from '../registry.js';
 import type { FieldRenderer, Json } from '../types.js';
 import { ScalarField } from './scalar.js';
@@ -30,6 +31,10 @@ export interface ChoiceOptions extends CommonOptions {
 
 /** Stored as the value; read as `{value, label}` (null when blank); written as the bare value. */
 export class ChoiceField extends ScalarField<ChoiceOptions> {
+  override filterKind(): FilterKind | undefined {
+    return 'choice';
+  }
+
   constructor(readonly set: ChoiceSet, options: ChoiceOptions) {
     super(options);
   }

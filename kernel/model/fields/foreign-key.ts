@@ -1,4 +1,5 @@
 import { Field, type Column, type CommonOptions, type FieldMetadata, type WriteContext, type WriteValues } from '../field.js';
+import type { FilterKind } from '../field.js';
 import { resolveRelated } from '../lookup.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type FieldRenderer, type RenderContext, type Row } from '../types.js';
@@ -14,6 +15,10 @@ export interface ForeignKeyOptions extends CommonOptions {
 
 /** A reference to one object of another (or the same) model: read nested, written as id or attributes. */
 export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> extends Field<O> {
+  override filterKind(): FilterKind | undefined {
+    return 'fk';
+  }
+
   constructor(readonly target: string, options: O) {
     super(options);
   }

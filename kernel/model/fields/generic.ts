@@ -1,4 +1,5 @@
 import { Field, type Column, type CommonOptions, type FieldMetadata, type WriteContext, type WriteValues } from '../field.js';
+import type { FilterKind } from '../field.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type ErrorMap, type FieldRenderer, type JsonObject, type RenderContext, type Row } from '../types.js';
@@ -15,6 +16,10 @@ export const OBJECT_TYPE_MODEL = 'core.objecttype';
  * read back as both and as the nested object under `<name>`. Deleting the target deletes this object.
  */
 export class GenericForeignKeyField extends Field<GenericOptions> {
+  override filterKind(): FilterKind | undefined {
+    return 'generic';
+  }
+
   get typeKey(): string {
     return `${this.name}_type`;
   }

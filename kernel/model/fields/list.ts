@@ -1,4 +1,5 @@
 import { Field, type Column, type CommonOptions, type FieldMetadata, type WriteContext, type WriteValues } from '../field.js';
+import type { FilterKind } from '../field.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type FieldRenderer, type Json } from '../types.js';
 
@@ -13,6 +14,10 @@ export interface ListOptions extends CommonOptions {
 
 /** A list of strings in a PostgreSQL array column (actions, object types, allowed IPs). */
 export class ListField extends Field<ListOptions> {
+  override filterKind(): FilterKind | undefined {
+    return 'list';
+  }
+
   columns(): Column[] {
     return [{ name: this.name, type: this.options.sqlType, nullable: this.nullable }];
   }

@@ -1,4 +1,5 @@
 import { Field, type Column, type CommonOptions, type WriteContext, type WriteValues } from '../field.js';
+import type { FilterKind } from '../field.js';
 import { resolveRelated } from '../lookup.js';
 import { ValidationError, type FieldRenderer, type JsonObject, type RenderContext, type Row } from '../types.js';
 
@@ -18,6 +19,10 @@ export interface JoinTable {
 
 /** A set of references to another model, kept in a join table; read as a list of nested objects. */
 export class ManyToManyField extends Field<ManyToManyOptions> {
+  override filterKind(): FilterKind | undefined {
+    return 'm2m';
+  }
+
   constructor(readonly target: string, options: ManyToManyOptions) {
     super({ required: false, ...options });
   }

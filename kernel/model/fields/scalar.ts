@@ -1,4 +1,5 @@
 import { Field, plainRenderer, type Column, type CommonOptions, type FieldMetadata, type WriteValues } from '../field.js';
+import type { FilterKind } from '../field.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../types.js';
 import { formatDate, formatDateTime, parseDate, parseDateTime } from './time.js';
@@ -63,6 +64,10 @@ export interface StringOptions extends CommonOptions {
 }
 
 export class StringField<O extends StringOptions = StringOptions> extends ScalarField<O> {
+  override filterKind(): FilterKind | undefined {
+    return 'string';
+  }
+
   protected sqlType(): string {
     return this.options.max ? `varchar(${this.options.max})` : 'text';
   }
@@ -155,6 +160,10 @@ export interface IntegerOptions extends CommonOptions {
 }
 
 export class IntegerField extends ScalarField<IntegerOptions> {
+  override filterKind(): FilterKind | undefined {
+    return 'integer';
+  }
+
   protected sqlType(): string {
     return 'integer';
   }
@@ -188,6 +197,10 @@ export interface DecimalOptions extends CommonOptions {
 }
 
 export class DecimalField extends ScalarField<DecimalOptions> {
+  override filterKind(): FilterKind | undefined {
+    return 'decimal';
+  }
+
   protected sqlType(): string {
     return `numeric(${this.options.digits},${this.options.places})`;
   }
@@ -223,6 +236,10 @@ export class DecimalField extends ScalarField<DecimalOptions> {
 }
 
 export class BooleanField extends ScalarField {
+  override filterKind(): FilterKind | undefined {
+    return 'boolean';
+  }
+
   protected sqlType(): string {
     return 'boolean';
   }
@@ -303,12 +320,20 @@ class TemporalField extends ScalarField<TemporalOptions> {
 }
 
 export class DateTimeField extends TemporalField {
+  override filterKind(): FilterKind | undefined {
+    return 'datetime';
+  }
+
   constructor(options: TemporalOptions) {
     super(DATETIME, options);
   }
 }
 
 export class DateField extends TemporalField {
+  override filterKind(): FilterKind | undefined {
+    return 'date';
+  }
+
   constructor(options: TemporalOptions) {
     super(DATE, options);
   }

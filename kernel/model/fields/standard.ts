@@ -1,4 +1,5 @@
 import { Field, plainRenderer, type Column, type FieldMetadata } from '../field.js';
+import type { FilterKind } from '../field.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
 import type { FieldRenderer, RenderContext, Row } from '../types.js';
@@ -23,6 +24,10 @@ abstract class ReadOnlyField extends Field {
 }
 
 export class IdField extends ReadOnlyField {
+  override filterKind(): FilterKind | undefined {
+    return 'integer';
+  }
+
   constructor() {
     super('id', 'integer', 'ID');
   }

@@ -1,0 +1,53 @@
+import type { Request } from 'express';
+import { ValidationError, type ErrorMap } from '../model/types.js';
+import type { Model } from '../model/model.js';
+import type { FilterContext, FilterSets } from './filterset.js';
+import { and, type FilterNode } from './tree.js';
+import { ParamError } from './values.js';
+
+/** Parameters that steer a list rather than filter it. */
+const RESERVED = new Set(['limit', 'offset', 'ordering', 'brief', 'format', 'indent', 'start', 'exclude', 'fields', 'omit']);
+
+/** Most values one parameter may carry. */
+export const MAX_FILTER_VALUES = 1000;
+
+function values(raw: unknown): string[] {
+  return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');
+}
+
+/**
+ * The filter tree of a list request: different parameters AND, repeated ones OR (negations: none of them).
+ * Unknown parameters are ignored, as NetBox does; bad values are a 400 naming the parameter.
+ */
+export async function filterFromQuery(req: Request, model: Model, sets: FilterSets, ctx: FilterContext): Promise<FilterNode> {
+  const filters = sets.of(model);
+  const nodes: FilterNode[] = [];
+  const errors: ErrorMap = {};
+  for (const [param, raw] of Object.entries(req.query)) {
+    if (RESERVED.has(param)) continue;
+    let name = param;
+    let suffix = '';
+    let filter = filters.get(param);
+    const split = param.lastIndexOf('__');
+    if (!filter && split > 0) {
+      name = param.slice(0, split);
+      suffix = param.slice(split + 2);
+      filter = filters.get(name);
+      if (filter && !filter.suffixes.includes(suffix)) filter = undefined;
+    }
+    if (!filter) continue;
+    const given = values(raw);
+    if (given.length > MAX_FILTER_VALUES) {
+      errors[param] = [`Too many values: at most ${MAX_FILTER_VALUES}.`];
+      continue;
+    }
+    try {
+      nodes.push(await filter.build(suffix, given, ctx));
+    } catch (err) {
+      if (!(err instanceof ParamError)) throw err;
+      errors[param] = [err.message];
+    }
+  }
+  if (Object.keys(errors).length) throw new ValidationError(errors);
+  return and(nodes);
+}
