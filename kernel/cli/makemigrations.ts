@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrap } from '../boot.js';
+import { ManyToManyField } from '../model/fields/many-to-many.js';
 import type { Plugin } from '../plugin.js';
 
 function timestamp(): string {
@@ -25,6 +26,14 @@ ${lines(down)}
 `;
 }
 
+/** The table a generated statement changes (index names start with their table's name). */
+function tableOf(sql: string, tables: string[]): string | undefined {
+  const named = /(?:create table|alter table|\bon) "([^"]+)"/.exec(sql)?.[1];
+  if (named) return named;
+  const index = /drop index "([^"]+)"/.exec(sql)?.[1];
+  return index ? tables.filter((t) => index.startsWith(`${t}_`)).sort((a, b) => b.length - a.length)[0] : undefined;
+}
+
 const statements = (sql: string) => sql.split(/;\n/).map((s) => s.trim().replace(/;$/, '')).filter(Boolean).map((s) => `${s};`);
 
 /**
@@ -45,7 +54,13 @@ export async function makemigrations(args: string[], builtins: Plugin[]): Promis
       return 2;
     }
     const diff = await booted.db.orm.getSchemaGenerator().getUpdateSchemaMigrationSQL({ wrap: false, safe: false, dropTables: false });
-    const up = statements(diff.up);
+    // The diff covers every enabled plugin; keep what concerns this plugin's own tables.
+    const tables = (plugin.models ?? []).flatMap((m) => [
+      m.table,
+      ...m.fields.flatMap((f) => (f instanceof ManyToManyField && !f.options.reverseOf ? [f.join.table] : [])),
+    ]);
+    const mine = (sql: string) => tables.includes(tableOf(sql, tables) ?? '');
+    const up = statements(diff.up).filter(mine);
     if (!up.length) {
       process.stdout.write('No changes detected.\n');
       return 0;
@@ -57,7 +72,7 @@ export async function makemigrations(args: string[], builtins: Plugin[]): Promis
     const className = `${pluginName.replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase())}${slug.replace(/(^|_)(\w)/g, (_m, _s, c: string) => c.toUpperCase())}Migration`;
     // The diff never drops tables; the way down from a migration that creates them does.
     const created = up.flatMap((sql) => /^create table "([^"]+)"/.exec(sql)?.[1] ?? []);
-    const down = [...statements(diff.down), ...created.reverse().map((t) => `drop table if exists "${t}" cascade;`)];
+    const down = [...statements(diff.down).filter(mine), ...created.reverse().map((t) => `drop table if exists "${t}" cascade;`)];
     writeFileSync(file, migrationSource(className, up, down));
     process.stdout.write(`Wrote ${file}\n`);
     return 0;

@@ -36,7 +36,7 @@ function scalarProperty(col: Column): Property {
 /** Derives the MikroORM entity schema of a model from its declaration (used for schema diffs and migrations). */
 export function entityOf(model: Model): EntitySchema {
   const properties: Properties = {};
-  const indexes: { properties: string[]; name: string }[] = [];
+  const indexes: ({ properties: string[]; name: string } | { name: string; expression: string })[] = [];
   const propertyByColumn = new Map<string, string>();
   for (const field of model.fields) {
     if (field instanceof ManyToManyField) {
@@ -72,6 +72,14 @@ export function entityOf(model: Model): EntitySchema {
         properties[col.name] = scalarProperty(col);
       }
     }
+  }
+  // `q` searches with ILIKE '%text%': trigram indexes serve it.
+  for (const name of model.search) {
+    const field = model.field(name);
+    if (field?.filterKind() !== 'string') continue;
+    const column = field.columns()[0].name;
+    const index = `${model.table}_${column}_trgm`;
+    indexes.push({ name: index, expression: `create index "${index}" on "${model.table}" using gin ("${column}" gin_trgm_ops)` });
   }
   const uniques = model.unique.map((u, i) => {
     const columns = u.fields.flatMap((n) => model.field(n)!.columns().map((c) => c.name));
