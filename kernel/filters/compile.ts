@@ -115,9 +115,14 @@ class Compiler {
         if (node.nodes.length === 0) qb.whereRaw('false');
         else qb.where((q) => node.nodes.forEach((n) => q.orWhere((w) => this.node(w, model, alias, n))));
         return;
-      case 'not':
-        qb.whereNot((q) => this.node(q, model, alias, node.node));
+      case 'not': {
+        // Rows for which the condition is not true, NULLs included (Django's exclude), not SQL's three-valued NOT.
+        const sub = `n${this.n++}`;
+        const matching = this.scope.db(`${model.table} as ${sub}`).select(`${sub}.id`);
+        this.node(matching, model, sub, node.node);
+        qb.whereNotIn(`${alias}.id`, matching);
         return;
+      }
       case 'sql':
         qb.where((q) => node.condition(q, alias, model, this.scope.db));
         return;

@@ -1,3 +1,4 @@
+import { parse } from 'node:querystring';
 import express, { type Express } from 'express';
 import { authenticate } from '../auth/authenticate.js';
 import { loginRouter } from '../auth/login.js';
@@ -24,6 +25,8 @@ export function buildApp(deps: AppDeps): Express {
   const app = express();
   app.set('strict routing', true);
   app.set('x-powered-by', false);
+  // Repeated parameters become arrays; no cap on their number (the filter DSL refuses too many with a 400).
+  app.set('query parser', (text: string) => parse(text, '&', '=', { maxKeys: 0 }));
   app.use(requestHeaders, trailingSlash, bodyParser(deps.settings.MAX_BODY_SIZE), authenticate(deps));
   app.use(loginRouter(deps.db, deps.settings));
   app.use(rootRouter({ plugins: deps.plugins.map((p) => p.plugin), registry: deps.registry, db: deps.db, queue: deps.queue }));
