@@ -209,3 +209,18 @@ describe('bad input', () => {
     expect(many.body).toEqual({ name: ['Too many values: at most 1000.'] });
   });
 });
+
+describe('filters contributed by plugins', () => {
+  it('apply to other plugins’ models through the extension point', async () => {
+    const s = await startServer({ plugins: ['./test/fixtures/plugins/initials.ts'] });
+    try {
+      await s.post(TENANTS, [{ name: 'Apple', slug: 'apple' }, { name: 'avocado', slug: 'avocado' }, { name: 'Banana', slug: 'banana' }]);
+      const res = await s.get(`${TENANTS}?initial=a&name__n=Apple`);
+      expect(res.body.results.map((r: { name: string }) => r.name)).toEqual(['avocado']);
+      expect((await s.get(`${TENANTS}?initial=ab`)).body).toEqual({ initial: ['Enter one letter.'] });
+      expect((await s.get('/api/tenancy/contact-roles/?initial=z')).body.count).toBe(0);
+    } finally {
+      await s.close();
+    }
+  });
+});

@@ -28,6 +28,26 @@ const BUDGETS: Record<string, { full: number; brief: number }> = {
   '/api/plugins/maintenance/windows/': { full: 4, brief: 3 },
 };
 
+/** Filters add a fixed cost too: one query validates the related objects a filter names. */
+const FILTERED: Record<string, { query: string; budget: number }> = {
+  '/api/tenancy/tenants/': { query: 'group_id=1&group_id=2&q=tenant&name__n=x&created__gte=2000-01-01', budget: 7 },
+  '/api/tenancy/contacts/': { query: 'group=cgroup-1&q=contact', budget: 7 },
+  '/api/plugins/maintenance/windows/': { query: 'tenant=tenant-5&impact__gte=0&status=scheduled', budget: 5 },
+};
+
+describe('filtered list query budgets', () => {
+  for (const [path, { query, budget }] of Object.entries(FILTERED)) {
+    it(`${path}?${query} runs ${budget} queries at page sizes 1, 50 and 1000`, async () => {
+      const counts: number[] = [];
+      for (const limit of [1, 50, 1000]) {
+        counts.push(await t.countQueries(async () => expect((await t.get(`${path}?${query}&limit=${limit}`)).status).toBe(200)));
+      }
+      if (process.env.SHOW_QUERIES) console.log(path, counts);
+      expect(counts).toEqual([budget, budget, budget]);
+    });
+  }
+});
+
 describe('list query budgets', () => {
   for (const [path, budget] of Object.entries(BUDGETS)) {
     for (const mode of ['full', 'brief'] as const) {
