@@ -17,45 +17,71 @@ interface TenantRow {
   g_depth: number | null;
 }
 
-/**
- * The hand-written equivalent of GET /api/tenancy/tenants/: one count and one query (the page joined with
- * each tenant's group and the group's depth), JSON built by hand. Patchbay's generic path is measured against it.
- */
-export async function startBaseline(db: Db, brief: boolean): Promise<{ url: string; close: () => Promise<void> }> {
+type Handler = (url: URL) => Promise<unknown>;
+
+/** A bare node:http server answering every request with `handler`'s JSON: the baseline's transport. */
+export async function startBaseline(handler: Handler): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer(async (req, res) => {
-    const base = `http://${req.headers.host}`;
-    const limit = Number(new URL(req.url ?? '/', base).searchParams.get('limit') ?? 50);
-    const [{ count }] = (await db('tenancy_tenant').count({ count: '*' })) as { count: string }[];
-    const { rows } = (await db.raw(
-      brief
-        ? `select id, name, slug, description from tenancy_tenant order by name, id limit ?`
-        : `with recursive page as (select * from tenancy_tenant order by name, id limit ?),
-           anc(id, parent_id, depth) as (
-             select id, parent_id, 0 from tenancy_tenantgroup where id in (select group_id from page)
-             union all select anc.id, g.parent_id, anc.depth + 1 from anc join tenancy_tenantgroup g on g.id = anc.parent_id),
-           depth as (select id, max(depth)::int as depth from anc group by id)
-           select page.*, g.name as g_name, g.slug as g_slug, g.description as g_description, depth.depth as g_depth
-           from page left join tenancy_tenantgroup g on g.id = page.group_id left join depth on depth.id = g.id
-           order by page.name, page.id`,
-      [limit],
-    )) as { rows: TenantRow[] };
-    const results = rows.map((r) => {
-      const url = `${base}/api/tenancy/tenants/${r.id}/`;
-      if (brief) return { id: r.id, url, display: r.name, name: r.name, slug: r.slug, description: r.description };
-      return {
-        id: r.id, url, display_url: `${base}/tenancy/tenants/${r.id}/`, display: r.name, name: r.name, slug: r.slug,
-        group: r.group_id === null ? null : {
-          id: r.group_id, url: `${base}/api/tenancy/tenant-groups/${r.group_id}/`, display: r.g_name, name: r.g_name,
-          slug: r.g_slug, description: r.g_description, tenant_count: 0, _depth: r.g_depth,
-        },
-        description: r.description, comments: r.comments,
-        created: formatDateTime(r.created), last_updated: formatDateTime(r.last_updated),
-      };
-    });
+    const body = await handler(new URL(req.url ?? '/', `http://${req.headers.host}`));
     res.setHeader('Content-Type', 'application/json');
-    res.end(JSON.stringify({ count: Number(count), next: null, previous: null, results }));
+    res.end(JSON.stringify(body));
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address() as { port: number };
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(() => ok())) };
+}
+
+function tenantJson(r: TenantRow, base: string, brief: boolean) {
+  const url = `${base}/api/tenancy/tenants/${r.id}/`;
+  if (brief) return { id: r.id, url, display: r.name, name: r.name, slug: r.slug, description: r.description };
+  return {
+    id: r.id, url, display_url: `${base}/tenancy/tenants/${r.id}/`, display: r.name, name: r.name, slug: r.slug,
+    group: r.group_id === null ? null : {
+      id: r.group_id, url: `${base}/api/tenancy/tenant-groups/${r.group_id}/`, display: r.g_name, name: r.g_name,
+      slug: r.g_slug, description: r.g_description, tenant_count: 0, _depth: r.g_depth,
+    },
+    description: r.description, comments: r.comments,
+    created: formatDateTime(r.created), last_updated: formatDateTime(r.last_updated),
+  };
+}
+
+/** The page joined with each tenant's group and the group's depth. */
+const PAGE_WITH_GROUPS = (where: string) => `with recursive page as (select * from tenancy_tenant t ${where} order by name, id limit ?),
+  anc(id, parent_id, depth) as (
+    select id, parent_id, 0 from tenancy_tenantgroup where id in (select group_id from page)
+    union all select anc.id, g.parent_id, anc.depth + 1 from anc join tenancy_tenantgroup g on g.id = anc.parent_id),
+  depth as (select id, max(depth)::int as depth from anc group by id)
+  select page.*, g.name as g_name, g.slug as g_slug, g.description as g_description, depth.depth as g_depth
+  from page left join tenancy_tenantgroup g on g.id = page.group_id left join depth on depth.id = g.id
+  order by page.name, page.id`;
+
+/**
+ * The hand-written equivalent of GET /api/tenancy/tenants/: one count and one query, JSON built by hand.
+ * Patchbay's generic path is measured against it.
+ */
+export function tenantList(db: Db, brief: boolean): Handler {
+  return async (url) => {
+    const base = url.origin;
+    const limit = Number(url.searchParams.get('limit') ?? 50);
+    const [{ count }] = (await db('tenancy_tenant').count({ count: '*' })) as { count: string }[];
+    const { rows } = (await db.raw(
+      brief ? `select id, name, slug, description from tenancy_tenant order by name, id limit ?` : PAGE_WITH_GROUPS(''),
+      [limit],
+    )) as { rows: TenantRow[] };
+    return { count: Number(count), next: null, previous: null, results: rows.map((r) => tenantJson(r, base, brief)) };
+  };
+}
+
+/** The hand-written equivalent of `?q=<text>&group=<slug>` (search fields ORed, group subtree). */
+export function filteredTenants(db: Db): Handler {
+  return async (url) => {
+    const q = `%${url.searchParams.get('q')}%`;
+    const group = url.searchParams.get('group');
+    const where = `where (t.name ilike :q or t.slug ilike :q or t.description ilike :q or t.comments ilike :q)
+      and t.group_id in (with recursive sub(id) as (select id from tenancy_tenantgroup where slug = :group
+        union select g.id from tenancy_tenantgroup g join sub on g.parent_id = sub.id) select id from sub)`;
+    const [{ count }] = (await db.raw(`select count(*) from tenancy_tenant t ${where}`, { q, group })).rows as { count: string }[];
+    const { rows } = (await db.raw(PAGE_WITH_GROUPS(where).replace('limit ?', 'limit :limit'), { q, group, limit: 50 })) as { rows: TenantRow[] };
+    return { count: Number(count), next: null, previous: null, results: rows.map((r) => tenantJson(r, url.origin, false)) };
+  };
 }

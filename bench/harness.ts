@@ -6,9 +6,9 @@ export interface Measurement {
 }
 
 /** Requests `url` with `concurrency` clients for `seconds` (after a short warm-up) and reports requests/s. */
-export async function measure(name: string, url: string, seconds: number, concurrency = 4): Promise<Measurement> {
+export async function measure(name: string, url: string, seconds: number, headers: Record<string, string> = {}, concurrency = 4): Promise<Measurement> {
   const hit = async () => {
-    const res = await fetch(url, { headers: { Accept: 'application/json' } });
+    const res = await fetch(url, { headers: { Accept: 'application/json', ...headers } });
     if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
     await res.arrayBuffer();
   };

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { keyDigest } from '../kernel/auth/fields.js';
 import { createServer } from '../kernel/server.js';
 import { builtinPlugins } from '../plugins/index.js';
-import { startBaseline } from './baseline.js';
+import { filteredTenants, startBaseline, tenantList } from './baseline.js';
 import { startPostgres } from '../test/helpers/services.js';
 import { measure, report } from './harness.js';
 
@@ -19,6 +21,11 @@ const server = await createServer({
 try {
   const base = await server.listen();
   const db = server.db.knex;
+  // Patchbay's side authenticates like a real client: a superuser's token (one query per request).
+  const key = randomBytes(20).toString('hex');
+  const [admin] = await db('users_user').insert({ username: 'bench', password: '!', is_superuser: true }).returning('id');
+  await db('users_token').insert({ user_id: admin.id, key, key_digest: keyDigest(key), last_used: db.fn.now() });
+  const auth = { Authorization: `Token ${key}` };
   await db.raw(`truncate tenancy_tenant, tenancy_tenantgroup restart identity cascade`);
   await db.raw(`insert into tenancy_tenantgroup (name, slug, parent_id, created, last_updated)
     select 'Group ' || i, 'group-' || i, case when i > 10 then (i % 10) + 1 end, now(), now() from generate_series(1, 100) i`);
@@ -26,16 +33,32 @@ try {
     select 'Tenant ' || i, 'tenant-' || i, (i % 100) + 1, 'Tenant number ' || i, now(), now() from generate_series(1, 1000) i`);
 
   for (const brief of [false, true]) {
-    const baseline = await startBaseline(db, brief);
+    const baseline = await startBaseline(tenantList(db, brief));
     try {
       const rows = [
         await measure('hand-written SQL (baseline)', `${baseline.url}?limit=1000`, seconds),
-        await measure('Patchbay GET /api/tenancy/tenants/', `${base}/api/tenancy/tenants/?limit=1000${brief ? '&brief=1' : ''}`, seconds),
+        await measure('Patchbay GET /api/tenancy/tenants/', `${base}/api/tenancy/tenants/?limit=1000${brief ? '&brief=1' : ''}`, seconds, auth),
       ];
       report(`List 1000 tenants, ${brief ? 'brief' : 'full'} (${seconds} s each, 4 clients)`, rows);
     } finally {
       await baseline.close();
     }
+  }
+
+  // 100k tenants: q search (trigram indexes) within a group subtree.
+  await db.raw(`insert into tenancy_tenant (name, slug, group_id, description, created, last_updated)
+    select 'Tenant ' || i, 'tenant-' || i, (i % 100) + 1, 'Tenant number ' || i, now(), now() from generate_series(1001, 100000) i`);
+  await db.raw('analyze');
+  const filtered = await startBaseline(filteredTenants(db));
+  try {
+    const query = 'q=number 4242    const query = 'q=ber 4&group=group-5';group=group-43';
+    const rows = [
+      await measure('hand-written SQL (baseline)', `${filtered.url}?${query}`, seconds),
+      await measure('Patchbay GET /api/tenancy/tenants/?q=…&group=…', `${base}/api/tenancy/tenants/?${query}`, seconds, auth),
+    ];
+    report(`Filter 100,000 tenants: ${query}, 50 a page (${seconds} s each, 4 clients)`, rows);
+  } finally {
+    await filtered.close();
   }
 } finally {
   await server.close();
