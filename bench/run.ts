@@ -51,7 +51,7 @@ try {
   await db.raw('analyze');
   const filtered = await startBaseline(filteredTenants(db));
   try {
-    const query = 'q=number 4242&group=group-43';
+    const query = 'q=4242&group=group-43';
     const rows = [
       await measure('hand-written SQL (baseline)', `${filtered.url}?${query}`, seconds),
       await measure('Patchbay GET /api/tenancy/tenants/?q=…&group=…', `${base}/api/tenancy/tenants/?${query}`, seconds, auth),

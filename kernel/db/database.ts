@@ -29,7 +29,8 @@ export class Database {
         snapshot: false,
         silent: true,
       },
-      driverOptions: { connection: { options: '-c TimeZone=UTC' } },
+      // UTC timestamps; SSD-era page costs, without which the planner prefers a sequential scan to the trigram indexes.
+      driverOptions: { connection: { options: '-c TimeZone=UTC -c random_page_cost=1.1' } },
       pool: { min: 0, max: 10 },
       allowGlobalContext: true,
       debug: false,
