@@ -23,15 +23,17 @@ export async function provisionToken(req: Request, res: Response, services: Rest
   if (typeof password !== 'string' || !password) errors.password = ['This field is required.'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
 
-  const user = (await services.db.knex('users_user').where('username', username as string).first()) as
-    | (AuthUser & { password: string })
-    | undefined;
-  const valid = await verifyPassword(password as string, user?.password);
-  if (!user || !valid || !user.is_active) throw new HttpError(403, { detail: 'Invalid username/password' });
+  const row = (await services.db
+    .knex('users_user')
+    .select('id', 'username', 'password', 'is_superuser', 'is_staff', 'is_active')
+    .where('username', username as string)
+    .first()) as (AuthUser & { password: string }) | undefined;
+  const valid = await verifyPassword(password as string, row?.password);
+  if (!row || !valid || !row.is_active) throw new HttpError(403, { detail: 'Invalid username/password' });
 
-  const { password: _hash, ...authUser } = user;
-  void _hash;
-  req.access = new Access({ user: authUser, via: 'token', writeEnabled: true }, services.settings, services.registry, services.db.knex);
+  // The token is created with the permissions of the user who proved their password.
+  const user: AuthUser = { id: row.id, username: row.username, is_superuser: row.is_superuser, is_staff: row.is_staff, is_active: row.is_active };
+  req.access = new Access({ user, via: 'token', writeEnabled: true }, services.settings, services.registry, services.db.knex);
   req.payload = { ...tokenFields, user: user.id };
   send(req, res, 201, await create(req, services.registry.get('users.token'), services));
 }

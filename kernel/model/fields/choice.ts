@@ -1,5 +1,4 @@
-import type { Column, CommonOptions, FieldMetadata } from '../field.js';
-import type { FilterKind } from '../field.js';
+import type { Column, CommonOptions, FieldMetadata, FilterKind } from '../field.js';
 import type { ModelRegistry } from '../registry.js';
 import type { FieldRenderer, Json } from '../types.js';
 import { ScalarField } from './scalar.js';

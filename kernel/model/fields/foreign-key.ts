@@ -1,5 +1,4 @@
-import { Field, type Column, type CommonOptions, type FieldMetadata, type WriteContext, type WriteValues } from '../field.js';
-import type { FilterKind } from '../field.js';
+import { Field, type Column, type CommonOptions, type FieldMetadata, type WriteContext, type WriteValues, type FilterKind } from '../field.js';
 import { resolveRelated } from '../lookup.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type FieldRenderer, type RenderContext, type Row } from '../types.js';

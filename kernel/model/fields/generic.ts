@@ -1,5 +1,4 @@
-import { Field, type Column, type CommonOptions, type FieldMetadata, type WriteContext, type WriteValues } from '../field.js';
-import type { FilterKind } from '../field.js';
+import { Field, type Column, type CommonOptions, type FieldMetadata, type WriteContext, type WriteValues, type FilterKind } from '../field.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type ErrorMap, type FieldRenderer, type JsonObject, type RenderContext, type Row } from '../types.js';

@@ -1,5 +1,4 @@
-import { Field, plainRenderer, type Column, type CommonOptions, type FieldMetadata, type WriteValues } from '../field.js';
-import type { FilterKind } from '../field.js';
+import { Field, plainRenderer, type Column, type CommonOptions, type FieldMetadata, type WriteValues, type FilterKind } from '../field.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../types.js';
 import { formatDate, formatDateTime, parseDate, parseDateTime } from './time.js';

@@ -1,5 +1,4 @@
-import { Field, plainRenderer, type Column, type FieldMetadata } from '../field.js';
-import type { FilterKind } from '../field.js';
+import { Field, plainRenderer, type Column, type FieldMetadata, type FilterKind } from '../field.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
 import type { FieldRenderer, RenderContext, Row } from '../types.js';
