@@ -3,6 +3,7 @@ import type { Struct } from 'superstruct';
 import type { DependencyContainer } from 'tsyringe';
 import type { Settings } from './config/settings.js';
 import type { ModelEvent } from './events/bus.js';
+import type { ChangeRecord } from './model/writer.js';
 import type { FilterSets } from './filters/filterset.js';
 import type { Model } from './model/model.js';
 import type { ModelRegistry } from './model/registry.js';
@@ -40,6 +41,8 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   migrations?: URL;
   /** Extra endpoints, mounted under the base path. */
   routes?: (router: Router, ctx: PluginContext<C>) => void;
+  /** Called inside the write transaction for each create, update and delete of any model (change logging). */
+  changes?: (change: ChangeRecord, ctx: PluginContext<C>) => Promise<void> | void;
   /** Called after each committed create, update or delete of any model. */
   events?: (event: ModelEvent, ctx: PluginContext<C>) => Promise<void> | void;
   /** Background job handlers by job name; enqueue them with `ctx.queue.enqueue('<plugin>.<job>', data)`. */

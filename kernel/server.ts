@@ -15,6 +15,8 @@ import { BullQueue } from './queue/bull.js';
 import { InProcessQueue } from './queue/memory.js';
 import type { QueuePort } from './queue/port.js';
 import { Services } from './services.js';
+import type { RestServices } from './rest/services.js';
+import { writeTransaction, type Actor, type ChangeHook, type WriteSession } from './model/writer.js';
 
 export type ServerOptions = BootOptions;
 
@@ -25,6 +27,8 @@ export interface PatchbayServer {
   db: Database;
   queue: QueuePort;
   log: Logger;
+  /** Writes outside a request (CLI, jobs) with the same validation, change hooks and events as the API. */
+  write<T>(actor: Actor, work: (session: WriteSession) => Promise<T>): Promise<T>;
   /** Listens on HOST:PORT; resolves with the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -38,6 +42,8 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   if (!settings.REDIS_URL) log.warn('REDIS_URL is not set: background jobs run in this process (not for production)');
   const bus = new EventBus((err) => log.error(`event handler failed: ${err.message}`));
   const filters = new FilterSets(registry);
+  const changeHooks: ChangeHook[] = [];
+  const services: RestServices = { settings, registry, db, bus, filters, changeHooks };
 
   const container = rootContainer.createChildContainer();
   container.register(Services.settings, { useValue: settings });
@@ -47,6 +53,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   container.register(Services.events, { useValue: bus });
   container.register(Services.filters, { useValue: filters });
   container.register(Services.log, { useValue: log });
+  container.register(Services.rest, { useValue: services });
 
   const contexts = enabled.map(({ plugin, config }) => {
     const ctx: PluginContext = { plugin, config, settings, registry, filters, queue, log, container };
@@ -55,11 +62,15 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       const onEvent = plugin.events;
       bus.subscribe((event) => onEvent(event, ctx));
     }
+    if (plugin.changes) {
+      const onChange = plugin.changes;
+      changeHooks.push((change) => onChange(change, ctx));
+    }
     return { plugin, ctx };
   });
   for (const { plugin, ctx } of contexts) await plugin.setup?.(ctx);
 
-  const app = buildApp({ settings, registry, db, bus, filters, queue, log, plugins: contexts });
+  const app = buildApp({ ...services, queue, log, plugins: contexts });
 
   let http: Server | undefined;
   return {
@@ -69,6 +80,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     db,
     queue,
     log,
+    write: (actor, work) => writeTransaction(db.knex, services, actor, work),
     listen: () =>
       new Promise((ok, fail) => {
         http = app.listen(settings.PORT, settings.HOST, (err?: Error) => {

@@ -6,6 +6,7 @@ import type { FilterSets } from './filters/filterset.js';
 import type { Logger } from './log.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { QueuePort } from './queue/port.js';
+import type { RestServices } from './rest/services.js';
 
 /** Typed keys of the kernel's services in a server's DI container. */
 export const Services = {
@@ -16,4 +17,6 @@ export const Services = {
   events: Symbol('events') as InjectionToken<EventBus>,
   filters: Symbol('filters') as InjectionToken<FilterSets>,
   log: Symbol('log') as InjectionToken<Logger>,
+  /** Everything the generic REST views use, for plugins' own endpoints. */
+  rest: Symbol('rest') as InjectionToken<RestServices>,
 };

@@ -29,6 +29,11 @@ export class PasswordField extends Field<CommonOptions> {
   protected metadataType(): string {
     return 'string';
   }
+
+  /** Never recorded in the change log. */
+  override async snapshot(): Promise<undefined> {
+    return undefined;
+  }
 }
 
 /** SHA-256 of a token key: what lookups compare, so that the key itself is never compared by the database. */
@@ -64,6 +69,11 @@ export class TokenKeyField extends StringField {
     const key = (this.parseValue(body[this.name]) as string).toLowerCase();
     out.columns.key = key;
     out.columns.key_digest = keyDigest(key);
+  }
+
+  /** Never recorded in the change log. */
+  override async snapshot(): Promise<undefined> {
+    return undefined;
   }
 
   override prepare(_rows: Row[], ctx: RenderContext): FieldRenderer {

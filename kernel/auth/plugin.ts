@@ -16,14 +16,6 @@ export const usersPlugin = definePlugin({
   models: [User, Group, ObjectPermission, Token],
   migrations: new URL('./migrations/', import.meta.url),
   routes(router, ctx) {
-    router.post('/tokens/provision/', (req, res) =>
-      provisionToken(req, res, {
-        settings: ctx.settings,
-        registry: ctx.registry,
-        db: ctx.container.resolve(Services.database),
-        bus: ctx.container.resolve(Services.events),
-        filters: ctx.filters,
-      }),
-    );
+    router.post('/tokens/provision/', (req, res) => provisionToken(req, res, ctx.container.resolve(Services.rest)));
   },
 });

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { bootstrap, type Booted } from '../boot.js';
+import { randomUUID } from 'node:crypto';
 import type { Plugin } from '../plugin.js';
-import { insertObject, parseBody, updateObject } from '../model/store.js';
 import { ValidationError, type Row } from '../model/types.js';
+import { createServer, type PatchbayServer } from '../server.js';
 import { prompt } from './prompt.js';
 
 class UsageError extends Error {}
@@ -26,15 +26,18 @@ async function password(given: string | boolean | undefined): Promise<string> {
   return first;
 }
 
-/** Runs `work` on a migrated database, writing through the same validation as the API. */
-async function withDatabase<T>(builtins: Plugin[], work: (booted: Booted) => Promise<T>): Promise<T> {
-  const booted = await bootstrap({ builtins });
+/** Runs `work` on a server that does not listen: writes get the API's validation, change log and events. */
+async function withServer<T>(builtins: Plugin[], work: (server: PatchbayServer) => Promise<T>): Promise<T> {
+  const server = await createServer({ builtins });
   try {
-    return await work(booted);
+    return await work(server);
   } finally {
-    await booted.closeDatabase();
+    await server.close();
   }
 }
+
+/** Command-line writes belong to no user; each command is one request. */
+const cliActor = () => ({ userId: null, username: '', requestId: randomUUID() });
 
 function report(err: unknown): number {
   if (err instanceof UsageError) {
@@ -48,8 +51,8 @@ function report(err: unknown): number {
   throw err;
 }
 
-async function findUser(booted: Booted, username: string): Promise<Row> {
-  const user = (await booted.db.knex('users_user').where('username', username).first()) as Row | undefined;
+async function findUser(server: PatchbayServer, username: string): Promise<Row> {
+  const user = (await server.db.knex('users_user').where('username', username).first()) as Row | undefined;
   if (!user) throw new UsageError(`No user called ${username}`);
   return user;
 }
@@ -60,12 +63,8 @@ export async function createsuperuser(args: string[], builtins: Plugin[]): Promi
     const opts = options(args, { username: 'string', password: 'string', email: 'string' });
     if (typeof opts.username !== 'string') throw new UsageError('--username is required');
     const body = { username: opts.username, password: await password(opts.password), email: opts.email ?? '', is_superuser: true, is_staff: true };
-    return await withDatabase(builtins, async (booted) => {
-      const model = booted.registry.get('users.user');
-      await booted.db.knex.transaction(async (trx) => {
-        const values = await parseBody(model, body, { db: trx, registry: booted.registry }, 'create');
-        await insertObject(model, values, trx);
-      });
+    return await withServer(builtins, async (server) => {
+      await server.write(cliActor(), (session) => session.create(server.registry.get('users.user'), body));
       process.stdout.write(`Superuser ${opts.username} created.\n`);
       return 0;
     });
@@ -80,14 +79,10 @@ export async function changepassword(args: string[], builtins: Plugin[]): Promis
     const opts = options(args, { username: 'string', password: 'string' });
     if (typeof opts.username !== 'string') throw new UsageError('--username is required');
     const username = opts.username;
-    return await withDatabase(builtins, async (booted) => {
-      const user = await findUser(booted, username);
-      const model = booted.registry.get('users.user');
-      const body = { password: await password(opts.password) };
-      await booted.db.knex.transaction(async (trx) => {
-        const values = await parseBody(model, body, { db: trx, registry: booted.registry, instance: user }, 'partial');
-        await updateObject(model, user.id as number, values, trx);
-      });
+    const secret = await password(opts.password);
+    return await withServer(builtins, async (server) => {
+      const user = await findUser(server, username);
+      await server.write(cliActor(), (session) => session.update(server.registry.get('users.user'), user, { password: secret }, 'partial'));
       process.stdout.write(`Password changed for ${username}.\n`);
       return 0;
     });
@@ -102,14 +97,10 @@ export async function createtoken(args: string[], builtins: Plugin[]): Promise<n
     const opts = options(args, { username: 'string', 'read-only': 'boolean', expires: 'string', description: 'string' });
     if (typeof opts.username !== 'string') throw new UsageError('--username is required');
     const username = opts.username;
-    return await withDatabase(builtins, async (booted) => {
-      const user = await findUser(booted, username);
-      const model = booted.registry.get('users.token');
+    return await withServer(builtins, async (server) => {
+      const user = await findUser(server, username);
       const body = { user: user.id, write_enabled: !opts['read-only'], expires: opts.expires ?? null, description: opts.description ?? '' };
-      const row = await booted.db.knex.transaction(async (trx) => {
-        const values = await parseBody(model, body, { db: trx, registry: booted.registry }, 'create');
-        return insertObject(model, values, trx);
-      });
+      const row = await server.write(cliActor(), (session) => session.create(server.registry.get('users.token'), body));
       process.stdout.write(`${row.key}\n`);
       return 0;
     });

@@ -1,5 +1,6 @@
 import type { Model } from './model.js';
-import type { Db, FieldRenderer, Json, RenderContext, RenderMode, Row } from './types.js';
+import { formatDateTime } from './fields/time.js';
+import type { Db, FieldRenderer, Json, JsonObject, RenderContext, RenderMode, Row } from './types.js';
 import type { ModelRegistry } from './registry.js';
 
 /** A column a field stores, in terms the entity schema and migrations understand. */
@@ -42,6 +43,8 @@ export interface WriteContext {
 export interface WriteValues {
   columns: Row;
   m2m: Map<string, number[]>;
+  /** Work for fields that keep data outside the model's table, run once the object's id is known. */
+  after: ((id: number, db: Db) => Promise<void>)[];
 }
 
 /** How the filter DSL treats a field; undefined: the field has no filters. */
@@ -118,10 +121,34 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
 
   protected abstract metadataType(): string;
 
+  /**
+   * What the change log records of this field, as model values (ids for relations): `{key: value}`,
+   * or undefined to leave it out (computed values, secrets).
+   */
+  async snapshot(row: Row, ctx: RenderContext): Promise<JsonObject | undefined> {
+    void ctx;
+    const columns = this.columns();
+    if (this.readOnly || columns.length !== 1) return undefined;
+    return { [this.name]: snapshotValue(row[columns[0].name]) };
+  }
+
+  /** Removes what the field keeps outside the model's table, when objects `ids` are deleted. */
+  async cleanup(ids: number[], db: Db): Promise<void> {
+    void ids;
+    void db;
+  }
+
   /** Database default applied on create when the body leaves the field out. */
   createDefault(): Json | undefined {
     return this.options.default;
   }
+}
+
+/** A stored value as JSON: timestamps in NetBox's format, everything else as PostgreSQL returned it. */
+export function snapshotValue(value: unknown): Json {
+  if (value instanceof Date) return formatDateTime(value);
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/.test(value)) return formatDateTime(value);
+  return (value ?? null) as Json;
 }
 
 /** `site_count` → `Site count`, as Django humanises field names. */

@@ -1,4 +1,5 @@
 import type { Field, WriteContext } from './field.js';
+import type { WriteSession } from './writer.js';
 import type { RenderContext, Row } from './types.js';
 
 /** Several fields whose values together are unique, optionally only where `when` holds. */
@@ -54,6 +55,8 @@ export interface ModelDeclaration {
   features?: string[];
   validate?: ModelValidator;
   authorize?: WriteAuthorizer;
+  /** The model's own clean-up when its objects are deleted, inside the transaction (e.g. `session.afterCommit` to remove files). */
+  onDelete?: (rows: Row[], session: WriteSession) => Promise<void>;
 }
 
 /** A model as declared: the single source every derived artefact reads. */

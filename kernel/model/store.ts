@@ -28,7 +28,7 @@ export async function parseBody(model: Model, body: unknown, ctx: WriteContext, 
   if (!isPlainObject(body)) {
     throw new ValidationError({ non_field_errors: [`Invalid data. Expected a dictionary, but got ${pythonType(body)}.`] });
   }
-  const out: WriteValues = { columns: {}, m2m: new Map() };
+  const out: WriteValues = { columns: {}, m2m: new Map(), after: [] };
   const errors: ErrorMap = {};
   for (const field of writable(model)) {
     const present = field.keys.some((k) => Object.prototype.hasOwnProperty.call(body, k));
@@ -94,6 +94,7 @@ export async function insertObject(model: Model, values: WriteValues, db: Db): P
     .insert({ ...values.columns, created: db.fn.now(), last_updated: db.fn.now() })
     .returning('*');
   await writeLinks(model, row.id, values, db);
+  for (const work of values.after) await work(row.id, db);
   return row;
 }
 
@@ -103,42 +104,47 @@ export async function updateObject(model: Model, id: number, values: WriteValues
     .update({ ...values.columns, last_updated: db.fn.now() })
     .returning('*');
   await writeLinks(model, id, values, db);
+  for (const work of values.after) await work(id, db);
   return row;
 }
 
-/** Rows scheduled for deletion, dependents before what they depend on. */
-type DeletionStep = { model: Model; ids: number[] };
+/** Rows of one model to delete. */
+export interface DeletionStep {
+  model: Model;
+  rows: Row[];
+}
 
 /**
- * Deletes objects with what cascades from them, or refuses (409, nothing deleted) when protected
- * dependents exist. Runs in the caller's transaction.
+ * What deleting `rows` deletes, dependents first (cascades through foreign keys and generic relations),
+ * or a 409 naming the protected dependents that stand in the way.
  */
-export async function deleteObjects(model: Model, ids: number[], ctx: RenderContext): Promise<void> {
+export async function planDeletion(model: Model, rows: Row[], ctx: RenderContext): Promise<DeletionStep[]> {
   const { db, registry } = ctx;
   const steps: DeletionStep[] = [];
   const scheduled = new Map<string, Set<number>>();
   const blockers: { model: Model; row: Row }[] = [];
-  const queue: DeletionStep[] = [{ model, ids }];
+  const queue: DeletionStep[] = [{ model, rows }];
   while (queue.length) {
     const step = queue.shift()!;
     const seen = scheduled.get(step.model.key) ?? new Set<number>();
-    const fresh = step.ids.filter((id) => !seen.has(id));
+    const fresh = step.rows.filter((r) => !seen.has(r.id as number));
     if (!fresh.length) continue;
-    fresh.forEach((id) => seen.add(id));
+    fresh.forEach((r) => seen.add(r.id as number));
     scheduled.set(step.model.key, seen);
-    steps.push({ model: step.model, ids: fresh });
+    steps.push({ model: step.model, rows: fresh });
+    const ids = fresh.map((r) => r.id as number);
     for (const { model: dep, field } of registry.dependents(step.model)) {
       const qb = db(dep.table).select('*');
       if (field instanceof GenericForeignKeyField) {
         const typeId = registry.objectTypes.idOf(step.model.key);
         if (typeId === undefined) continue;
-        qb.where(field.typeColumn, typeId).whereIn(field.idKey, fresh);
-        queue.push({ model: dep, ids: (await qb).map((r: Row) => r.id as number) });
+        qb.where(field.typeColumn, typeId).whereIn(field.idKey, ids);
+        queue.push({ model: dep, rows: await qb });
       } else if (field instanceof ForeignKeyField && field.onDelete !== 'set null') {
-        qb.whereIn(field.column, fresh);
-        const rows: Row[] = await qb;
-        if (field.onDelete === 'cascade') queue.push({ model: dep, ids: rows.map((r) => r.id as number) });
-        else blockers.push(...rows.map((row) => ({ model: dep, row })));
+        qb.whereIn(field.column, ids);
+        const found: Row[] = await qb;
+        if (field.onDelete === 'cascade') queue.push({ model: dep, rows: found });
+        else blockers.push(...found.map((row) => ({ model: dep, row })));
       }
     }
   }
@@ -156,5 +162,5 @@ export async function deleteObjects(model: Model, ids: number[], ctx: RenderCont
       detail: `Unable to delete object. ${blocking.length} dependent objects were found: ${names}`,
     });
   }
-  for (const step of steps.reverse()) await db(step.model.table).whereIn('id', step.ids).delete();
+  return steps.reverse();
 }

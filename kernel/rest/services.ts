@@ -3,6 +3,7 @@ import type { Database } from '../db/database.js';
 import type { EventBus } from '../events/bus.js';
 import type { FilterSets } from '../filters/filterset.js';
 import type { ModelRegistry } from '../model/registry.js';
+import type { ChangeHook } from '../model/writer.js';
 
 /** What the generic REST views need from the kernel. */
 export interface RestServices {
@@ -11,4 +12,6 @@ export interface RestServices {
   db: Database;
   bus: EventBus;
   filters: FilterSets;
+  /** Plugins' hooks run inside every write transaction. */
+  changeHooks: ChangeHook[];
 }

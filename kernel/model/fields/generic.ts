@@ -121,6 +121,14 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
     out.columns[this.idKey] = id!;
   }
 
+  override async snapshot(row: Row, ctx: RenderContext): Promise<JsonObject> {
+    const typeId = row[this.typeColumn] as number | null;
+    return {
+      [this.typeKey]: typeId === null ? null : ctx.registry.objectTypes.keyOf(typeId) ?? null,
+      [this.idKey]: (row[this.idKey] as number | null) ?? null,
+    };
+  }
+
   protected metadataType(): string {
     return 'field';
   }

@@ -90,6 +90,12 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
     out.m2m.set(this.name, [...new Set(ids)]);
   }
 
+  override async snapshot(row: Row, ctx: RenderContext): Promise<JsonObject> {
+    const { table, source, target } = this.join;
+    const ids = (await ctx.db(table).where(source, row.id as number).orderBy(target).pluck(target)) as number[];
+    return { [this.name]: ids };
+  }
+
   protected metadataType(): string {
     return 'field';
   }
