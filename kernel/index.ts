@@ -15,5 +15,10 @@ export { createServer, type PatchbayServer, type ServerOptions } from './server.
 export { renderRows } from './model/render.js';
 export { baseUrl } from './http/request.js';
 export type { FilterExtension, QueryFilter, FilterContext } from './filters/filterset.js';
-export { and, or, not, cmp, type FilterNode, type Lookup } from './filters/tree.js';
+export { and, or, not, cmp, type FilterNode, type Lookup, type SqlCondition } from './filters/tree.js';
 export { ParamError } from './filters/values.js';
+export type { ChangeRecord, Actor, WriteSession } from './model/writer.js';
+export { Field, type Column, type CommonOptions, type WriteContext, type WriteValues, type FieldMetadata, type FilterKind } from './model/field.js';
+export { resolveRelated } from './model/lookup.js';
+export { send } from './http/respond.js';
+export type { FieldRenderer } from './model/types.js';

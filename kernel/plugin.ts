@@ -5,6 +5,7 @@ import type { Settings } from './config/settings.js';
 import type { ModelEvent } from './events/bus.js';
 import type { ChangeRecord } from './model/writer.js';
 import type { FilterSets } from './filters/filterset.js';
+import type { Field } from './model/field.js';
 import type { Model } from './model/model.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { JobHandler, QueuePort } from './queue/port.js';
@@ -47,6 +48,10 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   events?: (event: ModelEvent, ctx: PluginContext<C>) => Promise<void> | void;
   /** Background job handlers by job name; enqueue them with `ctx.queue.enqueue('<plugin>.<job>', data)`. */
   jobs?: Record<string, (data: unknown, ctx: PluginContext<C>) => ReturnType<JobHandler>>;
+  /** Fields this plugin adds to other plugins' models (e.g. `tags` on every model declaring the feature). */
+  contributes?: (model: Model) => Field[];
+  /** Extra `manage` commands: name → runner returning the exit code. */
+  commands?: Record<string, { usage: string; help: string; run: (args: string[], ctx: PluginContext<C>) => Promise<number> }>;
   /** Anything else, once at start-up, after every plugin's models are registered. */
   setup?: (ctx: PluginContext<C>) => Promise<void> | void;
 }

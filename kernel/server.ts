@@ -27,6 +27,8 @@ export interface PatchbayServer {
   db: Database;
   queue: QueuePort;
   log: Logger;
+  /** The context a plugin's hooks receive (for its commands). */
+  pluginContext(name: string): PluginContext;
   /** Writes outside a request (CLI, jobs) with the same validation, change hooks and events as the API. */
   write<T>(actor: Actor, work: (session: WriteSession) => Promise<T>): Promise<T>;
   /** Listens on HOST:PORT; resolves with the base URL. */
@@ -81,6 +83,11 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     queue,
     log,
     write: (actor, work) => writeTransaction(db.knex, services, actor, work),
+    pluginContext: (name) => {
+      const found = contexts.find((c) => c.plugin.name === name);
+      if (!found) throw new Error(`No enabled plugin ${name}`);
+      return found.ctx;
+    },
     listen: () =>
       new Promise((ok, fail) => {
         http = app.listen(settings.PORT, settings.HOST, (err?: Error) => {

@@ -5,6 +5,7 @@ import { migrate, showmigrations } from './migrate.js';
 import { runserver } from './runserver.js';
 import { printSettings } from './settings.js';
 import { changepassword, createsuperuser, createtoken } from './users.js';
+import { createServer } from '../server.js';
 
 /** A `manage` command: takes its arguments and the built-in plugins, returns the exit code. */
 export type Command = (args: string[], builtins: Plugin[]) => Promise<number>;
@@ -18,21 +19,41 @@ const COMMANDS: Record<string, { run: Command; usage: string; help: string }> = 
   changepassword: { run: changepassword, usage: 'changepassword --username U [--password P]', help: "Change a user's password." },
   createtoken: { run: createtoken, usage: 'createtoken --username U [--read-only] [--expires ISO]', help: 'Create an API token for a user and print its key.' },
   settings: { run: printSettings, usage: 'settings [--markdown]', help: 'Print every setting with its current value and meaning.' },
-  help: { run: async () => (printUsage(process.stdout), 0), usage: 'help', help: 'Show this help.' },
+  help: { run: async (_args, builtins) => (printUsage(process.stdout, builtins), 0), usage: 'help', help: 'Show this help.' },
 };
 
-function printUsage(out: NodeJS.WritableStream): void {
+function printUsage(out: NodeJS.WritableStream, builtins: Plugin[]): void {
   out.write('Usage: npm run manage -- <command> [arguments]\n\nCommands:\n');
-  for (const { usage, help } of Object.values(COMMANDS)) out.write(`  ${usage.padEnd(60)} ${help}\n`);
+  const plugged = builtins.flatMap((p) => Object.values(p.commands ?? {}));
+  for (const { usage, help } of [...Object.values(COMMANDS), ...plugged]) out.write(`  ${usage.padEnd(60)} ${help}\n`);
+}
+
+/** Commands built-in plugins add (`housekeeping`), run on a server that does not listen. */
+function pluginCommand(name: string, builtins: Plugin[]): { run: Command; usage: string; help: string } | undefined {
+  const owner = builtins.find((p) => p.commands?.[name]);
+  const spec = owner?.commands?.[name];
+  if (!owner || !spec) return undefined;
+  return {
+    usage: spec.usage,
+    help: spec.help,
+    run: async (args) => {
+      const server = await createServer({ builtins });
+      try {
+        return await spec.run(args, server.pluginContext(owner.name));
+      } finally {
+        await server.close();
+      }
+    },
+  };
 }
 
 /** Runs a `manage` command; unknown commands print the usage and exit 2, bad settings exit 1. */
 export async function run(argv: string[], builtins: Plugin[]): Promise<number> {
   const [name = 'help', ...args] = argv;
-  const command = COMMANDS[name];
+  const command = COMMANDS[name] ?? pluginCommand(name, builtins);
   if (!command) {
     process.stderr.write(`Unknown command: ${name}\n\n`);
-    printUsage(process.stderr);
+    printUsage(process.stderr, builtins);
     return 2;
   }
   try {

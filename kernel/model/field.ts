@@ -37,6 +37,8 @@ export interface WriteContext {
   registry: ModelRegistry;
   /** The stored row when updating, absent when creating. */
   instance?: Row;
+  /** Who writes (absent for internal writes). */
+  actor?: { userId: number | null; username: string };
 }
 
 /** Column values and many-to-many sets a write produced. */
@@ -132,10 +134,17 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return { [this.name]: snapshotValue(row[columns[0].name]) };
   }
 
+  /** Sets values the server fills whatever the body says (e.g. the creating user); runs before parsing. */
+  async fill(ctx: WriteContext, mode: 'create' | 'update' | 'partial', out: WriteValues): Promise<void> {
+    void ctx;
+    void mode;
+    void out;
+  }
+
   /** Removes what the field keeps outside the model's table, when objects `ids` are deleted. */
-  async cleanup(ids: number[], db: Db): Promise<void> {
+  async cleanup(ids: number[], ctx: RenderContext): Promise<void> {
     void ids;
-    void db;
+    void ctx;
   }
 
   /** Database default applied on create when the body leaves the field out. */

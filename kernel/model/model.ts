@@ -51,6 +51,10 @@ export interface ModelDeclaration {
   display?: (row: Row) => string;
   displayLoader?: DisplayLoader;
   unique?: UniqueConstraint[];
+  /** The field naming the object this one belongs to (a foreign key or generic relation), for the change log. */
+  parent?: string;
+  /** Served read-only: writes through the API answer 405 (the change log, for instance). */
+  readOnly?: boolean;
   /** Capabilities other plugins act on (e.g. `contacts`, `tags`); the kernel gives them no meaning. */
   features?: string[];
   validate?: ModelValidator;

@@ -24,6 +24,9 @@ export class ModelRegistry {
   private readonly models = new Map<string, Model>();
   private readonly mounts = new Map<string, Mount>();
   private readonly extras = new Map<string, Field[]>();
+  /** Fields plugins add to other plugins' models (tags, custom fields), placed before `created`. */
+  private readonly contributed = new Map<string, Field[]>();
+  private readonly contributors: ((model: Model) => Field[])[] = [];
   readonly objectTypes = new ObjectTypes();
 
   register(model: Model, mount: Mount): void {
@@ -32,8 +35,21 @@ export class ModelRegistry {
     this.mounts.set(model.key, mount);
   }
 
+  /** `fields(model)` gives the fields to add to `model` (one instance per model); applied by `finalize`. */
+  contribute(fields: (model: Model) => Field[]): void {
+    this.contributors.push(fields);
+  }
+
   /** Checks cross-model references and adds the fields models contribute to each other. */
   finalize(): void {
+    for (const model of this.models.values()) {
+      const added = this.contributors.flatMap((c) => c(model));
+      for (const field of added) {
+        if (model.field(field.name)) throw new Error(`${model.key}: field "${field.name}" is declared twice`);
+        field.model = model;
+      }
+      if (added.length) this.contributed.set(model.key, added);
+    }
     for (const model of this.models.values()) {
       for (const field of model.fields) {
         if (field instanceof ForeignKeyField || field instanceof ManyToManyField) {
@@ -90,9 +106,9 @@ export class ModelRegistry {
     return `${this.mounts.get(model.key)!.ui}${model.path}/`;
   }
 
-  /** A field computed for `model` by the kernel or contributed by another model. */
+  /** A field computed for `model` by the kernel or contributed by another model or plugin. */
   extraField(model: Model, name: string): Field | undefined {
-    return this.extras.get(model.key)?.find((f) => f.name === name);
+    return (this.contributed.get(model.key) ?? []).concat(this.extras.get(model.key) ?? []).find((f) => f.name === name);
   }
 
   fieldOf(model: Model, name: string): Field | undefined {
@@ -101,7 +117,11 @@ export class ModelRegistry {
 
   /** Every field a representation of `model` carries, in output order. */
   outputFields(model: Model, mode: RenderMode): Field[] {
-    if (mode === 'full') return [...model.fields, ...(this.extras.get(model.key) ?? [])];
+    if (mode === 'full') {
+      const tail = model.fields.length - 2; // created, last_updated
+      const contributed = this.contributed.get(model.key) ?? [];
+      return [...model.fields.slice(0, tail), ...contributed, ...model.fields.slice(tail), ...(this.extras.get(model.key) ?? [])];
+    }
     return model.brief.map((name) => this.fieldOf(model, name)!);
   }
 
@@ -122,7 +142,7 @@ export class ModelRegistry {
     for (const m of this.models.values()) {
       for (const field of m.fields) {
         if (field instanceof ForeignKeyField && field.target === model.key) found.push({ model: m, field });
-        if (field instanceof GenericForeignKeyField && field.accepts(model)) found.push({ model: m, field });
+        if (field instanceof GenericForeignKeyField && field.options.onDelete !== 'keep' && field.accepts(model)) found.push({ model: m, field });
       }
     }
     return found;

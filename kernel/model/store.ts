@@ -19,8 +19,8 @@ function pythonType(value: unknown): string {
   return { string: 'str', number: Number.isInteger(value) ? 'int' : 'float', boolean: 'bool' }[typeof value as string] ?? 'dict';
 }
 
-function writable(model: Model): Field[] {
-  return model.fields.filter((f) => !f.readOnly);
+function writable(model: Model, ctx: WriteContext): Field[] {
+  return ctx.registry.outputFields(model, 'full').filter((f) => !f.readOnly);
 }
 
 /** Parses and validates a written body into column values, as NetBox's serializers and `full_clean` do. */
@@ -30,7 +30,8 @@ export async function parseBody(model: Model, body: unknown, ctx: WriteContext, 
   }
   const out: WriteValues = { columns: {}, m2m: new Map(), after: [] };
   const errors: ErrorMap = {};
-  for (const field of writable(model)) {
+  for (const field of ctx.registry.outputFields(model, 'full')) await field.fill(ctx, mode, out);
+  for (const field of writable(model, ctx)) {
     const present = field.keys.some((k) => Object.prototype.hasOwnProperty.call(body, k));
     try {
       if (present) {

@@ -1,6 +1,8 @@
 import type { Settings } from '../config/settings.js';
 import type { EventBus, ModelAction, ModelEvent } from '../events/bus.js';
 import { loadDisplays } from './display.js';
+import { ForeignKeyField } from './fields/foreign-key.js';
+import { GenericForeignKeyField } from './fields/generic.js';
 import type { Model } from './model.js';
 import type { ModelRegistry } from './registry.js';
 import { renderRows } from './render.js';
@@ -24,6 +26,8 @@ export interface ChangeRecord {
   after: JsonObject | null;
   /** The object's `display` at the time. */
   display: string;
+  /** The object it belongs to, from the model's declared `parent`. */
+  related: { model: string; id: number } | null;
   actor: Actor;
   /** The request's `changelog_message`, or ''. */
   message: string;
@@ -88,8 +92,9 @@ export class WriteSession {
   private async changed(model: Model, action: ChangeRecord['action'], row: Row, before: JsonObject | null, message: string): Promise<void> {
     const after = action === 'delete' ? null : await this.snapshot(model, row);
     const display = (await loadDisplays(model, [row.id as number], this.context)).get(row.id as number) ?? model.displayOf(row);
+    const related = this.parentOf(model, row);
     for (const hook of this.services.changeHooks) {
-      await hook({ action, model, id: row.id as number, before, after, display, actor: this.actor, message, db: this.db });
+      await hook({ action, model, id: row.id as number, before, after, display, related, actor: this.actor, message, db: this.db });
     }
     if (this.services.bus.hasListeners && action !== 'delete') {
       const [data] = await renderRows(model, [row], this.context, 'full');
@@ -97,9 +102,22 @@ export class WriteSession {
     }
   }
 
+  private parentOf(model: Model, row: Row): ChangeRecord['related'] {
+    const field = model.decl.parent ? model.field(model.decl.parent) : undefined;
+    if (field instanceof ForeignKeyField) {
+      const id = row[field.column] as number | null;
+      return id === null ? null : { model: field.target, id };
+    }
+    if (field instanceof GenericForeignKeyField) {
+      const key = this.services.registry.objectTypes.keyOf(row[field.typeColumn] as number);
+      return key ? { model: key, id: row[field.idKey] as number } : null;
+    }
+    return null;
+  }
+
   async create(model: Model, body: unknown): Promise<Row> {
     const message = changelogMessage(body);
-    const values = await parseBody(model, body, { db: this.db, registry: this.services.registry }, 'create');
+    const values = await parseBody(model, body, { db: this.db, registry: this.services.registry, actor: this.actor }, 'create');
     const row = await insertObject(model, values, this.db);
     await this.check?.(this.db, model, 'add', row);
     await this.changed(model, 'create', row, null, message);
@@ -109,7 +127,7 @@ export class WriteSession {
   async update(model: Model, instance: Row, body: unknown, mode: WriteMode): Promise<Row> {
     const message = changelogMessage(body);
     const before = this.services.changeHooks.length ? await this.snapshot(model, instance) : null;
-    const values = await parseBody(model, body, { db: this.db, registry: this.services.registry, instance }, mode);
+    const values = await parseBody(model, body, { db: this.db, registry: this.services.registry, instance, actor: this.actor }, mode);
     const row = await updateObject(model, instance.id as number, values, this.db);
     await this.check?.(this.db, model, 'change', row, instance);
     await this.changed(model, 'update', row, before, message);
@@ -126,7 +144,7 @@ export class WriteSession {
         await this.changed(step.model, 'delete', row, before, messages.get(row.id as number) ?? '');
         if (data[i]) this.events.push({ action: 'deleted', model: step.model.key, id: row.id as number, data: data[i], requestId: this.actor.requestId });
       }
-      for (const field of this.services.registry.outputFields(step.model, 'full')) await field.cleanup(ids, this.db);
+      for (const field of this.services.registry.outputFields(step.model, 'full')) await field.cleanup(ids, this.context);
       await step.model.decl.onDelete?.(step.rows, this);
       await this.db(step.model.table).whereIn('id', ids).delete();
     }

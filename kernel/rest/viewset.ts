@@ -15,6 +15,9 @@ function methodNotAllowed(req: Request): never {
 export function modelRouter(model: Model, services: RestServices): Router {
   const router = express.Router({ strict: true, mergeParams: true });
   const title = (kind: string) => `${model.title} ${kind}`;
+  if (model.decl.readOnly) {
+    router.use((req, _res, next) => (['GET', 'HEAD', 'OPTIONS'].includes(req.method) ? next() : methodNotAllowed(req)));
+  }
 
   router
     .route('/')

@@ -38,6 +38,7 @@ describe('a third-party plugin enabled through PLUGINS', () => {
       notify: true,
       description: '',
       announced: null,
+      tags: [],
       created: expect.any(String),
       last_updated: expect.any(String),
     });

@@ -28,6 +28,7 @@ describe('create', () => {
       group: null,
       description: 'trimmed',
       comments: '',
+      tags: [],
       created: expect.stringMatching(ISO),
       last_updated: expect.stringMatching(ISO),
     });

@@ -10,6 +10,7 @@ export const Group = defineModel('users.group', {
     permissions: f.m2m('users.objectpermission', { reverseOf: 'groups' }),
   },
   brief: ['name', 'description'],
+  features: ['changelog'],
   ordering: ['name'],
   search: ['name', 'description'],
 });

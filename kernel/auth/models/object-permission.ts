@@ -31,6 +31,7 @@ export const ObjectPermission = defineModel('users.objectpermission', {
     users: f.m2m('users.user'),
   },
   brief: ['name', 'description', 'enabled', 'object_types', 'actions'],
+  features: ['changelog'],
   ordering: ['name'],
   search: ['name', 'description'],
   validate: (row, ctx) => {

@@ -31,6 +31,7 @@ export const Token = defineModel('users.token', {
     allowed_ips: f.list({ sqlType: 'inet[]', nullable: true, item: ipPrefix, helpText: 'Allowed IPv4/IPv6 networks; empty means any.' }),
   },
   brief: ['key', 'write_enabled', 'description'],
+  features: ['changelog'],
   ordering: ['-created'],
   search: ['description'],
   display: (row) => `${'*'.repeat(34)}${String(row.key).slice(-6)}`,

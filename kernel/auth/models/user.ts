@@ -21,6 +21,7 @@ export const User = defineModel('users.user', {
     permissions: f.m2m('users.objectpermission', { reverseOf: 'users' }),
   },
   brief: ['username'],
+  features: ['changelog'],
   ordering: ['username'],
   search: ['username', 'first_name', 'last_name', 'email'],
   display: (row) => {

@@ -6,6 +6,8 @@ import { ValidationError, type ErrorMap, type FieldRenderer, type JsonObject, ty
 export interface GenericOptions extends CommonOptions {
   /** Only models declaring this feature may be referenced; unset: any model. */
   feature?: string;
+  /** `keep`: this object outlives its target (a change record); default `cascade`. */
+  onDelete?: 'cascade' | 'keep';
 }
 
 export const OBJECT_TYPE_MODEL = 'core.objecttype';

@@ -6,7 +6,7 @@ import { ListField, type ListOptions } from './list.js';
 import { ManyToManyField, type ManyToManyOptions } from './many-to-many.js';
 import {
   BooleanField, DateField, DateTimeField, DecimalField, EmailField, IntegerField, JsonField, SlugField, StringField, UrlField,
-  type DecimalOptions, type IntegerOptions, type StringOptions, type TemporalOptions,
+  type DecimalOptions, type IntegerOptions, type StringOptions, type TemporalOptions, type JsonOptions,
 } from './scalar.js';
 
 /** Field builders for `defineModel`. */
@@ -22,7 +22,7 @@ export const f = {
   boolean: (o: CommonOptions = {}) => new BooleanField(o),
   datetime: (o: TemporalOptions = {}) => new DateTimeField(o),
   date: (o: TemporalOptions = {}) => new DateField(o),
-  json: (o: CommonOptions = {}) => new JsonField(o),
+  json: (o: JsonOptions = {}) => new JsonField(o),
   choice: (set: ChoiceSet, o: ChoiceOptions = {}) => new ChoiceField(set, o),
   fk: (target: string, o: ForeignKeyOptions = {}) => new ForeignKeyField(target, o),
   /** Makes the model a tree: `parent` plus a computed `_depth`. */

@@ -338,7 +338,22 @@ export class DateField extends TemporalField {
   }
 }
 
-export class JsonField extends ScalarField {
+export interface JsonOptions extends CommonOptions {
+  /** What a stored NULL reads as (NetBox renders empty snapshots as `{}`). */
+  nullAs?: Json;
+}
+
+export class JsonField extends ScalarField<JsonOptions> {
+  override prepare(rows: Row[], ctx: RenderContext): FieldRenderer {
+    const render = super.prepare(rows, ctx);
+    const fallback = this.options.nullAs;
+    if (fallback === undefined) return render;
+    return (row, out) => {
+      render(row, out);
+      if (out[this.name] === null) out[this.name] = fallback;
+    };
+  }
+
   protected sqlType(): string {
     return 'jsonb';
   }

@@ -38,5 +38,5 @@ export const ContactAssignment = defineModel('tenancy.contactassignment', {
   ordering: ['contact', 'priority', 'role', 'id'],
   search: ['contact', 'role'],
   displayLoader: assignmentDisplays,
-  features: ['tags', 'customFields', 'changelog'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
 });

@@ -14,5 +14,5 @@ export const ContactGroup = defineModel('tenancy.contactgroup', {
   brief: ['name', 'slug', 'description', 'contact_count', '_depth'],
   ordering: ['name'],
   search: ['name', 'slug', 'description', 'comments'],
-  features: ['tags', 'customFields', 'changelog'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
 });

@@ -11,5 +11,5 @@ export const ContactRole = defineModel('tenancy.contactrole', {
   brief: ['name', 'slug', 'description'],
   ordering: ['name'],
   search: ['name', 'slug', 'description'],
-  features: ['tags', 'customFields', 'changelog'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
 });

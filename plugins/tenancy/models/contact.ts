@@ -16,5 +16,5 @@ export const Contact = defineModel('tenancy.contact', {
   brief: ['name', 'description'],
   ordering: ['name'],
   search: ['name', 'title', 'phone', 'email', 'address', 'link', 'description', 'comments'],
-  features: ['tags', 'customFields', 'changelog', 'journal'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
 });

@@ -13,5 +13,5 @@ export const TenantGroup = defineModel('tenancy.tenantgroup', {
   brief: ['name', 'slug', 'description', 'tenant_count', '_depth'],
   ordering: ['name'],
   search: ['name', 'slug', 'description', 'comments'],
-  features: ['tags', 'customFields', 'changelog'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
 });

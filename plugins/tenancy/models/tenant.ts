@@ -18,5 +18,5 @@ export const Tenant = defineModel('tenancy.tenant', {
   brief: ['name', 'slug', 'description'],
   ordering: ['name'],
   search: ['name', 'slug', 'description', 'comments'],
-  features: ['tags', 'customFields', 'changelog', 'journal', 'contacts'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'contacts', 'imageAttachments'],
 });

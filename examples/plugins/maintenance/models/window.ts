@@ -26,7 +26,7 @@ export const MaintenanceWindow = defineModel('maintenance.window', {
   brief: ['name', 'status', 'starts', 'description'],
   ordering: ['starts', 'name'],
   search: ['name', 'description'],
-  features: ['tags', 'customFields', 'changelog', 'journal', 'contacts'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'contacts', 'imageAttachments'],
   validate: (row) => {
     if (row.ends && row.starts && Date.parse(row.ends as string) <= Date.parse(row.starts as string)) {
       throw new ValidationError({ ends: ['The window must end after it starts.'] });

@@ -1,0 +1,36 @@
+import { defineChoices } from '../../kernel/index.js';
+
+export const ChangeAction = defineChoices([
+  ['create', 'Created'],
+  ['update', 'Updated'],
+  ['delete', 'Deleted'],
+]);
+
+export const JournalKind = defineChoices([
+  ['info', 'Info'],
+  ['success', 'Success'],
+  ['warning', 'Warning'],
+  ['danger', 'Danger'],
+]);
+
+export const CustomFieldType = defineChoices([
+  ['text', 'Text'],
+  ['longtext', 'Text (long)'],
+  ['integer', 'Integer'],
+  ['decimal', 'Decimal'],
+  ['boolean', 'Boolean (true/false)'],
+  ['date', 'Date'],
+  ['datetime', 'Date & time'],
+  ['url', 'URL'],
+  ['json', 'JSON'],
+  ['select', 'Selection'],
+  ['multiselect', 'Multiple selection'],
+  ['object', 'Object'],
+  ['multiobject', 'Multiple objects'],
+]);
+
+export const FilterLogic = defineChoices([
+  ['disabled', 'Disabled'],
+  ['loose', 'Loose'],
+  ['exact', 'Exact'],
+]);
