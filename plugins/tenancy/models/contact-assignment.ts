@@ -38,5 +38,6 @@ export const ContactAssignment = defineModel('tenancy.contactassignment', {
   ordering: ['contact', 'priority', 'role', 'id'],
   search: ['contact', 'role'],
   displayLoader: assignmentDisplays,
+  parent: 'object',
   features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
 });

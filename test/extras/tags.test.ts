@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXAMPLE_PLUGIN, startServer, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+const TENANTS = '/api/tenancy/tenants/';
+const tag: Record<string, number> = {};
+
+beforeAll(async () => {
+  t = await startServer({ plugins: [EXAMPLE_PLUGIN] });
+  const res = await t.post('/api/extras/tags/', [
+    { name: 'Core', slug: 'core', color: '2196f3' },
+    { name: 'Edge', slug: 'edge' },
+    { name: 'Lab', slug: 'lab', object_types: ['maintenance.window'] },
+  ]);
+  expect(res.status).toBe(201);
+  for (const r of res.body) tag[r.slug] = r.id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const names = async (query: string) => (await t.get(`${TENANTS}?${query}`)).body.results.map((r: { name: string }) => r.name).sort();
+
+describe('tags', () => {
+  it('are written as ids or attributes and read as nested tags in tag order', async () => {
+    const res = await t.post(TENANTS, { name: 'Both', slug: 'both', tags: [tag.edge, { slug: 'core' }] });
+    expect(res.status).toBe(201);
+    expect(res.body.tags).toEqual([
+      { id: tag.core, url: `${t.base}/api/extras/tags/${tag.core}/`, display: 'Core', name: 'Core', slug: 'core', color: '2196f3', description: '' },
+      { id: tag.edge, url: `${t.base}/api/extras/tags/${tag.edge}/`, display: 'Edge', name: 'Edge', slug: 'edge', color: '9e9e9e', description: '' },
+    ]);
+    await t.post(TENANTS, [{ name: 'CoreOnly', slug: 'core-only', tags: [tag.core] }, { name: 'None', slug: 'none' }]);
+    const kept = await t.request('PATCH', `${TENANTS}${res.body.id}/`, { body: { description: 'x' } });
+    expect(kept.body.tags).toHaveLength(2);
+    const [change] = (await t.get(`/api/extras/object-changes/?request_id=${res.headers.get('x-request-id')}`)).body.results;
+    expect(change.postchange_data.tags).toEqual(['Core', 'Edge']);
+  });
+
+  it('filter with AND semantics for repeated tags, tag__n and tag_id', async () => {
+    expect(await names('tag=core')).toEqual(['Both', 'CoreOnly']);
+    expect(await names('tag=core&tag=edge')).toEqual(['Both']);
+    expect(await names(`tag_id=${tag.core}&tag_id=${tag.edge}`)).toEqual(['Both']);
+    expect(await names('tag__n=edge')).toEqual(['CoreOnly', 'None']);
+    expect((await t.get(`${TENANTS}?tag=nope`)).body).toEqual({ tag: ['Select a valid choice. nope is not one of the available choices.'] });
+  });
+
+  it('respect a tag’s object types, clear with [] and disappear with their object or tag', async () => {
+    const refused = await t.post(TENANTS, { name: 'Lab', slug: 'lab', tags: [tag.lab] });
+    expect(refused.body).toEqual({ tags: ['Tag "Lab" cannot be applied to tenancy.tenant objects.'] });
+    const window = await t.post('/api/plugins/maintenance/windows/', { name: 'Tagged', starts: '2031-01-01T00:00:00Z', tags: [{ name: 'Lab' }] });
+    expect(window.body.tags.map((x: { slug: string }) => x.slug)).toEqual(['lab']);
+    expect((await t.get('/api/plugins/maintenance/windows/?tag=lab')).body.count).toBe(1);
+    const both = (await t.get(`${TENANTS}?name=Both`)).body.results[0];
+    expect((await t.request('PATCH', `${TENANTS}${both.id}/`, { body: { tags: [] } })).body.tags).toEqual([]);
+    await t.request('DELETE', `/api/plugins/maintenance/windows/${window.body.id}/`);
+    const items = await t.server.db.knex('extras_taggeditem').where('tag_id', tag.lab).count({ n: '*' });
+    expect(items).toEqual([{ n: '0' }]);
+    await t.request('DELETE', `/api/extras/tags/${tag.core}/`);
+    expect((await t.get(`${TENANTS}?name=CoreOnly`)).body.results[0].tags).toEqual([]);
+  });
+});
