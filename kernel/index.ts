@@ -21,4 +21,7 @@ export type { ChangeRecord, Actor, WriteSession } from './model/writer.js';
 export { Field, type Column, type CommonOptions, type WriteContext, type WriteValues, type FieldMetadata, type FilterKind } from './model/field.js';
 export { resolveRelated } from './model/lookup.js';
 export { send } from './http/respond.js';
-export type { FieldRenderer } from './model/types.js';
+export type { FieldRenderer, Db } from './model/types.js';
+export type { ModelRegistry } from './model/registry.js';
+export { ForeignKeyField } from './model/fields/foreign-key.js';
+export { parseDate, parseDateTime } from './model/fields/time.js';

@@ -219,6 +219,8 @@ function searchFilter(model: Model, registry: ModelRegistry): QueryFilter | unde
 export interface FilterExtension {
   appliesTo(model: Model): boolean;
   filters(model: Model): Record<string, QueryFilter>;
+  /** Filters whose names are only known at request time (`cf_<name>` of custom fields defined through the API). */
+  resolve?(model: Model, name: string): QueryFilter | undefined;
 }
 
 /** Every query-string filter of every model, derived once at start-up from the declarations and extensions. */
@@ -231,6 +233,17 @@ export class FilterSets {
   extend(extension: FilterExtension): void {
     this.extensions.push(extension);
     this.sets.clear();
+  }
+
+  /** The filter called `name` on `model`, declared or resolved by an extension. */
+  lookup(model: Model, name: string): QueryFilter | undefined {
+    const found = this.of(model).get(name);
+    if (found) return found;
+    for (const ext of this.extensions) {
+      const resolved = ext.appliesTo(model) ? ext.resolve?.(model, name) : undefined;
+      if (resolved) return resolved;
+    }
+    return undefined;
   }
 
   of(model: Model): Map<string, QueryFilter> {

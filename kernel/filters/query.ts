@@ -20,19 +20,18 @@ function values(raw: unknown): string[] {
  * Unknown parameters are ignored, as NetBox does; bad values are a 400 naming the parameter.
  */
 export async function filterFromQuery(req: Request, model: Model, sets: FilterSets, ctx: FilterContext): Promise<FilterNode> {
-  const filters = sets.of(model);
   const nodes: FilterNode[] = [];
   const errors: ErrorMap = {};
   for (const [param, raw] of Object.entries(req.query)) {
     if (RESERVED.has(param)) continue;
     let name = param;
     let suffix = '';
-    let filter = filters.get(param);
+    let filter = sets.lookup(model, param);
     const split = param.lastIndexOf('__');
     if (!filter && split > 0) {
       name = param.slice(0, split);
       suffix = param.slice(split + 2);
-      filter = filters.get(name);
+      filter = sets.lookup(model, name);
       if (filter && !filter.suffixes.includes(suffix)) filter = undefined;
     }
     if (!filter) continue;

@@ -1,6 +1,10 @@
 import { definePlugin } from '../../kernel/index.js';
 import { housekeeping, recordChange, requestFilters } from './changelog.js';
+import { customFieldFilters } from './custom-field-filters.js';
+import { CustomFieldsField } from './fields/custom-fields.js';
 import { TagsField } from './fields/tags.js';
+import { CustomField, CustomFieldChoiceSet } from './models/custom-field.js';
+import { JournalEntry } from './models/journal-entry.js';
 import { ObjectChange } from './models/object-change.js';
 import { Tag } from './models/tag.js';
 import { tagFilters } from './tag-filters.js';
@@ -12,13 +16,17 @@ export default definePlugin({
   version: '0.1.0',
   kernel: '^0.1.0',
   basePath: '/api/extras/',
-  models: [ObjectChange, Tag],
+  models: [ObjectChange, Tag, CustomFieldChoiceSet, CustomField, JournalEntry],
   migrations: new URL('./migrations/', import.meta.url),
-  contributes: (model) => (model.features.has('tags') ? [new TagsField()] : []),
+  contributes: (model) => [
+    ...(model.features.has('tags') ? [new TagsField()] : []),
+    ...(model.features.has('customFields') ? [new CustomFieldsField()] : []),
+  ],
   changes: recordChange,
   setup(ctx) {
     ctx.filters.extend(requestFilters(ctx));
     ctx.filters.extend(tagFilters);
+    ctx.filters.extend(customFieldFilters);
   },
   commands: {
     housekeeping: { usage: 'housekeeping', help: 'Delete change records older than CHANGELOG_RETENTION days.', run: (_args, ctx) => housekeeping(ctx) },

@@ -39,6 +39,7 @@ describe('a third-party plugin enabled through PLUGINS', () => {
       description: '',
       announced: null,
       tags: [],
+      custom_fields: {},
       created: expect.any(String),
       last_updated: expect.any(String),
     });

@@ -29,6 +29,7 @@ describe('create', () => {
       description: 'trimmed',
       comments: '',
       tags: [],
+      custom_fields: {},
       created: expect.stringMatching(ISO),
       last_updated: expect.stringMatching(ISO),
     });

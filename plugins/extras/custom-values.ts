@@ -1,0 +1,96 @@
+import { parseDate, parseDateTime, resolveRelated, type Db, type ModelRegistry } from '../../kernel/index.js';
+
+/** A custom field definition as stored. */
+export interface CustomFieldDef {
+  id: number;
+  name: string;
+  type: string;
+  related_object_type: string | null;
+  required: boolean;
+  unique: boolean;
+  default: unknown;
+  filter_logic: string;
+  validation_minimum: string | null;
+  validation_maximum: string | null;
+  validation_regex: string;
+  choice_set_id: number | null;
+  choices?: string[];
+}
+
+/** The custom fields of `modelKey`, in weight order, with the values their choice sets allow. */
+export async function definitionsOf(db: Db, modelKey: string): Promise<CustomFieldDef[]> {
+  const defs = (await db('extras_customfield').whereRaw('? = any(object_types)', [modelKey]).orderBy(['weight', 'name'])) as CustomFieldDef[];
+  const setIds = defs.flatMap((d) => (d.choice_set_id ? [d.choice_set_id] : []));
+  if (setIds.length) {
+    const sets = (await db('extras_customfieldchoiceset').whereIn('id', setIds).select('id', 'extra_choices')) as { id: number; extra_choices: [string, string][] }[];
+    for (const def of defs) def.choices = sets.find((s) => s.id === def.choice_set_id)?.extra_choices.map(([v]) => v);
+  }
+  return defs;
+}
+
+/** Why `value` is not valid for `def` (thrown as a string), or the value to store. */
+export async function cleanValue(def: CustomFieldDef, value: unknown, db: Db, registry: ModelRegistry): Promise<unknown> {
+  if (value === null || value === undefined || value === '') return null;
+  const min = def.validation_minimum === null ? undefined : Number(def.validation_minimum);
+  const max = def.validation_maximum === null ? undefined : Number(def.validation_maximum);
+  const range = (n: number) => {
+    if (min !== undefined && n < min) throw `Value must be at least ${min}`;
+    if (max !== undefined && n > max) throw `Value must not exceed ${max}`;
+    return n;
+  };
+  switch (def.type) {
+    case 'text':
+    case 'longtext':
+    case 'url': {
+      if (typeof value !== 'string') throw 'Value must be a string.';
+      if (def.type === 'url' && !/^(https?|ftps?):\/\/[^\s/$.?#].[^\s]*$/i.test(value)) throw 'Enter a valid URL.';
+      if (def.validation_regex && !new RegExp(def.validation_regex).test(value)) throw `Values must match this regex: '${def.validation_regex}'`;
+      return value;
+    }
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw 'Value must be an integer.';
+      return range(value);
+    case 'decimal': {
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isFinite(n)) throw 'Value must be a decimal.';
+      return range(n);
+    }
+    case 'boolean':
+      if (typeof value !== 'boolean') throw 'Value must be true or false.';
+      return value;
+    case 'date':
+      if (typeof value !== 'string' || !parseDate(value)) throw 'Date values must be in ISO 8601 format (YYYY-MM-DD).';
+      return value;
+    case 'datetime':
+      if (typeof value !== 'string' || !parseDateTime(value)) throw 'Date and time values must be in ISO 8601 format (YYYY-MM-DD HH:MM:SS).';
+      return value;
+    case 'json':
+      return value;
+    case 'select':
+      if (typeof value !== 'string' || !def.choices?.includes(value)) throw `Invalid choice (${String(value)}). Available choices are: ${def.choices?.join(', ')}`;
+      return value;
+    case 'multiselect': {
+      if (!Array.isArray(value)) throw 'Value must be a list.';
+      for (const v of value) if (!def.choices?.includes(v)) throw `Invalid choice(s) (${String(v)}). Available choices are: ${def.choices?.join(', ')}`;
+      return value;
+    }
+    case 'object':
+    case 'multiobject': {
+      const target = registry.get(def.related_object_type ?? '');
+      const resolve = async (v: unknown) => {
+        try {
+          return await resolveRelated(db, target, v, def.name, (k) => registry.get(k));
+        } catch {
+          throw `Unknown related object(s): ${JSON.stringify(v)}`;
+        }
+      };
+      if (def.type === 'object') return resolve(value);
+      if (!Array.isArray(value)) throw 'Value must be a list of objects.';
+      const ids: number[] = [];
+      for (const v of value) ids.push(await resolve(v));
+      return ids;
+    }
+    default:
+      return value;
+  }
+}

@@ -1,0 +1,12 @@
+import { ForeignKeyField, type WriteContext, type WriteValues } from '../../../kernel/index.js';
+
+/** The user who created the object, filled by the server (read-only in the API). */
+export class CreatedByField extends ForeignKeyField {
+  constructor() {
+    super('users.user', { nullable: true, readOnly: true, onDelete: 'set null' });
+  }
+
+  override async fill(ctx: WriteContext, mode: 'create' | 'update' | 'partial', out: WriteValues): Promise<void> {
+    if (mode === 'create') out.columns[this.column] = ctx.actor?.userId ?? null;
+  }
+}
