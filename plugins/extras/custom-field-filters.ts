@@ -63,7 +63,7 @@ export const customFieldFilters: FilterExtension = {
   appliesTo: (model) => model.features.has('customFields'),
   filters: () => ({}),
   resolve(_model, param): QueryFilter | undefined {
-    if (!param.startsWith('cf_')) return undefined;
+    if (!param.startsWith('cf_') || param.includes('__')) return undefined;
     const name = param.slice(3);
     return {
       suffixes: [...new Set([...TEXT, ...ORDERED])],
