@@ -25,3 +25,5 @@ export type { FieldRenderer, Db } from './model/types.js';
 export type { ModelRegistry } from './model/registry.js';
 export { ForeignKeyField } from './model/fields/foreign-key.js';
 export { parseDate, parseDateTime } from './model/fields/time.js';
+export { create as createObjects } from './rest/write.js';
+export type { RestServices } from './rest/services.js';

@@ -1,5 +1,6 @@
 import { parse } from 'node:querystring';
 import express, { type Express } from 'express';
+import { notAuthenticated } from '../auth/access.js';
 import { authenticate } from '../auth/authenticate.js';
 import { loginRouter } from '../auth/login.js';
 import type { Logger } from '../log.js';
@@ -29,6 +30,12 @@ export function buildApp(deps: AppDeps): Express {
   app.set('query parser', (text: string) => parse(text, '&', '=', { maxKeys: 0 }));
   app.use(requestHeaders, trailingSlash, bodyParser(deps.settings.MAX_BODY_SIZE), authenticate(deps));
   app.use(loginRouter(deps.db, deps.settings));
+  // Uploaded files (MEDIA_ROOT): for logged-in users, or anyone when LOGIN_REQUIRED is false.
+  app.use(
+    '/media/',
+    (req, _res, next) => next(deps.settings.LOGIN_REQUIRED && !req.principal.user ? notAuthenticated() : undefined),
+    express.static(deps.settings.MEDIA_ROOT, { index: false, dotfiles: 'deny', fallthrough: false }),
+  );
   app.use(rootRouter({ plugins: deps.plugins.map((p) => p.plugin), registry: deps.registry, db: deps.db, queue: deps.queue }));
 
   for (const { plugin, ctx } of deps.plugins) {

@@ -73,6 +73,10 @@ export class WriteSession {
     private readonly check?: WriteCheck,
   ) {}
 
+  get settings(): Settings {
+    return this.services.settings;
+  }
+
   /** Rendering inside the transaction, host-less (event data, snapshots). */
   get context(): RenderContext {
     return { db: this.db, registry: this.services.registry, settings: this.services.settings, baseUrl: '' };

@@ -1,13 +1,15 @@
-import { definePlugin } from '../../kernel/index.js';
+import { Services, definePlugin } from '../../kernel/index.js';
 import { housekeeping, recordChange, requestFilters } from './changelog.js';
 import { customFieldFilters } from './custom-field-filters.js';
 import { CustomFieldsField } from './fields/custom-fields.js';
 import { TagsField } from './fields/tags.js';
 import { CustomField, CustomFieldChoiceSet } from './models/custom-field.js';
+import { ImageAttachment } from './models/image-attachment.js';
 import { JournalEntry } from './models/journal-entry.js';
 import { ObjectChange } from './models/object-change.js';
 import { Tag } from './models/tag.js';
 import { tagFilters } from './tag-filters.js';
+import { uploadRoute } from './upload-route.js';
 
 /** The change log, tags, custom fields, journal and image attachments, for every model that declares the feature. */
 export default definePlugin({
@@ -16,13 +18,16 @@ export default definePlugin({
   version: '0.1.0',
   kernel: '^0.1.0',
   basePath: '/api/extras/',
-  models: [ObjectChange, Tag, CustomFieldChoiceSet, CustomField, JournalEntry],
+  models: [ObjectChange, Tag, CustomFieldChoiceSet, CustomField, JournalEntry, ImageAttachment],
   migrations: new URL('./migrations/', import.meta.url),
   contributes: (model) => [
     ...(model.features.has('tags') ? [new TagsField()] : []),
     ...(model.features.has('customFields') ? [new CustomFieldsField()] : []),
   ],
   changes: recordChange,
+  routes(router, ctx) {
+    router.post('/image-attachments/', uploadRoute(ctx, () => ctx.container.resolve(Services.rest)));
+  },
   setup(ctx) {
     ctx.filters.extend(requestFilters(ctx));
     ctx.filters.extend(tagFilters);

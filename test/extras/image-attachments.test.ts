@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+const ATTACHMENTS = '/api/extras/image-attachments/';
+const mediaRoot = mkdtempSync(join(tmpdir(), 'patchbay-media-'));
+
+/** A real PNG of `width` × `height` grey pixels (random ones with `noisy`, which do not compress). */
+function png(width: number, height: number, noisy = false): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff] ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), 8 + data.length);
+    return out;
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 0; // greyscale
+  const raw = noisy ? randomBytes((width + 1) * height) : Buffer.alloc((width + 1) * height, 0x80);
+  for (let y = 0; y < height; y++) raw[y * (width + 1)] = 0;
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+async function upload(fields: Record<string, string>, file?: { data: Buffer; name: string; type: string }) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  if (file) form.set('image', new Blob([file.data], { type: file.type }), file.name);
+  const res = await fetch(`${t.base}${ATTACHMENTS}`, { method: 'POST', body: form, headers: { Authorization: `Token ${t.admin.token}`, Accept: 'application/json' } });
+  return { status: res.status, body: await res.json() };
+}
+
+beforeAll(async () => {
+  t = await startServer({ settings: { MEDIA_ROOT: mediaRoot, MAX_BODY_SIZE: 64 * 1024 } });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('image attachments', () => {
+  it('round-trip a real PNG: stored under MEDIA_ROOT, sized from the file, served at its URL', async () => {
+    const { body: tenant } = await t.post('/api/tenancy/tenants/', { name: 'Pictured', slug: 'pictured' });
+    const image = png(37, 21);
+    const res = await upload({ object_type: 'tenancy.tenant', object_id: String(tenant.id), name: 'Rack photo' }, { data: image, name: 'photo.png', type: 'image/png' });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body).toMatchObject({
+      object_type: 'tenancy.tenant', object_id: tenant.id, object: { id: tenant.id, name: 'Pictured' },
+      name: 'Rack photo', image_width: 37, image_height: 21,
+      image: expect.stringMatching(new RegExp(`^${t.base}/media/image-attachments/[0-9a-f-]{36}\\.png$`)),
+    });
+    const served = await fetch(res.body.image, { headers: { Authorization: `Token ${t.admin.token}` } });
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(image)).toBe(true);
+    expect((await fetch(res.body.image)).status).toBe(403);
+    const file = join(mediaRoot, new URL(res.body.image).pathname.replace('/media/', ''));
+    expect(existsSync(file)).toBe(true);
+
+    // Deleting the attachment deletes the file.
+    expect((await t.request('DELETE', `${ATTACHMENTS}${res.body.id}/`)).status).toBe(204);
+    expect(existsSync(file)).toBe(false);
+
+    // So does deleting the object it belongs to.
+    const again = await upload({ object_type: 'tenancy.tenant', object_id: String(tenant.id) }, { data: image, name: 'p.png', type: 'image/png' });
+    const second = join(mediaRoot, new URL(again.body.image).pathname.replace('/media/', ''));
+    expect(existsSync(second)).toBe(true);
+    await t.request('DELETE', `/api/tenancy/tenants/${tenant.id}/`);
+    expect(existsSync(second)).toBe(false);
+    expect((await t.get(ATTACHMENTS)).body.count).toBe(0);
+  });
+
+  it('refuse non-images, oversized files, bad objects and JSON, leaving no file behind', async () => {
+    const { body: tenant } = await t.post('/api/tenancy/tenants/', { name: 'Target', slug: 'target' });
+    const target = { object_type: 'tenancy.tenant', object_id: String(tenant.id) };
+    expect((await upload(target, { data: Buffer.from('not an image'), name: 'x.png', type: 'image/png' })).body).toEqual({
+      image: ['Upload a valid image. The file you uploaded was either not an image or a corrupted image.'],
+    });
+    const big = await upload(target, { data: png(300, 300, true), name: 'big.png', type: 'image/png' });
+    expect(big.status).toBe(400);
+    expect(big.body).toEqual({ image: ['The file is too large: at most 65536 bytes.'] });
+    expect((await upload(target)).body).toEqual({ image: ['No file was submitted.'] });
+    const wrongObject = await upload({ object_type: 'tenancy.tenant', object_id: '99999' }, { data: png(2, 2), name: 'p.png', type: 'image/png' });
+    expect(wrongObject.body).toEqual({ object_id: ['Related object not found using the provided value: 99999.'] });
+    const json = await t.post(ATTACHMENTS, { ...target, image: 'image-attachments/../../secret' });
+    expect(json.body).toEqual({ image: ['Upload a valid image with multipart/form-data.'] });
+    const { readdirSync } = await import('node:fs');
+    expect(existsSync(join(mediaRoot, 'image-attachments')) ? readdirSync(join(mediaRoot, 'image-attachments')) : []).toEqual([]);
+  });
+});
