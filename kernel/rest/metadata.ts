@@ -21,5 +21,7 @@ export function optionsBody(model: Model, registry: ModelRegistry, kind: 'list' 
     if (field instanceof GenericForeignKeyField) Object.assign(fields, field.describeKeys(registry));
     else fields[field.name] = field.metadata(registry);
   }
+  // Every write may carry a message for the change log (write-only).
+  fields.changelog_message = { type: 'string', required: false, read_only: false, label: 'Changelog message' };
   return { ...body, actions: { [kind === 'list' ? 'POST' : 'PUT']: fields } };
 }

@@ -203,6 +203,7 @@ describe('OPTIONS', () => {
       ],
     });
     expect(post.object_type.choices).toContainEqual({ value: 'tenancy.tenant', display_name: 'tenancy | tenant' });
+    expect(post.changelog_message).toEqual({ type: 'string', required: false, read_only: false, label: 'Changelog message' });
     expect(post.contact).toMatchObject({ type: 'nested object', required: true, children: { name: { type: 'string', max_length: 100 } } });
   });
 
