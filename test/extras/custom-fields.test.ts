@@ -118,6 +118,23 @@ describe('custom fields', () => {
     expect(await names('cf_nothing=1')).toEqual(['Acme', 'Beta', 'Gamma']);
   });
 
+  it('ignore filters of fields whose filter logic is disabled', async () => {
+    await define({ name: 'secret', type: 'text', filter_logic: 'disabled' });
+    const beta = (await t.get(`${TENANTS}?name=Beta`)).body.results[0];
+    await t.request('PATCH', `${TENANTS}${beta.id}/`, { body: { custom_fields: { secret: 'x' } } });
+    expect(await names('cf_secret=x')).toEqual(['Acme', 'Beta', 'Gamma']);
+  });
+
+  it('apply to the example plugin’s model, which only declares the feature', async () => {
+    await t.post(CF, { object_types: ['maintenance.window'], name: 'crew', type: 'integer' });
+    const made = await t.post('/api/plugins/maintenance/windows/', { name: 'Crewed', starts: '2031-01-01T00:00:00Z', custom_fields: { crew: 4 } });
+    expect(made.body.custom_fields).toEqual({ crew: 4 });
+    expect((await t.get('/api/plugins/maintenance/windows/?cf_crew__gte=3')).body.results.map((w: { name: string }) => w.name)).toEqual(['Crewed']);
+    expect((await t.post('/api/plugins/maintenance/windows/', { name: 'Bad crew', starts: '2031-01-01T00:00:00Z', custom_fields: { crew: 'four' } })).body).toEqual({
+      __all__: ["Invalid value for custom field 'crew': Value must be an integer."],
+    });
+  });
+
   it('refuse a selection field without choices and disappear with their object', async () => {
     expect((await t.post(CF, { object_types: ['tenancy.tenant'], name: 'pick', type: 'select' })).body).toEqual({
       choice_set: ['Selection fields must specify a set of choices.'],
