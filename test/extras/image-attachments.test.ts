@@ -48,7 +48,7 @@ function png(width: number, height: number, noisy = false): Buffer {
 async function upload(fields: Record<string, string>, file?: { data: Buffer; name: string; type: string }) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  if (file) form.set('image', new Blob([file.data], { type: file.type }), file.name);
+  if (file) form.set('image', new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
   const res = await fetch(`${t.base}${ATTACHMENTS}`, { method: 'POST', body: form, headers: { Authorization: `Token ${t.admin.token}`, Accept: 'application/json' } });
   return { status: res.status, body: await res.json() };
 }

@@ -1,7 +1,8 @@
 import {
-  Field, ValidationError,
-  type Column, type Db, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row, type WriteContext, type WriteValues,
+  ValidationError,
+  type Db, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row, type WriteContext, type WriteValues,
 } from '../../../kernel/index.js';
+import { SideTableField } from './side-table.js';
 import { cleanValue, definitionsOf } from '../custom-values.js';
 
 export const CUSTOM_FIELD_DATA = 'extras_customfielddata';
@@ -10,22 +11,9 @@ export const CUSTOM_FIELD_DATA = 'extras_customfielddata';
  * `custom_fields` on every model declaring the feature: every defined field of the model, null when unset.
  * Values live in one side table for all models; writes merge into the stored data, creates get defaults.
  */
-export class CustomFieldsField extends Field {
+export class CustomFieldsField extends SideTableField {
   constructor() {
-    super({ required: false, label: 'Custom fields' });
-    this.name = 'custom_fields';
-  }
-
-  columns(): Column[] {
-    return [];
-  }
-
-  override orderColumn(): undefined {
-    return undefined;
-  }
-
-  private typeId(registry: RenderContext['registry']): number {
-    return registry.objectTypes.idOf(this.model.key)!;
+    super('custom_fields', 'Custom fields');
   }
 
   private async stored(db: Db, registry: RenderContext['registry'], ids: number[]): Promise<Map<number, JsonObject>> {
@@ -112,7 +100,4 @@ export class CustomFieldsField extends Field {
     await ctx.db(CUSTOM_FIELD_DATA).where('object_type_id', this.typeId(ctx.registry)).whereIn('object_id', ids).delete();
   }
 
-  protected metadataType(): string {
-    return 'field';
-  }
 }

@@ -1,7 +1,8 @@
 import {
-  Field, ValidationError, resolveRelated,
-  type Column, type FieldRenderer, type JsonObject, type RenderContext, type Row, type WriteContext, type WriteValues,
+  ValidationError, resolveRelated,
+  type FieldRenderer, type JsonObject, type RenderContext, type Row, type WriteContext, type WriteValues,
 } from '../../../kernel/index.js';
+import { SideTableField } from './side-table.js';
 
 export const TAGGED_ITEMS = 'extras_taggeditem';
 
@@ -9,28 +10,15 @@ export const TAGGED_ITEMS = 'extras_taggeditem';
  * `tags` on every model declaring the feature: read as nested tags, written as ids or attribute objects
  * (`[]` clears, leaving the key out keeps them). Links live in one table for all models.
  */
-export class TagsField extends Field {
+export class TagsField extends SideTableField {
   constructor() {
-    super({ required: false, label: 'Tags' });
-    this.name = 'tags';
-  }
-
-  columns(): Column[] {
-    return [];
-  }
-
-  override orderColumn(): undefined {
-    return undefined;
-  }
-
-  private typeId(ctx: { registry: RenderContext['registry'] }): number {
-    return ctx.registry.objectTypes.idOf(this.model.key)!;
+    super('tags', 'Tags');
   }
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const ids = rows.map((r) => r.id as number);
     const links = (ids.length
-      ? await ctx.db(TAGGED_ITEMS).select('object_id', 'tag_id').where('object_type_id', this.typeId(ctx)).whereIn('object_id', ids)
+      ? await ctx.db(TAGGED_ITEMS).select('object_id', 'tag_id').where('object_type_id', this.typeId(ctx.registry)).whereIn('object_id', ids)
       : []) as { object_id: number; tag_id: number }[];
     const tags = await ctx.registry.loadNested(ctx.registry.get('extras.tag'), links.map((l) => l.tag_id), ctx);
     const order = new Map([...tags.keys()].map((id, i) => [id, i]));
@@ -53,7 +41,7 @@ export class TagsField extends Field {
     const restricted = (await ctx.db(tagModel.table).select('name', 'object_types').whereIn('id', unique)) as { name: string; object_types: string[] }[];
     const refused = restricted.find((t) => t.object_types.length > 0 && !t.object_types.includes(this.model.key));
     if (refused) throw ValidationError.of('tags', `Tag "${refused.name}" cannot be applied to ${this.model.key} objects.`);
-    const typeId = this.typeId(ctx);
+    const typeId = this.typeId(ctx.registry);
     out.after.push(async (id, db) => {
       await db(TAGGED_ITEMS).where({ object_type_id: typeId, object_id: id }).delete();
       if (unique.length) await db(TAGGED_ITEMS).insert(unique.map((tagId) => ({ tag_id: tagId, object_type_id: typeId, object_id: id })));
@@ -64,17 +52,14 @@ export class TagsField extends Field {
   override async snapshot(row: Row, ctx: RenderContext): Promise<JsonObject> {
     const names = (await ctx.db(`${TAGGED_ITEMS} as ti`)
       .join('extras_tag as t', 't.id', 'ti.tag_id')
-      .where({ 'ti.object_type_id': this.typeId(ctx), 'ti.object_id': row.id as number })
+      .where({ 'ti.object_type_id': this.typeId(ctx.registry), 'ti.object_id': row.id as number })
       .orderBy('t.name')
       .pluck('t.name')) as string[];
     return { tags: names };
   }
 
   override async cleanup(ids: number[], ctx: RenderContext): Promise<void> {
-    await ctx.db(TAGGED_ITEMS).where('object_type_id', this.typeId(ctx)).whereIn('object_id', ids).delete();
+    await ctx.db(TAGGED_ITEMS).where('object_type_id', this.typeId(ctx.registry)).whereIn('object_id', ids).delete();
   }
 
-  protected metadataType(): string {
-    return 'field';
-  }
 }
