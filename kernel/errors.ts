@@ -8,5 +8,3 @@ export class HttpError extends Error {
 }
 
 export const notFound = () => new HttpError(404, { detail: 'Not found.' });
-
-export const badRequest = (detail: string) => new HttpError(400, { detail });
