@@ -95,7 +95,9 @@ export class WriteSession {
 
   private async changed(model: Model, action: ChangeRecord['action'], row: Row, before: JsonObject | null, message: string): Promise<void> {
     const after = action === 'delete' ? null : await this.snapshot(model, row);
-    const display = (await loadDisplays(model, [row.id as number], this.context)).get(row.id as number) ?? model.displayOf(row);
+    const display = model.decl.displayLoader
+      ? (await loadDisplays(model, [row.id as number], this.context)).get(row.id as number) ?? model.displayOf(row)
+      : model.displayOf(row);
     const related = this.parentOf(model, row);
     for (const hook of this.services.changeHooks) {
       await hook({ action, model, id: row.id as number, before, after, display, related, actor: this.actor, message, db: this.db });
