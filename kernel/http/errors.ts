@@ -20,6 +20,11 @@ export function errorHandler(log: Logger) {
     if (err instanceof HttpError) return send(req, res, err.status, err.body);
     if (err instanceof ValidationError) return send(req, res, 400, err.errors);
     if (err instanceof BulkValidationError) return send(req, res, 400, err.errors);
+    // Errors of express's own middleware (a missing static file, say) carry their status.
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return send(req, res, status, { detail: status === 404 ? 'Not found.' : (err as Error).message });
+    }
     const pgCode = (err as { code?: string }).code;
     if (pgCode === '23505') return send(req, res, 400, { __all__: ['An object with these values already exists.'] });
     if (pgCode === '23503') return send(req, res, 409, { detail: 'The change conflicts with objects that refer to this one.' });

@@ -75,6 +75,9 @@ describe('image attachments', () => {
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(image)).toBe(true);
     expect((await fetch(res.body.image)).status).toBe(403);
+    const missing = await fetch(`${t.base}/media/image-attachments/none.png`, { headers: { Authorization: `Token ${t.admin.token}` } });
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ detail: 'Not found.' });
     const file = join(mediaRoot, new URL(res.body.image).pathname.replace('/media/', ''));
     expect(existsSync(file)).toBe(true);
 
