@@ -40,6 +40,8 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   models?: Model[];
   /** Folder of the plugin's MikroORM migrations (timestamped files). */
   migrations?: URL;
+  /** More paths serving one of the plugin's models (e.g. NetBox 4.1+'s `/api/core/object-changes/`). */
+  aliases?: { path: string; model: Model }[];
   /** Extra endpoints, mounted under the base path. */
   routes?: (router: Router, ctx: PluginContext<C>) => void;
   /** Called inside the write transaction for each create, update and delete of any model (change logging). */

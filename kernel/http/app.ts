@@ -46,6 +46,7 @@ export function buildApp(deps: AppDeps): Express {
       app.use(plugin.basePath, router);
     }
     for (const model of plugin.models ?? []) app.use(deps.registry.apiPath(model), modelRouter(model, deps));
+    for (const alias of plugin.aliases ?? []) app.use(alias.path, modelRouter(alias.model, deps));
     // display_url points at the object's page; until there is a UI it is the browsable API.
     for (const model of plugin.models ?? []) {
       app.get(`${deps.registry.uiPath(model)}{*rest}`, (req, res) => {

@@ -30,9 +30,21 @@ export function rootRouter({ plugins, registry, db, queue }: RootDeps): Router {
   const builtins = plugins.filter((p) => BUILTIN.test(p.basePath));
   const thirdParty = plugins.filter((p) => !BUILTIN.test(p.basePath));
 
+  // Apps that only hold aliases (`/api/core/`) list them like any app.
+  const aliasApps = new Map<string, [string, string][]>();
+  for (const alias of plugins.flatMap((p) => p.aliases ?? [])) {
+    const [, app, path] = /^(\/api\/[a-z0-9_-]+\/)([a-z0-9_-]+)\/$/.exec(alias.path) ?? [];
+    if (!app || plugins.some((p) => p.basePath === app)) continue;
+    aliasApps.set(app, [...(aliasApps.get(app) ?? []), [path, alias.path]]);
+  }
+  for (const [app, entries] of aliasApps) {
+    router.get(app, (req, res) => send(req, res, 200, sorted(entries.map(([k, v]) => [k, `${baseUrl(req)}${v}`])), app));
+  }
+
   router.get('/api/', (req, res) => {
     const base = baseUrl(req);
     const apps: [string, string][] = builtins.map((p) => [BUILTIN.exec(p.basePath)![1], `${base}${p.basePath}`]);
+    for (const app of aliasApps.keys()) apps.push([BUILTIN.exec(app)![1], `${base}${app}`]);
     apps.push(['plugins', `${base}/api/plugins/`], ['status', `${base}/api/status/`]);
     send(req, res, 200, sorted(apps), 'API Root');
   });

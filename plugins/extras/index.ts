@@ -20,6 +20,8 @@ export default definePlugin({
   basePath: '/api/extras/',
   models: [ObjectChange, Tag, CustomFieldChoiceSet, CustomField, JournalEntry, ImageAttachment],
   migrations: new URL('./migrations/', import.meta.url),
+  // NetBox 4.1 moved the change log to the core app; clients of either release find it.
+  aliases: [{ path: '/api/core/object-changes/', model: ObjectChange }],
   contributes: (model) => [
     ...(model.features.has('tags') ? [new TagsField()] : []),
     ...(model.features.has('customFields') ? [new CustomFieldsField()] : []),

@@ -85,6 +85,10 @@ describe('change log', () => {
     expect((await changes('time__gte=2000-01-01T00:00:00Z&action=create')).length).toBeGreaterThan(3);
     expect(await changes('time__lt=2000-01-01')).toEqual([]);
     expect((await t.post(CHANGES, {})).status).toBe(405);
+    // NetBox 4.1+ clients read the same records under the core app.
+    const core = await t.get('/api/core/object-changes/?action=create&limit=1');
+    expect(core.body.count).toBe((await t.get(`${CHANGES}?action=create&limit=1`)).body.count);
+    expect((await t.get('/api/core/')).body).toEqual({ 'object-changes': `${t.base}/api/core/object-changes/` });
     expect((await t.request('DELETE', `${CHANGES}1/`)).status).toBe(405);
   });
 

@@ -49,6 +49,7 @@ describe('API roots and status', () => {
   it('lists the apps at /api/ and each app endpoints', async () => {
     const root = await t.get('/api/');
     expect(root.body).toEqual({
+      core: `${t.base}/api/core/`,
       extras: `${t.base}/api/extras/`,
       plugins: `${t.base}/api/plugins/`,
       status: `${t.base}/api/status/`,
