@@ -34,12 +34,13 @@ export async function parseBody(model: Model, body: unknown, ctx: WriteContext, 
   for (const field of writable(model, ctx)) {
     const present = field.keys.some((k) => Object.prototype.hasOwnProperty.call(body, k));
     try {
+      const fallback = present || mode !== 'create' ? undefined : field.createDefault();
       if (present) {
         await field.parse(body, ctx, out);
       } else if (mode !== 'partial' && field.required) {
         throw new ValidationError(Object.fromEntries(field.keys.map((k) => [k, ['This field is required.']])));
-      } else if (mode === 'create' && field.createDefault() !== undefined) {
-        await field.parse({ [field.name]: field.createDefault() }, ctx, out);
+      } else if (fallback !== undefined) {
+        await field.parse({ [field.name]: fallback }, ctx, out);
       }
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
