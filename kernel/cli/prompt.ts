@@ -1,17 +1,22 @@
 import { createInterface } from 'node:readline';
 
-/** Asks a question on the terminal; with `hidden`, what is typed is not echoed. */
-export function prompt(question: string, hidden = false): Promise<string> {
+/** Asks `questions` in turn on the terminal, without echoing the answers (passwords). */
+export async function promptHidden(questions: string[]): Promise<string[]> {
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
-  if (hidden) {
-    const write = (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput.bind(rl);
-    (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = (s: string) => write(s.startsWith(question) ? s : '');
+  // readline echoes what is typed through _writeToOutput; silence it while answers are typed.
+  (rl as unknown as { _writeToOutput: (s: string) => void })._writeToOutput = () => {};
+  // The iterator buffers lines, so answers typed ahead are not lost between questions.
+  const lines = rl[Symbol.asyncIterator]();
+  const answers: string[] = [];
+  try {
+    for (const question of questions) {
+      process.stdout.write(question);
+      const next = await lines.next();
+      process.stdout.write('\n');
+      answers.push(next.done ? '' : next.value);
+    }
+  } finally {
+    rl.close();
   }
-  return new Promise((ok) =>
-    rl.question(question, (answer) => {
-      rl.close();
-      if (hidden) process.stdout.write('\n');
-      ok(answer);
-    }),
-  );
+  return answers;
 }

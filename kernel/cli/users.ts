@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Plugin } from '../plugin.js';
 import { ValidationError, type Row } from '../model/types.js';
 import { createServer, type PatchbayServer } from '../server.js';
-import { prompt } from './prompt.js';
+import { promptHidden } from './prompt.js';
 
 class UsageError extends Error {}
 
@@ -21,8 +21,8 @@ function options(args: string[], spec: Record<string, 'string' | 'boolean'>) {
 async function password(given: string | boolean | undefined): Promise<string> {
   if (typeof given === 'string') return given;
   if (!process.stdin.isTTY) throw new UsageError('--password is required when no terminal is attached');
-  const first = await prompt('Password: ', true);
-  if ((await prompt('Password (again): ', true)) !== first) throw new UsageError('The passwords do not match');
+  const [first, again] = await promptHidden(['Password: ', 'Password (again): ']);
+  if (again !== first) throw new UsageError('The passwords do not match');
   return first;
 }
 

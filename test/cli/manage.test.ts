@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../kernel/db/embedded.js';
-import { manage, spawnManage } from '../helpers/cli.js';
+import { manage, manageOnTerminal, spawnManage } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/server.js';
 
 describe('manage', () => {
@@ -53,6 +53,17 @@ describe('manage', () => {
     await client.end();
     expect(rows).toEqual([{ write_enabled: false, expires: new Date('2099-01-01T00:00:00Z'), password: expect.stringMatching(/^scrypt\$/), is_superuser: true }]);
     expect((await manage(['createtoken', '--username', 'root', '--expires', 'soon'], env)).stderr).toMatch(/(^|\n)expires: Datetime has wrong format/);
+  });
+
+  it('prompts for the password when a terminal is attached', async () => {
+    const env = { DATABASE_URL: await freshDatabase() };
+    const made = await manageOnTerminal(['createsuperuser', '--username', 'typed'], 'typed password 1\ntyped password 1\n', env);
+    expect(made.stdout).toContain('Password: ');
+    expect(made.stdout).toContain('Password (again): ');
+    expect(made.stdout).toContain('Superuser typed created.');
+    const mismatch = await manageOnTerminal(['changepassword', '--username', 'typed'], 'first password 1\nother password 2\n', env);
+    expect(mismatch.code).toBe(2);
+    expect(mismatch.stdout).toContain('The passwords do not match');
   });
 
   it('stops with exit code 1 and the message on a bad setting', async () => {

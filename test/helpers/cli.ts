@@ -19,6 +19,21 @@ export function spawnManage(args: string[], env: Record<string, string> = {}): C
   });
 }
 
+/** Runs `manage <args>` on a pseudo-terminal (util-linux `script`), typing `input`. */
+export async function manageOnTerminal(args: string[], input: string, env: Record<string, string>): Promise<CliResult> {
+  const command = [TSX, 'bin/manage.ts', ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PATCHBAY_CONFIG: '', TERM: 'dumb', ...env },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stdin!.end(input);
+  const code = await new Promise<number | null>((ok) => child.once('exit', ok));
+  return { code, stdout, stderr: '' };
+}
+
 /** Runs `manage <args>` to completion. */
 export async function manage(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const child = spawnManage(args, env);
