@@ -26,8 +26,8 @@ describe('tags', () => {
     const res = await t.post(TENANTS, { name: 'Both', slug: 'both', tags: [tag.edge, { slug: 'core' }] });
     expect(res.status).toBe(201);
     expect(res.body.tags).toEqual([
-      { id: tag.core, url: `${t.base}/api/extras/tags/${tag.core}/`, display: 'Core', name: 'Core', slug: 'core', color: '2196f3', description: '' },
-      { id: tag.edge, url: `${t.base}/api/extras/tags/${tag.edge}/`, display: 'Edge', name: 'Edge', slug: 'edge', color: '9e9e9e', description: '' },
+      { id: tag.core, url: `${t.base}/api/extras/tags/${tag.core}/`, display: 'Core', display_url: `${t.base}/extras/tags/${tag.core}/`, name: 'Core', slug: 'core', color: '2196f3' },
+      { id: tag.edge, url: `${t.base}/api/extras/tags/${tag.edge}/`, display: 'Edge', display_url: `${t.base}/extras/tags/${tag.edge}/`, name: 'Edge', slug: 'edge', color: '9e9e9e' },
     ]);
     await t.post(TENANTS, [{ name: 'CoreOnly', slug: 'core-only', tags: [tag.core] }, { name: 'None', slug: 'none' }]);
     const kept = await t.request('PATCH', `${TENANTS}${res.body.id}/`, { body: { description: 'x' } });

@@ -18,7 +18,7 @@ export const Tag = defineModel('extras.tag', {
       },
     }),
   },
-  brief: ['name', 'slug', 'color', 'description'],
+  brief: ['display_url', 'name', 'slug', 'color'],
   ordering: ['weight', 'name'],
   search: ['name', 'slug', 'description'],
   features: ['changelog'],
