@@ -87,7 +87,9 @@ export class WriteSession {
     this.followUps.push(work);
   }
 
-  private async snapshot(model: Model, row: Row): Promise<JsonObject> {
+  /** Model values for the change hooks; null when no hook will read them. */
+  private async snapshot(model: Model, row: Row): Promise<JsonObject | null> {
+    if (!this.services.changeHooks.length) return null;
     const out: JsonObject = {};
     for (const field of this.services.registry.outputFields(model, 'full')) Object.assign(out, await field.snapshot(row, this.context));
     return out;
@@ -132,7 +134,7 @@ export class WriteSession {
 
   async update(model: Model, instance: Row, body: unknown, mode: WriteMode): Promise<Row> {
     const message = changelogMessage(body);
-    const before = this.services.changeHooks.length ? await this.snapshot(model, instance) : null;
+    const before = await this.snapshot(model, instance);
     const values = await parseBody(model, body, { db: this.db, registry: this.services.registry, instance, actor: this.actor }, mode);
     const row = await updateObject(model, instance.id as number, values, this.db);
     await this.check?.(this.db, model, 'change', row, instance);

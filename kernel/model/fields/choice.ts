@@ -1,6 +1,6 @@
-import type { Column, CommonOptions, FieldMetadata, FilterKind } from '../field.js';
+import type { CommonOptions, FieldMetadata, FilterKind } from '../field.js';
 import type { ModelRegistry } from '../registry.js';
-import type { FieldRenderer, Json } from '../types.js';
+import type { FieldRenderer } from '../types.js';
 import { ScalarField } from './scalar.js';
 
 /** An ordered set of `[value, label]` pairs, as NetBox's ChoiceSet classes. */
@@ -42,12 +42,6 @@ export class ChoiceField extends ScalarField<ChoiceOptions> {
     return `varchar(${this.options.max ?? 50})`;
   }
 
-  override columns(): Column[] {
-    const [col] = super.columns();
-    if (col.default === undefined && this.options.blank && !this.nullable) col.default = '';
-    return [col];
-  }
-
   override prepare(): FieldRenderer {
     return (row, out) => {
       const value = row[this.name];
@@ -63,10 +57,6 @@ export class ChoiceField extends ScalarField<ChoiceOptions> {
 
   protected override acceptsBlankString(): boolean {
     return true;
-  }
-
-  override createDefault(): Json | undefined {
-    return this.options.default ?? (this.options.blank && !this.nullable ? '' : undefined);
   }
 
   protected coerce(value: unknown): string {

@@ -17,11 +17,20 @@ export abstract class ScalarField<O extends CommonOptions = CommonOptions> exten
     return value as Json;
   }
 
+  /** Text that may be blank and not null defaults to '', in the database and on create. */
+  private get blankDefault(): '' | undefined {
+    return this.acceptsBlankString() && this.options.blank && !this.nullable ? '' : undefined;
+  }
+
   columns(): Column[] {
     const col: Column = { name: this.name, type: this.sqlType(), nullable: this.nullable };
-    const def = this.options.default;
+    const def = this.options.default ?? this.blankDefault;
     if (def !== undefined && def !== null && typeof def !== 'object') col.default = def;
     return [col];
+  }
+
+  override createDefault(): Json | undefined {
+    return this.options.default ?? this.blankDefault;
   }
 
   prepare(_rows: Row[], _ctx: RenderContext): FieldRenderer {
@@ -73,16 +82,6 @@ export class StringField<O extends StringOptions = StringOptions> extends Scalar
 
   protected override acceptsBlankString(): boolean {
     return true;
-  }
-
-  override createDefault(): Json | undefined {
-    return this.options.default ?? (this.options.blank && !this.nullable ? '' : undefined);
-  }
-
-  override columns(): Column[] {
-    const [col] = super.columns();
-    if (col.default === undefined && this.options.blank && !this.nullable) col.default = '';
-    return [col];
   }
 
   protected coerce(value: unknown): string {
