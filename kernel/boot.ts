@@ -81,7 +81,7 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
   let db: Database;
   let applied: string[] = [];
   try {
-    db = await Database.open(url, [objectTypeEntity, ...registry.all().map(entityOf)], migrations);
+    db = await Database.open(url, [objectTypeEntity, ...registry.all().map((m) => entityOf(m, registry))], migrations);
     if (options.migrate !== false) {
       applied = await db.migrate();
       if (applied.length) log.info(`Applied migrations: ${applied.join(', ')}`);

@@ -1,29 +1,55 @@
 /**
  * The public plugin API of the Patchbay kernel: everything a plugin (built-in or third-party) may import.
+ * The write machinery, the hook lists and the event bus stay inside; plugins read and write through
+ * `ctx.as(req)` and `ctx.system` (see docs/plugins.md).
  */
 export { definePlugin, type Plugin, type PluginContext, type PluginDefinition } from './plugin.js';
+export type { DataAccess, ListQuery } from './plugins/data.js';
+
+// Models and their fields.
 export { defineModel } from './model/define.js';
 export { f, defineChoices, ChoiceSet } from './model/fields/index.js';
-export type { Model, ModelDeclaration, UniqueConstraint, ModelValidator } from './model/model.js';
-export { ValidationError, type Row, type Json, type JsonObject, type RenderContext } from './model/types.js';
+export type {
+  Model, ModelDeclaration, ModelHooks, ModelValidator, SaveItem, SavedItem, UniqueConstraint, ValidateContext, WriteAuthorizer,
+} from './model/model.js';
+export type { ModelRegistry } from './model/registry.js';
 export { loadDisplays } from './model/display.js';
-export { HttpError } from './errors.js';
+export type { FieldSelection } from './model/render.js';
+
+// Defining a field kind.
+export {
+  Field, plainRenderer, snapshotValue,
+  type Column, type CommonOptions, type DerivedField, type ExpressionIndex, type JoinTable, type ObjectRef, type Reference,
+  type StoreEntry, type WriteValues,
+} from './model/field.js';
+export { ScalarField, StringField, IntegerField, type StringOptions, type IntegerOptions } from './model/fields/scalar.js';
+export { ForeignKeyField, type ForeignKeyOptions } from './model/fields/foreign-key.js';
+export type { PropertyDescription, ValueSchema } from './model/description.js';
+export type { OrderStep } from './model/ordering.js';
+export type { Comparison } from './filters/compile.js';
+export { SCALAR_LOOKUPS, EQUALITY_LOOKUPS, ORDER_LOOKUPS, TEXT_LOOKUPS, type LookupSql, type Lookups } from './filters/lookups.js';
+export { parseDate, parseDateTime } from './model/fields/time.js';
+
+// Filters.
+export { and, or, not, cmp, type FilterNode, type Lookup, type SqlCondition } from './filters/tree.js';
+export {
+  textFilter, orderedFilter, booleanFilter, relationFilter, anyOf, lastValue,
+  type QueryFilter, type FilterContext,
+} from './filters/builders.js';
+export type { FilterExtension } from './filters/filterset.js';
+export { ParamError, FilterError } from './filters/errors.js';
+export { parseBoolean, parseWholeNumber, parseNumber } from './filters/values.js';
+
+// Writes, changes and events.
+export type { WriteSession, WriteOptions, Target } from './write/session.js';
+export type { WriteContext, WriteScope, Actor, WriteMode } from './write/context.js';
+export type { ChangeRecord } from './write/changes.js';
+export type { Action } from './write/gate.js';
 export type { ModelEvent } from './events/bus.js';
+
+// Values, errors and HTTP helpers.
+export { ValidationError, ItemErrors, type Memo, type Row, type Json, type JsonObject, type ErrorMap, type Db, type RenderContext, type RenderMode, type FieldRenderer } from './model/types.js';
+export { HttpError } from './errors.js';
+export { send } from './http/respond.js';
 export { Services } from './services.js';
 export { API_VERSION, PATCHBAY_VERSION } from './version.js';
-export { createServer, type PatchbayServer, type ServerOptions } from './server.js';
-export { renderRows } from './model/render.js';
-export { baseUrl } from './http/request.js';
-export type { FilterExtension, QueryFilter, FilterContext } from './filters/filterset.js';
-export { and, or, not, cmp, type FilterNode, type Lookup, type SqlCondition } from './filters/tree.js';
-export { ParamError } from './filters/values.js';
-export type { ChangeRecord, Actor, WriteSession } from './model/writer.js';
-export { Field, type Column, type CommonOptions, type WriteContext, type WriteValues, type FieldMetadata, type FilterKind } from './model/field.js';
-export { resolveRelated } from './model/lookup.js';
-export { send } from './http/respond.js';
-export type { FieldRenderer, Db } from './model/types.js';
-export type { ModelRegistry } from './model/registry.js';
-export { ForeignKeyField } from './model/fields/foreign-key.js';
-export { parseDate, parseDateTime } from './model/fields/time.js';
-export { create as createObjects } from './rest/write.js';
-export type { RestServices } from './rest/services.js';

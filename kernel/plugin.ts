@@ -1,27 +1,36 @@
-import type { Router } from 'express';
+import type { Knex } from '@mikro-orm/knex';
+import type { Request, Router } from 'express';
 import type { Struct } from 'superstruct';
 import type { DependencyContainer } from 'tsyringe';
 import type { Settings } from './config/settings.js';
 import type { ModelEvent } from './events/bus.js';
-import type { ChangeRecord } from './model/writer.js';
-import type { FilterSets } from './filters/filterset.js';
+import type { FilterExtension } from './filters/filterset.js';
 import type { Field } from './model/field.js';
 import type { Model } from './model/model.js';
 import type { ModelRegistry } from './model/registry.js';
+import type { DataAccess } from './plugins/data.js';
 import type { JobHandler, QueuePort } from './queue/port.js';
 import type { Logger } from './log.js';
+import type { ChangeRecord } from './write/changes.js';
 
-/** What a plugin's hooks receive: its validated config and the kernel's services. */
+/** What a plugin's hooks, routes, jobs and commands receive: its validated config and the kernel's services. */
 export interface PluginContext<C = Record<string, unknown>> {
   plugin: Plugin<C>;
   config: C;
   settings: Settings;
+  /** Every enabled model, by key (`registry.get('tenancy.tenant')`), and their URLs. */
   registry: ModelRegistry;
-  /** Query-string filters of every model; `filters.extend()` adds filters to other plugins' models. */
-  filters: FilterSets;
+  /** Adds query-string filters to models (this plugin's or others'). */
+  filters: { extend(extension: FilterExtension): void };
   queue: QueuePort;
   log: Logger;
-  /** The server's DI container, for services other plugins registered. */
+  /** Reads and writes as the user of a request: their permissions, the request's id in the change log, URLs from its host. */
+  as(req: Request): DataAccess;
+  /** Reads and writes as the server (jobs, commands): no permission checks; writes are still validated, change-logged and evented. */
+  system: DataAccess;
+  /** Direct SQL, bypassing validation, permissions and the change log: for bulk maintenance of the plugin's own tables. */
+  db: Knex;
+  /** The server's DI container, for services plugins register for each other. */
   container: DependencyContainer;
 }
 
@@ -44,14 +53,14 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   aliases?: { path: string; model: Model }[];
   /** Extra endpoints, mounted under the base path. */
   routes?: (router: Router, ctx: PluginContext<C>) => void;
-  /** Called inside the write transaction for each create, update and delete of any model (change logging). */
-  changes?: (change: ChangeRecord, ctx: PluginContext<C>) => Promise<void> | void;
+  /** Called inside the write transaction with the creates, updates or deletes of one model in one write (change logging). */
+  changes?: (changes: ChangeRecord[], ctx: PluginContext<C>) => Promise<void> | void;
   /** Called after each committed create, update or delete of any model. */
   events?: (event: ModelEvent, ctx: PluginContext<C>) => Promise<void> | void;
   /** Background job handlers by job name; enqueue them with `ctx.queue.enqueue('<plugin>.<job>', data)`. */
   jobs?: Record<string, (data: unknown, ctx: PluginContext<C>) => ReturnType<JobHandler>>;
-  /** Fields this plugin adds to other plugins' models (e.g. `tags` on every model declaring the feature). */
-  contributes?: (model: Model) => Field[];
+  /** Fields this plugin adds to other plugins' models, by name (e.g. `tags` on every model declaring the feature). */
+  contributes?: (model: Model) => Record<string, Field>;
   /** Extra `manage` commands: name → runner returning the exit code. */
   commands?: Record<string, { usage: string; help: string; run: (args: string[], ctx: PluginContext<C>) => Promise<number> }>;
   /** Anything else, once at start-up, after every plugin's models are registered. */

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import { container as rootContainer } from 'tsyringe';
@@ -7,16 +8,20 @@ import type { Settings } from './config/settings.js';
 import type { Database } from './db/database.js';
 import { EventBus } from './events/bus.js';
 import { FilterSets } from './filters/filterset.js';
+import { baseUrl } from './http/request.js';
 import { buildApp } from './http/app.js';
 import type { Logger } from './log.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { PluginContext } from './plugin.js';
+import { dataAccess, type DataAccess, type DataServices } from './plugins/data.js';
 import { BullQueue } from './queue/bull.js';
 import { InProcessQueue } from './queue/memory.js';
 import type { QueuePort } from './queue/port.js';
-import { Services } from './services.js';
 import type { RestServices } from './rest/services.js';
-import { writeTransaction, type Actor, type ChangeHook, type WriteSession } from './model/writer.js';
+import { Services } from './services.js';
+import type { ChangeHook } from './write/changes.js';
+import { SYSTEM } from './write/gate.js';
+import { WriteRunner } from './write/writer.js';
 
 export type ServerOptions = BootOptions;
 
@@ -29,8 +34,8 @@ export interface PatchbayServer {
   log: Logger;
   /** The context a plugin's hooks receive (for its commands). */
   pluginContext(name: string): PluginContext;
-  /** Writes outside a request (CLI, jobs) with the same validation, change hooks and events as the API. */
-  write<T>(actor: Actor, work: (session: WriteSession) => Promise<T>): Promise<T>;
+  /** Reads and writes as the server (CLI, jobs), with the same validation, change hooks and events as the API. */
+  system: DataAccess;
   /** Listens on HOST:PORT; resolves with the base URL. */
   listen(): Promise<string>;
   close(): Promise<void>;
@@ -45,28 +50,37 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   const bus = new EventBus((err) => log.error(`event handler failed: ${err.message}`));
   const filters = new FilterSets(registry);
   const changeHooks: ChangeHook[] = [];
-  const services: RestServices = { settings, registry, db, bus, filters, changeHooks };
+  const writes = new WriteRunner(db.knex, { registry, settings, bus, changeHooks });
+  const services: RestServices = { settings, registry, db, filters, writes };
+  const data: DataServices = { knex: db.knex, registry, settings, filters, writes };
+  // The server's own reads and writes: no user, a fresh request id per write.
+  const system = dataAccess(data, { gate: SYSTEM, userId: null, actor: () => ({ userId: null, username: '', requestId: randomUUID() }), baseUrl: '' });
 
   const container = rootContainer.createChildContainer();
   container.register(Services.settings, { useValue: settings });
-  container.register(Services.database, { useValue: db });
   container.register(Services.registry, { useValue: registry });
   container.register(Services.queue, { useValue: queue });
-  container.register(Services.events, { useValue: bus });
-  container.register(Services.filters, { useValue: filters });
   container.register(Services.log, { useValue: log });
-  container.register(Services.rest, { useValue: services });
 
   const contexts = enabled.map(({ plugin, config }) => {
-    const ctx: PluginContext = { plugin, config, settings, registry, filters, queue, log, container };
-    for (const [name, handler] of Object.entries(plugin.jobs ?? {})) queue.handle(`${plugin.name}.${name}`, (data) => handler(data, ctx));
+    const ctx: PluginContext = {
+      plugin, config, settings, registry, filters, queue, log, system, container, db: db.knex,
+      as: (req) =>
+        dataAccess(data, {
+          gate: req.access,
+          userId: req.access.userId,
+          actor: () => ({ userId: req.access.userId, username: req.principal.user?.username ?? '', requestId: req.requestId }),
+          baseUrl: baseUrl(req),
+        }),
+    };
+    for (const [name, handler] of Object.entries(plugin.jobs ?? {})) queue.handle(`${plugin.name}.${name}`, (payload) => handler(payload, ctx));
     if (plugin.events) {
       const onEvent = plugin.events;
       bus.subscribe((event) => onEvent(event, ctx));
     }
     if (plugin.changes) {
       const onChange = plugin.changes;
-      changeHooks.push((change) => onChange(change, ctx));
+      changeHooks.push((changes) => onChange(changes, ctx));
     }
     return { plugin, ctx };
   });
@@ -82,7 +96,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     db,
     queue,
     log,
-    write: (actor, work) => writeTransaction(db.knex, services, actor, work),
+    system,
     pluginContext: (name) => {
       const found = contexts.find((c) => c.plugin.name === name);
       if (!found) throw new Error(`No enabled plugin ${name}`);

@@ -3,12 +3,13 @@ import type { Settings } from '../config/settings.js';
 import { HttpError } from '../errors.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import type { Db } from '../model/types.js';
+import type { Db, Row } from '../model/types.js';
+import type { Action, Gate } from '../write/gate.js';
 import { applyConstraints, type ConstraintSet } from './constraints.js';
 import { granted, loadPermissions, type PermissionSet } from './permissions.js';
 import type { Principal } from './principal.js';
 
-export type Action = 'view' | 'add' | 'change' | 'delete' | (string & {});
+export type { Action } from '../write/gate.js';
 
 export const forbidden = () => new HttpError(403, { detail: 'You do not have permission to perform this action.' });
 export const notAuthenticated = () => new HttpError(403, { detail: 'Authentication credentials were not provided.' });
@@ -17,7 +18,7 @@ export const notAuthenticated = () => new HttpError(403, { detail: 'Authenticati
 const NEVER_EXEMPT_BY_WILDCARD = /^users\./;
 
 /** What the request's principal may do: model permissions and the constraints that narrow them. */
-export class Access {
+export class Access implements Gate {
   private permissions?: Promise<PermissionSet>;
 
   constructor(
@@ -67,13 +68,30 @@ export class Access {
     else if (sets) applyConstraints(qb, model, sets, this.registry, this.db, this.userId);
   }
 
-  /** Whether object `id` satisfies the constraints of `action` (read through `db`, e.g. the write's transaction). */
-  async permits(db: Db, model: Model, action: Action, id: number): Promise<boolean> {
+  /**
+   * Written rows must still satisfy the constraints of `action` (or the model's own rule), else 403: one query
+   * for all of them, through the write's transaction.
+   */
+  async verify(db: Db, model: Model, action: 'add' | 'change', rows: Row[], previous: Map<number, Row>): Promise<void> {
+    const checked: number[] = [];
+    for (const row of rows) {
+      const verdict = model.decl.authorize
+        ? await model.decl.authorize(row, {
+            action,
+            previous: previous.get(row.id as number),
+            userId: this.userId,
+            isSuperuser: this.isSuperuser,
+            can: (key, a) => this.can(this.registry.get(key), a),
+          })
+        : 'check';
+      if (verdict === 'check') checked.push(row.id as number);
+    }
+    if (!checked.length) return;
     const sets = await this.grants(model, action);
-    if (sets === null) return true;
-    if (sets === false) return false;
-    const qb = db(`${model.table} as t`).select('t.id').where('t.id', id);
+    if (sets === null) return;
+    if (sets === false) throw forbidden();
+    const qb = db(`${model.table} as t`).select('t.id').whereIn('t.id', checked);
     applyConstraints(qb, model, sets, this.registry, db, this.userId);
-    return (await qb).length > 0;
+    if ((await qb).length < checked.length) throw forbidden();
   }
 }

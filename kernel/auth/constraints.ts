@@ -1,6 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
-import { applyFilter, FilterError } from '../filters/compile.js';
-import { and, cmp, LOOKUPS, or, type FilterNode, type Lookup } from '../filters/tree.js';
+import { applyFilter } from '../filters/compile.js';
+import { FilterError } from '../filters/errors.js';
+import { and, cmp, or, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Db } from '../model/types.js';
@@ -29,20 +30,12 @@ function substitute(value: unknown, userId: number | null): unknown {
   return value;
 }
 
-/** `{"group__slug__in": [...]}` → the filter tree's comparison on path group.slug with lookup `in`. */
+/**
+ * `{"group__slug__in": [...]}` → a comparison on path group.slug.in; the field the path reaches reads a trailing
+ * lookup name (`in`) as Django does.
+ */
 function toFilter(sets: ConstraintSet[], userId: number | null): FilterNode {
-  return or(
-    sets.map((set) =>
-      and(
-        Object.entries(set).map(([key, raw]) => {
-          const parts = key.split('__');
-          const last = parts[parts.length - 1];
-          const lookup = parts.length > 1 && LOOKUPS.has(last) && last !== 'tree' && last !== 'has' ? (parts.pop() as Lookup) : 'exact';
-          return cmp(parts, lookup, substitute(raw, userId));
-        }),
-      ),
-    ),
-  );
+  return or(sets.map((set) => and(Object.entries(set).map(([key, raw]) => cmp(key.split('__'), 'exact', substitute(raw, userId))))));
 }
 
 /** Restricts `qb` (over `model` aliased `alias`) to rows matching any of `sets`, with "$user" as `userId`. */

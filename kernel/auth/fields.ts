@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { PropertyDescription, ValueSchema } from '../model/description.js';
 import { Field, type Column, type CommonOptions, type WriteValues } from '../model/field.js';
 import { StringField } from '../model/fields/scalar.js';
+import type { ModelRegistry } from '../model/registry.js';
 import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../model/types.js';
 import { hashPassword, passwordProblem } from './password.js';
 
@@ -10,12 +12,19 @@ export class PasswordField extends Field<CommonOptions> {
     return [{ name: this.name, type: 'varchar(255)', nullable: false }];
   }
 
-  override orderColumn(): undefined {
-    return undefined;
-  }
+  /** A hash orders nothing. */
+  override order(): void {}
 
   prepare(): FieldRenderer {
     return () => {};
+  }
+
+  protected schema(): ValueSchema {
+    return { type: 'string' };
+  }
+
+  override describe(registry: ModelRegistry): PropertyDescription[] {
+    return super.describe(registry).map((p) => ({ ...p, writeOnly: true }));
   }
 
   async parse(body: Record<string, unknown>, _ctx: unknown, out: WriteValues): Promise<void> {
@@ -26,12 +35,8 @@ export class PasswordField extends Field<CommonOptions> {
     out.columns[this.name] = await hashPassword(value);
   }
 
-  protected metadataType(): string {
-    return 'string';
-  }
-
   /** Never recorded in the change log. */
-  override async snapshot(): Promise<undefined> {
+  override snapshot(): undefined {
     return undefined;
   }
 }
@@ -72,7 +77,7 @@ export class TokenKeyField extends StringField {
   }
 
   /** Never recorded in the change log. */
-  override async snapshot(): Promise<undefined> {
+  override snapshot(): undefined {
     return undefined;
   }
 

@@ -1,5 +1,4 @@
 import { definePlugin } from '../plugin.js';
-import { Services } from '../services.js';
 import { Group } from './models/group.js';
 import { ObjectPermission } from './models/object-permission.js';
 import { Token } from './models/token.js';
@@ -16,6 +15,6 @@ export const usersPlugin = definePlugin({
   models: [User, Group, ObjectPermission, Token],
   migrations: new URL('./migrations/', import.meta.url),
   routes(router, ctx) {
-    router.post('/tokens/provision/', (req, res) => provisionToken(req, res, ctx.container.resolve(Services.rest)));
+    router.post('/tokens/provision/', (req, res) => provisionToken(req, res, ctx));
   },
 });

@@ -1,9 +1,8 @@
 import type { Request, Response } from 'express';
 import { HttpError } from '../errors.js';
 import { send } from '../http/respond.js';
-import type { RestServices } from '../rest/services.js';
-import { create } from '../rest/write.js';
-import { ValidationError, type ErrorMap } from '../model/types.js';
+import type { PluginContext } from '../plugin.js';
+import { ItemErrors, ValidationError, type ErrorMap } from '../model/types.js';
 import { Access } from './access.js';
 import { verifyPassword } from './password.js';
 import type { AuthUser } from './principal.js';
@@ -12,7 +11,7 @@ import type { AuthUser } from './principal.js';
  * POST /api/users/tokens/provision/: a username and password buy a new token for that user, who must be
  * allowed to add tokens. One message for a wrong username or a wrong password.
  */
-export async function provisionToken(req: Request, res: Response, services: RestServices): Promise<void> {
+export async function provisionToken(req: Request, res: Response, ctx: PluginContext): Promise<void> {
   const body = req.payload;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new ValidationError({ non_field_errors: ['Invalid data. Expected a dictionary.'] });
@@ -23,8 +22,7 @@ export async function provisionToken(req: Request, res: Response, services: Rest
   if (typeof password !== 'string' || !password) errors.password = ['This field is required.'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
 
-  const row = (await services.db
-    .knex('users_user')
+  const row = (await ctx.db('users_user')
     .select('id', 'username', 'password', 'is_superuser', 'is_staff', 'is_active')
     .where('username', username as string)
     .first()) as (AuthUser & { password: string }) | undefined;
@@ -33,7 +31,13 @@ export async function provisionToken(req: Request, res: Response, services: Rest
 
   // The token is created with the permissions of the user who proved their password.
   const user: AuthUser = { id: row.id, username: row.username, is_superuser: row.is_superuser, is_staff: row.is_staff, is_active: row.is_active };
-  req.access = new Access({ user, via: 'token', writeEnabled: true }, services.settings, services.registry, services.db.knex);
-  req.payload = { ...tokenFields, user: user.id };
-  send(req, res, 201, await create(req, services.registry.get('users.token'), services));
+  req.principal = { user, via: 'token', writeEnabled: true };
+  req.access = new Access(req.principal, ctx.settings, ctx.registry, ctx.db);
+  const Token = ctx.registry.get('users.token');
+  try {
+    const [token] = await ctx.as(req).write(async (s) => s.render(Token, await s.create(Token, [{ ...tokenFields, user: user.id }]), { created: true }));
+    send(req, res, 201, token);
+  } catch (err) {
+    throw err instanceof ItemErrors ? err.first() : err;
+  }
 }

@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrap } from '../boot.js';
-import { ManyToManyField } from '../model/fields/many-to-many.js';
 import type { Plugin } from '../plugin.js';
 
 function timestamp(): string {
@@ -57,7 +56,7 @@ export async function makemigrations(args: string[], builtins: Plugin[]): Promis
     // The diff covers every enabled plugin; keep what concerns this plugin's own tables.
     const tables = (plugin.models ?? []).flatMap((m) => [
       m.table,
-      ...m.fields.flatMap((f) => (f instanceof ManyToManyField && !f.options.reverseOf ? [f.join.table] : [])),
+      ...m.fields.flatMap((f) => f.joinTables().map((j) => j.table)),
     ]);
     const mine = (sql: string) => tables.includes(tableOf(sql, tables) ?? '');
     const up = statements(diff.up).filter(mine);

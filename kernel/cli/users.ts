@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
-import { randomUUID } from 'node:crypto';
 import type { Plugin } from '../plugin.js';
-import { ValidationError, type Row } from '../model/types.js';
+import { ItemErrors, ValidationError, type Row } from '../model/types.js';
 import { createServer, type PatchbayServer } from '../server.js';
 import { promptHidden } from './prompt.js';
 
@@ -36,16 +35,14 @@ async function withServer<T>(builtins: Plugin[], work: (server: PatchbayServer) 
   }
 }
 
-/** Command-line writes belong to no user; each command is one request. */
-const cliActor = () => ({ userId: null, username: '', requestId: randomUUID() });
-
 function report(err: unknown): number {
   if (err instanceof UsageError) {
     process.stderr.write(`${err.message}\n`);
     return 2;
   }
-  if (err instanceof ValidationError) {
-    for (const [field, messages] of Object.entries(err.errors)) process.stderr.write(`${field}: ${messages.join(' ')}\n`);
+  if (err instanceof ValidationError || err instanceof ItemErrors) {
+    const errors = err instanceof ItemErrors ? err.first().errors : err.errors;
+    for (const [field, messages] of Object.entries(errors)) process.stderr.write(`${field}: ${messages.join(' ')}\n`);
     return 1;
   }
   throw err;
@@ -64,7 +61,8 @@ export async function createsuperuser(args: string[], builtins: Plugin[]): Promi
     if (typeof opts.username !== 'string') throw new UsageError('--username is required');
     const body = { username: opts.username, password: await password(opts.password), email: opts.email ?? '', is_superuser: true, is_staff: true };
     return await withServer(builtins, async (server) => {
-      await server.write(cliActor(), (session) => session.create(server.registry.get('users.user'), body));
+      // Command-line writes belong to no user; each command is one request.
+      await server.system.write((session) => session.create(server.registry.get('users.user'), [body]));
       process.stdout.write(`Superuser ${opts.username} created.\n`);
       return 0;
     });
@@ -82,7 +80,7 @@ export async function changepassword(args: string[], builtins: Plugin[]): Promis
     const secret = await password(opts.password);
     return await withServer(builtins, async (server) => {
       const user = await findUser(server, username);
-      await server.write(cliActor(), (session) => session.update(server.registry.get('users.user'), user, { password: secret }, 'partial'));
+      await server.system.write((session) => session.update(server.registry.get('users.user'), [{ id: user.id, body: { password: secret } }], 'partial'));
       process.stdout.write(`Password changed for ${username}.\n`);
       return 0;
     });
@@ -100,7 +98,7 @@ export async function createtoken(args: string[], builtins: Plugin[]): Promise<n
     return await withServer(builtins, async (server) => {
       const user = await findUser(server, username);
       const body = { user: user.id, write_enabled: !opts['read-only'], expires: opts.expires ?? null, description: opts.description ?? '' };
-      const row = await server.write(cliActor(), (session) => session.create(server.registry.get('users.token'), body));
+      const [row] = await server.system.write((session) => session.create(server.registry.get('users.token'), [body]));
       process.stdout.write(`${row.key}\n`);
       return 0;
     });

@@ -1,8 +1,7 @@
 import { EntitySchema, type EntitySchemaMetadata } from '@mikro-orm/core';
-import { ForeignKeyField } from '../model/fields/foreign-key.js';
-import { ManyToManyField } from '../model/fields/many-to-many.js';
 import type { Column } from '../model/field.js';
 import type { Model } from '../model/model.js';
+import type { ModelRegistry } from '../model/registry.js';
 
 type Properties = NonNullable<EntitySchemaMetadata<Record<string, unknown>>['properties']>;
 type Property = Properties[string];
@@ -34,30 +33,26 @@ function scalarProperty(col: Column): Property {
 }
 
 /** Derives the MikroORM entity schema of a model from its declaration (used for schema diffs and migrations). */
-export function entityOf(model: Model): EntitySchema {
+export function entityOf(model: Model, registry: ModelRegistry): EntitySchema {
   const properties: Properties = {};
   const indexes: ({ properties: string[]; name: string } | { name: string; expression: string })[] = [];
   const propertyByColumn = new Map<string, string>();
   for (const field of model.fields) {
-    if (field instanceof ManyToManyField) {
-      // The forward side declares the join table.
-      if (field.options.reverseOf) continue;
-      const { table, source, target } = field.join;
+    for (const join of field.joinTables()) {
       properties[field.name] = {
         kind: 'm:n',
-        entity: () => entityName(field.target),
-        pivotTable: table,
-        joinColumn: source,
-        inverseJoinColumn: target,
+        entity: () => entityName(join.targetModel),
+        pivotTable: join.table,
+        joinColumn: join.source,
+        inverseJoinColumn: join.target,
         owner: true,
       } as Property;
-      continue;
     }
     for (const col of field.columns()) {
       if (col.type === 'serial') {
         properties.id = { type: 'integer', primary: true, autoincrement: true } as Property;
       } else if (col.references) {
-        const name = field instanceof ForeignKeyField ? field.name : col.name.replace(/_id$/, '');
+        const name = col.name.replace(/_id$/, '');
         propertyByColumn.set(col.name, name);
         properties[name] = {
           kind: 'm:1',
@@ -72,11 +67,12 @@ export function entityOf(model: Model): EntitySchema {
         properties[col.name] = scalarProperty(col);
       }
     }
+    indexes.push(...field.indexes());
   }
-  // `q` searches with ILIKE '%text%': trigram indexes serve it.
+  // `q` searches with ILIKE '%text%' on the model's own columns: trigram indexes serve it.
   for (const name of model.search) {
     const field = model.field(name);
-    if (field?.filterKind() !== 'string') continue;
+    if (!field?.searchPaths(registry).some((p) => p.length === 1)) continue;
     const column = field.columns()[0].name;
     const index = `${model.table}_${column}_trgm`;
     indexes.push({ name: index, expression: `create index "${index}" on "${model.table}" using gin ("${column}" gin_trgm_ops)` });

@@ -1,9 +1,8 @@
-import type { Request } from 'express';
 import { ValidationError, type ErrorMap } from '../model/types.js';
 import type { Model } from '../model/model.js';
 import type { FilterContext, FilterSets } from './filterset.js';
 import { and, type FilterNode } from './tree.js';
-import { ParamError } from './values.js';
+import { ParamError } from './errors.js';
 
 /** Parameters that steer a list rather than filter it. */
 const RESERVED = new Set(['limit', 'offset', 'ordering', 'brief', 'format', 'indent', 'start', 'exclude', 'fields', 'omit']);
@@ -11,18 +10,21 @@ const RESERVED = new Set(['limit', 'offset', 'ordering', 'brief', 'format', 'ind
 /** Most values one parameter may carry. */
 export const MAX_FILTER_VALUES = 1000;
 
+/** Query-string parameters: one value or repeated ones. */
+export type QueryParams = Record<string, unknown>;
+
 function values(raw: unknown): string[] {
   return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');
 }
 
 /**
- * The filter tree of a list request: different parameters AND, repeated ones OR (negations: none of them).
- * Unknown parameters are ignored, as NetBox does; bad values are a 400 naming the parameter.
+ * The filter tree of a list request's parameters: different parameters AND, repeated ones OR (negations: none
+ * of them). Unknown parameters are ignored, as NetBox does; bad values are a 400 naming the parameter.
  */
-export async function filterFromQuery(req: Request, model: Model, sets: FilterSets, ctx: FilterContext): Promise<FilterNode> {
+export async function filterFromQuery(params: QueryParams, model: Model, sets: FilterSets, ctx: FilterContext): Promise<FilterNode> {
   const nodes: FilterNode[] = [];
   const errors: ErrorMap = {};
-  for (const [param, raw] of Object.entries(req.query)) {
+  for (const [param, raw] of Object.entries(params)) {
     if (RESERVED.has(param)) continue;
     let name = param;
     let suffix = '';

@@ -2,22 +2,18 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Model } from '../model/model.js';
 import type { Db } from '../model/types.js';
 
-/** Comparisons a leaf can make; `tree` matches a node of a tree model and all its descendants. */
-export type Lookup =
-  | 'exact' | 'iexact' | 'in' | 'contains' | 'icontains' | 'startswith' | 'istartswith' | 'endswith' | 'iendswith'
-  | 'gt' | 'gte' | 'lt' | 'lte' | 'isnull' | 'empty' | 'regex' | 'iregex' | 'tree' | 'has';
-
-export const LOOKUPS: ReadonlySet<string> = new Set<Lookup>([
-  'exact', 'iexact', 'in', 'contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith',
-  'gt', 'gte', 'lt', 'lte', 'isnull', 'empty', 'regex', 'iregex', 'tree', 'has',
-]);
+/**
+ * A comparison's name: the kernel's `exact`, `in`, `isnull`, `icontains`, `gte`... or one a field kind adds.
+ * Relations also understand `tree` (a node of a tree model and its descendants).
+ */
+export type Lookup = string;
 
 /** Adds a condition on `alias` (a row of `model`) to `qb`; what plugins contribute for filters the kernel cannot derive. */
 export type SqlCondition = (qb: Knex.QueryBuilder, alias: string, model: Model, db: Db) => void;
 
 /**
- * One filter tree for every source of filters (query strings, permission constraints, GraphQL input):
- * boolean combinations over comparisons along relation paths.
+ * One filter tree for every source of filters (query strings, permission constraints, related-object
+ * attributes, GraphQL input): boolean combinations over comparisons along relation paths.
  */
 export type FilterNode =
   | { op: 'and'; nodes: FilterNode[] }

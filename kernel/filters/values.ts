@@ -1,8 +1,7 @@
 import { parseDate, parseDateTime } from '../model/fields/time.js';
-import type { FilterKind } from '../model/field.js';
+import { ParamError } from './errors.js';
 
-/** A query-string value that cannot be used; becomes 400 `{param: [message]}`. */
-export class ParamError extends Error {}
+/** Query-string values parsed with django-filter's messages; each throws a ParamError (a 400 naming the parameter). */
 
 const invalidChoice = (v: string) => new ParamError(`Select a valid choice. ${v} is not one of the available choices.`);
 
@@ -12,34 +11,27 @@ export function parseBoolean(value: string): boolean {
   throw invalidChoice(value);
 }
 
-/** Parses one query-string value for a field of `kind`, with django-filter's messages. */
-export function parseValue(kind: FilterKind, value: string): unknown {
-  switch (kind) {
-    case 'integer':
-    case 'fk':
-    case 'm2m': {
-      const text = value.trim();
-      if (!/^-?\d+$/.test(text) || Math.abs(Number(text)) > 2147483647) throw new ParamError('Enter a whole number.');
-      return Number(text);
-    }
-    case 'decimal': {
-      const n = Number(value.trim());
-      if (value.trim() === '' || !Number.isFinite(n)) throw new ParamError('Enter a number.');
-      return n;
-    }
-    case 'date': {
-      const d = parseDate(value);
-      if (!d) throw new ParamError('Enter a valid date.');
-      return d;
-    }
-    case 'datetime': {
-      const d = parseDateTime(value);
-      if (!d) throw new ParamError('Enter a valid date/time.');
-      return d;
-    }
-    case 'boolean':
-      return parseBoolean(value);
-    default:
-      return value;
-  }
+/** A whole number that fits PostgreSQL's integer. */
+export function parseWholeNumber(value: string): number {
+  const text = value.trim();
+  if (!/^-?\d+$/.test(text) || Math.abs(Number(text)) > 2147483647) throw new ParamError('Enter a whole number.');
+  return Number(text);
+}
+
+export function parseNumber(value: string): number {
+  const n = Number(value.trim());
+  if (value.trim() === '' || !Number.isFinite(n)) throw new ParamError('Enter a number.');
+  return n;
+}
+
+export function parseDateParam(value: string): string {
+  const d = parseDate(value);
+  if (!d) throw new ParamError('Enter a valid date.');
+  return d;
+}
+
+export function parseDateTimeParam(value: string): string {
+  const d = parseDateTime(value);
+  if (!d) throw new ParamError('Enter a valid date/time.');
+  return d;
 }

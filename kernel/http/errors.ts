@@ -1,16 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from '../errors.js';
 import type { Logger } from '../log.js';
-import { ValidationError, type Json } from '../model/types.js';
+import { ItemErrors, ValidationError } from '../model/types.js';
 import { PATCHBAY_VERSION } from '../version.js';
 import { send } from './respond.js';
-
-/** A list-aligned validation failure of a bulk request: `[{}, {"name": [...]}]`. */
-export class BulkValidationError extends Error {
-  constructor(readonly errors: Json[]) {
-    super('bulk validation failed');
-  }
-}
 
 /** Turns every error into a JSON response with the right status; unexpected ones are logged as 500s. */
 export function errorHandler(log: Logger) {
@@ -19,7 +12,8 @@ export function errorHandler(log: Logger) {
     if (res.headersSent) return;
     if (err instanceof HttpError) return send(req, res, err.status, err.body);
     if (err instanceof ValidationError) return send(req, res, 400, err.errors);
-    if (err instanceof BulkValidationError) return send(req, res, 400, err.errors);
+    // A bulk write's failures, aligned with its items: `[{}, {"name": [...]}]`.
+    if (err instanceof ItemErrors) return send(req, res, 400, err.items);
     // Errors of express's own middleware (a missing static file, say) carry their status.
     const status = (err as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -6,6 +6,11 @@ export async function loadDisplays(model: Model, ids: number[], ctx: RenderConte
   const unique = [...new Set(ids)];
   if (!unique.length) return new Map();
   const rows = (await ctx.db(model.table).select('*').whereIn('id', unique)) as Row[];
+  return displaysOf(model, rows, ctx);
+}
+
+/** `display` strings of rows in hand: no query unless the model's display needs related data. */
+export async function displaysOf(model: Model, rows: Row[], ctx: RenderContext): Promise<Map<number, string>> {
   if (model.decl.displayLoader) return model.decl.displayLoader(rows, ctx);
   return new Map(rows.map((row) => [row.id as number, model.displayOf(row)]));
 }

@@ -1,7 +1,15 @@
-import type { Model } from './model.js';
+import type { Knex } from '@mikro-orm/knex';
+import type { QueryFilter } from '../filters/builders.js';
+import type { Comparison } from '../filters/compile.js';
+import { FilterError } from '../filters/errors.js';
+import { FLAG_LOOKUPS, PATTERN_LOOKUPS, type Lookups } from '../filters/lookups.js';
+import type { WriteContext, WriteScope } from '../write/context.js';
+import type { PropertyDescription, ValueSchema } from './description.js';
 import { formatDateTime } from './fields/time.js';
-import type { Db, FieldRenderer, Json, JsonObject, RenderContext, RenderMode, Row } from './types.js';
+import type { Model } from './model.js';
+import type { OrderStep } from './ordering.js';
 import type { ModelRegistry } from './registry.js';
+import type { Db, FieldRenderer, Json, RenderContext, RenderMode, Row } from './types.js';
 
 /** A column a field stores, in terms the entity schema and migrations understand. */
 export interface Column {
@@ -17,6 +25,22 @@ export interface Column {
   index?: boolean;
 }
 
+/** A link table a field owns besides its model's table (a many-to-many relation). */
+export interface JoinTable {
+  table: string;
+  /** Column holding the id of the field's model. */
+  source: string;
+  /** Column holding the id of `targetModel`. */
+  target: string;
+  targetModel: string;
+}
+
+/** An index on an expression (e.g. natural ordering); `expression` is the whole `create index` statement. */
+export interface ExpressionIndex {
+  name: string;
+  expression: string;
+}
+
 export interface CommonOptions {
   label?: string;
   helpText?: string;
@@ -28,43 +52,75 @@ export interface CommonOptions {
   default?: Json;
   /** One object at most has a given value. */
   unique?: boolean;
+  /** Clients cannot write it (the server may, in internal writes). */
   readOnly?: boolean;
 }
 
-/** What write parsing needs: the registry to resolve relations and the transaction to read from. */
-export interface WriteContext {
-  db: Db;
-  registry: ModelRegistry;
-  /** The stored row when updating, absent when creating. */
-  instance?: Row;
-  /** Who writes (absent for internal writes). */
-  actor?: { userId: number | null; username: string };
-}
-
-/** Column values and many-to-many sets a write produced. */
+/** What parsing one item produced: the columns to store and every written value by field name. */
 export interface WriteValues {
   columns: Row;
-  m2m: Map<string, number[]>;
-  /** Work for fields that keep data outside the model's table, run once the object's id is known. */
-  after: ((id: number, db: Db) => Promise<void>)[];
+  /**
+   * Parsed values by field name, as lifecycle hooks and validators see them: a scalar's value, a foreign
+   * key's id, a generic relation's `{model, id}`, a many-to-many field's ids, tags, custom field data.
+   */
+  values: Record<string, unknown>;
 }
 
-/** How the filter DSL treats a field; undefined: the field has no filters. */
-export type FilterKind = 'string' | 'choice' | 'integer' | 'decimal' | 'date' | 'datetime' | 'boolean' | 'list' | 'fk' | 'm2m' | 'generic';
+/** An object one row refers to. */
+export interface ObjectRef {
+  model: string;
+  id: number;
+}
 
-/** OPTIONS metadata of one field (DRF's SimpleMetadata shape). */
-export type FieldMetadata = Record<string, Json>;
+/** How rows of a field's model refer to objects of another model: what deleting those objects does to them. */
+export interface Reference {
+  onDelete: 'cascade' | 'protect' | 'set null';
+  /** The rows of the field's model that refer to `ids`. */
+  select(db: Db, ids: number[]): Knex.QueryBuilder;
+}
+
+/** A read-only field one field adds to a model (a count on its target, `_depth` on a tree). */
+export interface DerivedField {
+  model: Model;
+  name: string;
+  field: Field;
+}
+
+/** A stored object and the value its field parsed for it, for fields that keep data outside the row. */
+export interface StoreEntry {
+  id: number;
+  value: unknown;
+}
 
 /**
- * One declared field of a model. A field knows its columns, how it renders (in batches),
- * how it parses a written value and how OPTIONS describes it.
+ * A field kind: every decision about its fields is its own — columns and tables, relations, rendering (in
+ * batches), parsing, filters and the SQL of each lookup, ordering, its description (OPTIONS, later OpenAPI
+ * and GraphQL) and its change-log snapshot. The rest of the kernel asks the field; it never switches on its class.
+ * A plugin defines a new kind by extending `Field` (or `ScalarField`) through the public API.
  */
 export abstract class Field<O extends CommonOptions = CommonOptions> {
-  /** Set by `defineModel`. */
-  name = '';
-  model!: Model;
+  private bound?: { model: Model; name: string };
 
   constructor(readonly options: O) {}
+
+  /** Binds the field to its model under `name`; a field object belongs to one model only. */
+  attach(model: Model, name: string): void {
+    if (this.bound) {
+      throw new Error(
+        `${model.key}.${name}: this field object is already ${this.bound.model.key}.${this.bound.name}; create one field per model (call the builder again)`,
+      );
+    }
+    this.bound = { model, name };
+  }
+
+  get name(): string {
+    return this.bound?.name ?? '';
+  }
+
+  get model(): Model {
+    if (!this.bound) throw new Error('The field is not attached to a model yet');
+    return this.bound.model;
+  }
 
   get label(): string {
     return this.options.label ?? humanise(this.name);
@@ -83,63 +139,96 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return this.options.required ?? !(this.nullable || this.options.blank || this.options.default !== undefined);
   }
 
-  /** Keys this field occupies in a rendered object and in a written body. */
+  /** Keys this field reads from a written body. */
   get keys(): string[] {
     return [this.name];
   }
 
+  // ---- storage and relations
+
   abstract columns(): Column[];
 
-  filterKind(): FilterKind | undefined {
+  joinTables(): JoinTable[] {
+    return [];
+  }
+
+  indexes(): ExpressionIndex[] {
+    return [];
+  }
+
+  /** Whether this field is the `parent` that makes its model a tree. */
+  get treeParent(): boolean {
+    return false;
+  }
+
+  /** Called once every model is registered: checks what the field refers to, returns the fields it adds. */
+  link(registry: ModelRegistry): DerivedField[] {
+    void registry;
+    return [];
+  }
+
+  /** How this field's rows refer to objects of `target`, if they do (for deletes). */
+  references(target: Model, registry: ModelRegistry): Reference | undefined {
+    void target;
+    void registry;
     return undefined;
   }
 
-  /** The column that orders by this field, if it can be ordered. */
-  orderColumn(): string | undefined {
-    return this.columns()[0]?.name;
+  /** The object `row` refers to through this field (a model's declared `parent`, for the change log). */
+  pointsAt(row: Row, registry: ModelRegistry): ObjectRef | null {
+    void row;
+    void registry;
+    return null;
   }
+
+  // ---- reading
 
   /** Loads what a page of rows needs (one query at most per related model) and returns the renderer. */
   abstract prepare(rows: Row[], ctx: RenderContext, mode: RenderMode): Promise<FieldRenderer> | FieldRenderer;
 
+  /** The keys of the representation this field occupies, described once for OPTIONS, OpenAPI and GraphQL. */
+  describe(registry: ModelRegistry): PropertyDescription[] {
+    return [{ ...this.property(this.name), ...this.schema(registry) }];
+  }
+
+  /** What the field's value is on the wire. */
+  protected abstract schema(registry: ModelRegistry): ValueSchema;
+
+  /** The common facts of one described key. */
+  protected property(key: string, label = this.label): Omit<PropertyDescription, keyof ValueSchema> {
+    const property: Omit<PropertyDescription, keyof ValueSchema> = {
+      key, label, readOnly: this.readOnly, required: this.required, nullable: this.nullable,
+    };
+    if (this.options.helpText) property.helpText = this.options.helpText;
+    if (this.options.default !== undefined) property.default = this.options.default;
+    return property;
+  }
+
+  // ---- writing
+
   /**
-   * Parses the written value(s) of this field from `body` into `out`; throws ValidationError.
-   * Called only when one of `keys` is present in the body.
+   * Parses the written value(s) of this field from `body` into `out`; throws ValidationError. Called only when
+   * one of `keys` is present in the body. Queries go through `ctx.batch`/`ctx.resolve`, so that a bulk write
+   * of N objects costs one query per round, not one per object.
    */
   abstract parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> | void;
 
-  /** OPTIONS metadata of the field. */
-  metadata(registry: ModelRegistry): FieldMetadata {
-    void registry;
-    const meta: FieldMetadata = {
-      type: this.metadataType(),
-      required: this.required,
-      read_only: this.readOnly,
-      label: this.label,
-    };
-    if (this.options.helpText) meta.help_text = this.options.helpText;
-    return meta;
-  }
-
-  protected abstract metadataType(): string;
-
-  /**
-   * What the change log records of this field, as model values (ids for relations): `{key: value}`,
-   * or undefined to leave it out (computed values, secrets).
-   */
-  async snapshot(row: Row, ctx: RenderContext): Promise<JsonObject | undefined> {
-    void ctx;
-    const columns = this.columns();
-    if (this.readOnly || columns.length !== 1) return undefined;
-    return { [this.name]: snapshotValue(row[columns[0].name]) };
-  }
-
   /** Sets values the server fills whatever the body says (e.g. the creating user); runs before parsing. */
-  async fill(ctx: WriteContext, mode: 'create' | 'update' | 'partial', out: WriteValues): Promise<void> {
+  fill(ctx: WriteContext, out: WriteValues): Promise<void> | void {
     void ctx;
-    void mode;
     void out;
   }
+
+  /** The value a create uses when the body leaves the field out. */
+  createDefault(): Json | undefined {
+    return this.options.default;
+  }
+
+  /**
+   * Stores what the field keeps outside its model's row (links, side tables) for every object of a write at
+   * once; `entries` are the objects whose body gave the field a value.
+   */
+  store?(entries: StoreEntry[], scope: WriteScope): Promise<void>;
 
   /** Removes what the field keeps outside the model's table, when objects `ids` are deleted. */
   async cleanup(ids: number[], ctx: RenderContext): Promise<void> {
@@ -147,9 +236,82 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     void ctx;
   }
 
-  /** Database default applied on create when the body leaves the field out. */
-  createDefault(): Json | undefined {
-    return this.options.default;
+  // ---- filtering
+
+  /** The query-string filters the field offers (`name`, `name_id`, `name__ic`...). */
+  filters(registry: ModelRegistry): Record<string, QueryFilter> {
+    void registry;
+    return {};
+  }
+
+  /** The comparisons the field's column supports, and the SQL of each. */
+  lookups(): Lookups {
+    return {};
+  }
+
+  /** Checks and converts one value compared with `lookup` (from constraints, attribute sets, filters). */
+  filterValue(value: unknown, lookup: string): unknown {
+    void lookup;
+    return value;
+  }
+
+  /** Compiles one comparison on this field; the default compares the field's one column with its lookups. */
+  condition(c: Comparison): void {
+    let { rest, lookup } = c;
+    const lookups = this.lookups();
+    // Django's `name__icontains` reaches a scalar as path ['name', 'icontains'].
+    if (rest.length === 1 && lookup === 'exact' && lookups[rest[0]]) [lookup, rest] = [rest[0], []];
+    if (rest.length) throw new FilterError(`Unsupported lookup '${rest[0]}' for '${this.name}'.`);
+    const sql = lookups[lookup];
+    const [column] = this.columns();
+    if (!sql || !column) throw new FilterError(`'${this.name}' cannot be filtered with '${lookup}'.`);
+    sql(c.qb, `${c.alias}.${column.name}`, this.comparedValue(c.value, lookup));
+  }
+
+  /** A compared value made ready for `lookup`: flags as booleans, lists item by item. */
+  protected comparedValue(value: unknown, lookup: string): unknown {
+    if (FLAG_LOOKUPS.has(lookup)) {
+      if (typeof value !== 'boolean') throw new FilterError(`The '${lookup}' lookup expects true or false.`, 'value');
+      return value;
+    }
+    if (PATTERN_LOOKUPS.has(lookup) || value === null) return value;
+    if (lookup === 'in') {
+      if (!Array.isArray(value)) throw new FilterError("The 'in' lookup expects a list.", 'value');
+      return value.map((v) => (v === null ? null : this.filterValue(v, 'exact')));
+    }
+    if (typeof value === 'object') throw new FilterError(`Invalid value for '${this.name}': ${JSON.stringify(value)}.`, 'value');
+    return this.filterValue(value, lookup);
+  }
+
+  /** The paths `q` matches for this field when the model lists it among its search fields. */
+  searchPaths(registry: ModelRegistry): string[][] {
+    void registry;
+    return [];
+  }
+
+  // ---- ordering
+
+  /** Orders by this field; the default orders by its first column. */
+  order(step: OrderStep): void {
+    const [column] = this.columns();
+    if (column && !step.rest.length) step.qb.orderBy(`${step.alias}.${column.name}`, step.desc ? 'desc' : 'asc');
+  }
+
+  // ---- change log
+
+  /**
+   * What the change log records of this field for a batch of rows, as model values (ids for relations);
+   * undefined leaves it out (computed values, secrets).
+   */
+  snapshot(rows: Row[], ctx: RenderContext): Promise<FieldRenderer | undefined> | FieldRenderer | undefined {
+    void rows;
+    void ctx;
+    const columns = this.columns();
+    if (this.readOnly || columns.length !== 1) return undefined;
+    const column = columns[0].name;
+    return (row, out) => {
+      out[this.name] = snapshotValue(row[column]);
+    };
   }
 }
 

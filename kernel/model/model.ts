@@ -1,5 +1,6 @@
-import type { Field, WriteContext } from './field.js';
-import type { WriteSession } from './writer.js';
+import type { WriteContext } from '../write/context.js';
+import type { WriteSession } from '../write/session.js';
+import type { Field } from './field.js';
 import type { RenderContext, Row } from './types.js';
 
 /** Several fields whose values together are unique, optionally only where `when` holds. */
@@ -11,8 +12,15 @@ export interface UniqueConstraint {
   message?: string;
 }
 
-/** A model's own write rule, run after its fields parsed; throws ValidationError. */
-export type ModelValidator = (row: Row, ctx: WriteContext & { model: Model }) => Promise<void> | void;
+/** What a model's own write rule sees besides the merged row. */
+export interface ValidateContext extends WriteContext {
+  model: Model;
+  /** Every value the body gave, parsed (many-to-many ids, generic `{model, id}` and the like included). */
+  values: Record<string, unknown>;
+}
+
+/** A model's own write rule, run after its fields parsed, on the object as it will be stored; throws ValidationError. */
+export type ModelValidator = (row: Row, ctx: ValidateContext) => Promise<void> | void;
 
 /** What a model's own write rule learns about the request. */
 export interface AuthorizeContext {
@@ -33,6 +41,44 @@ export type WriteAuthorizer = (row: Row, ctx: AuthorizeContext) => Promise<'allo
 
 /** Builds the `display` strings of a page of rows at once (when they need related data). */
 export type DisplayLoader = (rows: Row[], ctx: RenderContext) => Promise<Map<number, string>>;
+
+/** One object about to be stored, as a `beforeSave` hook sees it. */
+export interface SaveItem {
+  action: 'create' | 'update';
+  body: Record<string, unknown>;
+  /** Every written value, parsed, by field name. */
+  values: Record<string, unknown>;
+  /** The columns to store; a hook may set derived ones here. */
+  columns: Row;
+  /** The stored row before an update. */
+  instance?: Row;
+  /** The object as it will be stored: the instance with the columns applied. */
+  readonly row: Row;
+}
+
+/** One stored object, as an `afterSave` hook sees it. */
+export interface SavedItem {
+  action: 'create' | 'update';
+  /** The row as stored. */
+  row: Row;
+  instance?: Row;
+  values: Record<string, unknown>;
+}
+
+/**
+ * A model's lifecycle hooks. All run inside the write's transaction and roll back with it; what they write
+ * through the session is validated, change-logged and evented like any other write.
+ */
+export interface ModelHooks {
+  /** Before each object is stored (after its fields parsed): may set derived columns; a ValidationError refuses this item. */
+  beforeSave?(item: SaveItem, session: WriteSession): Promise<void> | void;
+  /** Once a write stored its objects, with all of them: derived objects (a device's components) go here. */
+  afterSave?(items: SavedItem[], session: WriteSession): Promise<void> | void;
+  /** Before objects are deleted (cascaded ones included), with the rows of one model at a time. */
+  beforeDelete?(rows: Row[], session: WriteSession): Promise<void> | void;
+  /** After they are gone; `session.afterCommit` schedules work for after the commit (removing files). */
+  afterDelete?(rows: Row[], session: WriteSession): Promise<void> | void;
+}
 
 export interface ModelDeclaration {
   /** URL segment under the plugin's base path, e.g. `tenant-groups`. */
@@ -59,8 +105,7 @@ export interface ModelDeclaration {
   features?: string[];
   validate?: ModelValidator;
   authorize?: WriteAuthorizer;
-  /** The model's own clean-up when its objects are deleted, inside the transaction (e.g. `session.afterCommit` to remove files). */
-  onDelete?: (rows: Row[], session: WriteSession) => Promise<void>;
+  hooks?: ModelHooks;
 }
 
 /** A model as declared: the single source every derived artefact reads. */
@@ -73,7 +118,7 @@ export class Model {
   readonly fields: Field[];
   readonly features: ReadonlySet<string>;
 
-  constructor(readonly key: string, readonly decl: ModelDeclaration, standard: { head: Field[]; tail: Field[] }) {
+  constructor(readonly key: string, readonly decl: ModelDeclaration, standard: { head: Record<string, Field>; tail: Record<string, Field> }) {
     const [app, name] = key.split('.');
     if (!app || !name || !/^[a-z][a-z0-9_]*$/.test(app) || !/^[a-z][a-z0-9]*$/.test(name)) {
       throw new Error(`Model key "${key}" must be "<app>.<model>" in lower case`);
@@ -83,13 +128,14 @@ export class Model {
     this.table = `${app}_${name}`;
     this.verboseName = decl.verboseName ?? name;
     this.verboseNamePlural = decl.verboseNamePlural ?? `${this.verboseName}s`;
-    const declared = Object.entries(decl.fields).map(([fieldName, field]) => {
-      field.name = fieldName;
-      field.model = this;
+    const all = { ...standard.head, ...decl.fields, ...standard.tail };
+    for (const clash of Object.keys(decl.fields).filter((n) => n in standard.head || n in standard.tail)) {
+      throw new Error(`${key}: "${clash}" is a field every model has; it cannot be declared`);
+    }
+    this.fields = Object.entries(all).map(([fieldName, field]) => {
+      field.attach(this, fieldName);
       return field;
     });
-    for (const field of [...standard.head, ...standard.tail]) field.model = this;
-    this.fields = [...standard.head, ...declared, ...standard.tail];
     this.features = new Set(decl.features ?? []);
   }
 
@@ -107,6 +153,11 @@ export class Model {
 
   get search(): string[] {
     return this.decl.search ?? [];
+  }
+
+  /** A tree model has a field that is its parent (and so a `_depth`). */
+  get isTree(): boolean {
+    return this.fields.some((f) => f.treeParent);
   }
 
   get unique(): UniqueConstraint[] {

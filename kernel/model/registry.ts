@@ -1,16 +1,12 @@
-import type { Field } from './field.js';
-import { CountField, DepthField } from './fields/computed.js';
-import { ForeignKeyField, ParentField } from './fields/foreign-key.js';
-import { GenericForeignKeyField } from './fields/generic.js';
-import { ManyToManyField } from './fields/many-to-many.js';
+import type { Field, Reference } from './field.js';
 import type { Model } from './model.js';
 import { ObjectTypes } from './object-types.js';
 import { applyOrdering } from './ordering.js';
 import { renderRows } from './render.js';
 import type { JsonObject, RenderContext, RenderMode } from './types.js';
 
-/** A field of another model that points at a model: what deleting an object must look at. */
-export type Dependent = { model: Model; field: ForeignKeyField | GenericForeignKeyField };
+/** A field of another model that refers to a model: what deleting its objects must look at. */
+export type Dependent = { model: Model; field: Field; reference: Reference };
 
 interface Mount {
   /** e.g. `/api/tenancy/`. */
@@ -19,14 +15,18 @@ interface Mount {
   ui: string;
 }
 
+/** Fields one plugin adds to another plugin's model, by name (`tags`, `custom_fields`). */
+export type Contributor = (model: Model) => Record<string, Field>;
+
 /** The models of one server: lookup by key, URLs, derived fields and relations between models. */
 export class ModelRegistry {
   private readonly models = new Map<string, Model>();
   private readonly mounts = new Map<string, Mount>();
-  private readonly extras = new Map<string, Field[]>();
+  /** Read-only fields the models' own fields derive (counts on a target, `_depth`), appended after `last_updated`. */
+  private readonly derived = new Map<string, Field[]>();
   /** Fields plugins add to other plugins' models (tags, custom fields), placed before `created`. */
   private readonly contributed = new Map<string, Field[]>();
-  private readonly contributors: ((model: Model) => Field[])[] = [];
+  private readonly contributors: Contributor[] = [];
   readonly objectTypes = new ObjectTypes();
 
   register(model: Model, mount: Mount): void {
@@ -35,37 +35,29 @@ export class ModelRegistry {
     this.mounts.set(model.key, mount);
   }
 
-  /** `fields(model)` gives the fields to add to `model` (one instance per model); applied by `finalize`. */
-  contribute(fields: (model: Model) => Field[]): void {
+  /** `fields(model)` gives the fields to add to `model` (new objects per model); applied by `finalize`. */
+  contribute(fields: Contributor): void {
     this.contributors.push(fields);
   }
 
-  /** Checks cross-model references and adds the fields models contribute to each other. */
+  /** Adds the fields plugins contribute, links every field to what it refers to and checks brief lists. */
   finalize(): void {
     for (const model of this.models.values()) {
-      const added = this.contributors.flatMap((c) => c(model));
-      for (const field of added) {
-        if (model.field(field.name)) throw new Error(`${model.key}: field "${field.name}" is declared twice`);
-        field.model = model;
+      const added: Field[] = [];
+      for (const [name, field] of this.contributors.flatMap((c) => Object.entries(c(model)))) {
+        if (this.fieldOf(model, name) || added.some((f) => f.name === name)) throw new Error(`${model.key}: field "${name}" is declared twice`);
+        field.attach(model, name);
+        added.push(field);
       }
       if (added.length) this.contributed.set(model.key, added);
     }
     for (const model of this.models.values()) {
       for (const field of model.fields) {
-        if (field instanceof ForeignKeyField || field instanceof ManyToManyField) {
-          const target = this.models.get(field.target);
-          if (!target) {
-            throw new Error(`${model.key}.${field.name} refers to ${field.target}, which no enabled plugin provides`);
-          }
-          if (field.options.countAs) {
-            const source =
-              field instanceof ManyToManyField
-                ? { table: field.join.table, column: field.join.target, counted: field.join.source }
-                : { table: model.table, column: field.column, counted: 'id' };
-            this.addExtra(target, new CountField(field.options.countAs, target, source, target.fields.some((f) => f instanceof ParentField)));
-          }
+        for (const { model: owner, name, field: extra } of field.link(this)) {
+          if (this.fieldOf(owner, name)) throw new Error(`${owner.key}: field "${name}" is declared twice`);
+          extra.attach(owner, name);
+          this.derived.set(owner.key, [...(this.derived.get(owner.key) ?? []), extra]);
         }
-        if (field instanceof ParentField) this.addExtra(model, new DepthField(model));
       }
     }
     for (const model of this.models.values()) {
@@ -73,15 +65,6 @@ export class ModelRegistry {
         if (!this.fieldOf(model, name)) throw new Error(`${model.key}: brief field "${name}" is not a field of the model`);
       }
     }
-  }
-
-  private addExtra(model: Model, field: Field): void {
-    const list = this.extras.get(model.key) ?? [];
-    if (list.some((f) => f.name === field.name) || model.field(field.name)) {
-      throw new Error(`${model.key}: field "${field.name}" is declared twice`);
-    }
-    list.push(field);
-    this.extras.set(model.key, list);
   }
 
   get(key: string): Model {
@@ -106,13 +89,9 @@ export class ModelRegistry {
     return `${this.mounts.get(model.key)!.ui}${model.path}/`;
   }
 
-  /** A field computed for `model` by the kernel or contributed by another model or plugin. */
-  extraField(model: Model, name: string): Field | undefined {
-    return (this.contributed.get(model.key) ?? []).concat(this.extras.get(model.key) ?? []).find((f) => f.name === name);
-  }
-
+  /** A declared field, or one contributed by a plugin or derived by another model's field. */
   fieldOf(model: Model, name: string): Field | undefined {
-    return model.field(name) ?? this.extraField(model, name);
+    return model.field(name) ?? [...(this.contributed.get(model.key) ?? []), ...(this.derived.get(model.key) ?? [])].find((f) => f.name === name);
   }
 
   /** Every field a representation of `model` carries, in output order. */
@@ -120,7 +99,7 @@ export class ModelRegistry {
     if (mode === 'full') {
       const tail = model.fields.length - 2; // created, last_updated
       const contributed = this.contributed.get(model.key) ?? [];
-      return [...model.fields.slice(0, tail), ...contributed, ...model.fields.slice(tail), ...(this.extras.get(model.key) ?? [])];
+      return [...model.fields.slice(0, tail), ...contributed, ...model.fields.slice(tail), ...(this.derived.get(model.key) ?? [])];
     }
     return model.brief.map((name) => this.fieldOf(model, name)!);
   }
@@ -136,13 +115,13 @@ export class ModelRegistry {
     return new Map(rendered.map((obj) => [obj.id as number, obj]));
   }
 
-  /** Fields of every model that point at `model`, for deletes. */
+  /** Fields of every model that refer to objects of `model`, for deletes. */
   dependents(model: Model): Dependent[] {
     const found: Dependent[] = [];
     for (const m of this.models.values()) {
       for (const field of m.fields) {
-        if (field instanceof ForeignKeyField && field.target === model.key) found.push({ model: m, field });
-        if (field instanceof GenericForeignKeyField && field.options.onDelete !== 'keep' && field.accepts(model)) found.push({ model: m, field });
+        const reference = field.references(model, this);
+        if (reference) found.push({ model: m, field, reference });
       }
     }
     return found;

@@ -1,17 +1,43 @@
+import type { Field } from './field.js';
 import type { Model } from './model.js';
+import type { ModelRegistry } from './registry.js';
 import type { FieldRenderer, JsonObject, RenderContext, RenderMode, Row } from './types.js';
 
+/** `?fields=` and `?omit=`: which keys of a representation to render. */
+export interface FieldSelection {
+  only?: ReadonlySet<string>;
+  omit?: ReadonlySet<string>;
+}
+
+const keysCache = new WeakMap<Field, string[]>();
+
+/** The keys a field renders (its description's readable keys). */
+export function readKeys(field: Field, registry: ModelRegistry): string[] {
+  let keys = keysCache.get(field);
+  if (!keys) {
+    keys = field.describe(registry).filter((p) => !p.writeOnly).map((p) => p.key);
+    keysCache.set(field, keys);
+  }
+  return keys;
+}
+
 /**
- * Renders a page of rows of one model. Each field prepares once for the whole page (one query at most
- * per related model), so the query count does not depend on the number of rows.
+ * Renders a page of rows of one model. Each field prepares once for the whole page (one query at most per
+ * related model), so the query count does not depend on the number of rows; a field the selection leaves
+ * out is not prepared at all.
  */
-export async function renderRows(model: Model, rows: Row[], ctx: RenderContext, mode: RenderMode): Promise<JsonObject[]> {
-  const fields = ctx.registry.outputFields(model, mode);
+export async function renderRows(model: Model, rows: Row[], ctx: RenderContext, mode: RenderMode, selection?: FieldSelection): Promise<JsonObject[]> {
+  const wanted = (key: string) => (!selection?.only || selection.only.has(key)) && !selection?.omit?.has(key);
+  let fields = ctx.registry.outputFields(model, mode);
+  if (selection) fields = fields.filter((f) => readKeys(f, ctx.registry).some(wanted));
   const renderers: FieldRenderer[] = [];
   for (const field of fields) renderers.push(await field.prepare(rows, ctx, mode));
+  // Fields with several keys (generic relations) may be only partly selected.
+  const unwanted = selection ? fields.flatMap((f) => readKeys(f, ctx.registry).filter((k) => !wanted(k))) : [];
   return rows.map((row) => {
     const out: JsonObject = {};
     for (const render of renderers) render(row, out);
+    for (const key of unwanted) delete out[key];
     return out;
   });
 }

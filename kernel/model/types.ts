@@ -23,6 +23,41 @@ export class ValidationError extends Error {
   }
 }
 
+/** Validation failures of a write of several items, aligned with them (`{}` for an item without errors). */
+export class ItemErrors extends Error {
+  constructor(readonly items: ErrorMap[]) {
+    super(items.map((e, i) => (Object.keys(e).length ? `item ${i}: ${new ValidationError(e).message}` : '')).filter(Boolean).join('; '));
+  }
+
+  /** The failure of a one-item write, as a plain ValidationError. */
+  first(): ValidationError {
+    return new ValidationError(this.items.find((e) => Object.keys(e).length) ?? {});
+  }
+}
+
+/**
+ * Values computed once per request or write and shared by every field that needs them (custom field
+ * definitions, say). A write clears it once it stored its objects.
+ */
+export class Memo {
+  private readonly values = new Map<string, Promise<unknown>>();
+
+  get<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    let value = this.values.get(key) as Promise<T> | undefined;
+    if (!value) {
+      value = compute();
+      this.values.set(key, value);
+      // A failed computation is not remembered.
+      value.catch(() => this.values.delete(key));
+    }
+    return value;
+  }
+
+  clear(): void {
+    this.values.clear();
+  }
+}
+
 /** What rendering needs: where to read and how to build absolute URLs. */
 export interface RenderContext {
   db: Db;
@@ -32,6 +67,7 @@ export interface RenderContext {
   created?: boolean;
   /** e.g. `http://127.0.0.1:8000`; empty for host-less rendering (events). */
   baseUrl: string;
+  memo: Memo;
 }
 
 /** Rendering modes: the full object, `?brief=1`, or nested inside another object. */

@@ -1,12 +1,46 @@
-import type { FieldMetadata } from '../model/field.js';
-import { GenericForeignKeyField } from '../model/fields/generic.js';
+import type { PropertyDescription } from '../model/description.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import type { JsonObject } from '../model/types.js';
+import type { Json, JsonObject } from '../model/types.js';
+
+/** DRF's metadata type name of a described key, as NetBox's OPTIONS shows it. */
+function drfType(p: PropertyDescription): string {
+  if (p.format === 'image') return 'image upload';
+  if (p.relation) return p.type === 'object' ? 'nested object' : 'field';
+  if (p.choices || p.type === 'json' || p.type === 'object') return 'field';
+  if (p.type === 'array') return 'list';
+  // Read-only strings are DRF's method and identity fields (`display`, `url`), which it types as plain fields.
+  if (p.type === 'string' && p.readOnly && p.format !== 'date' && p.format !== 'date-time') return 'field';
+  const byFormat: Record<string, string> = { slug: 'slug', email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime', decimal: 'decimal' };
+  return (p.format && byFormat[p.format]) || p.type;
+}
+
+/** One key's OPTIONS entry (DRF's SimpleMetadata shape); a relation lists its target's brief keys as children. */
+function describeKey(p: PropertyDescription, registry: ModelRegistry): JsonObject {
+  const meta: JsonObject = { type: drfType(p), required: p.required, read_only: p.readOnly, label: p.label };
+  if (p.helpText) meta.help_text = p.helpText;
+  if (p.maxLength !== undefined) meta.max_length = p.maxLength;
+  if (p.minimum !== undefined) meta.min_value = p.minimum;
+  if (p.maximum !== undefined) meta.max_value = p.maximum;
+  if (p.maxDigits !== undefined) meta.max_digits = p.maxDigits;
+  if (p.decimalPlaces !== undefined) meta.decimal_places = p.decimalPlaces;
+  if (p.choices) meta.choices = p.choices.map(({ value, label }) => ({ value, display_name: label }));
+  if (p.type === 'array' && !p.relation && p.items) meta.child = { type: p.items.type, required: true, read_only: false };
+  if (p.relation && p.type === 'object') {
+    const target = registry.get(p.relation);
+    const children: JsonObject = {};
+    for (const name of target.brief) {
+      const child = registry.fieldOf(target, name)?.describe(registry).find((d) => d.key === name);
+      if (child) children[name] = describeKey(child, registry);
+    }
+    meta.children = children;
+  }
+  return meta;
+}
 
 /**
- * The OPTIONS body of a list (`POST` action) or detail (`PUT` action) endpoint, as DRF describes it;
- * the action is listed only when the user may perform it.
+ * The OPTIONS body of a list (`POST` action) or detail (`PUT` action) endpoint, as DRF describes it, from
+ * each field's description; the action is listed only when the user may perform it.
  */
 export function optionsBody(model: Model, registry: ModelRegistry, kind: 'list' | 'detail', allowed: boolean): JsonObject {
   const body: JsonObject = {
@@ -16,10 +50,9 @@ export function optionsBody(model: Model, registry: ModelRegistry, kind: 'list' 
     parses: ['application/json', 'multipart/form-data'],
   };
   if (!allowed) return body;
-  const fields: Record<string, FieldMetadata> = {};
+  const fields: Record<string, Json> = {};
   for (const field of registry.outputFields(model, 'full')) {
-    if (field instanceof GenericForeignKeyField) Object.assign(fields, field.describeKeys(registry));
-    else fields[field.name] = field.metadata(registry);
+    for (const p of field.describe(registry)) fields[p.key] = describeKey(p, registry);
   }
   // Every write may carry a message for the change log (write-only).
   fields.changelog_message = { type: 'string', required: false, read_only: false, label: 'Changelog message' };

@@ -1,15 +1,14 @@
 import type { Request } from 'express';
-import type { Knex } from '@mikro-orm/knex';
-import type { Action } from '../auth/access.js';
 import { notFound } from '../errors.js';
+import { applyFilter } from '../filters/compile.js';
+import { filterFromQuery } from '../filters/query.js';
 import { baseUrl, queryParam } from '../http/request.js';
 import type { Model } from '../model/model.js';
 import { applyOrdering } from '../model/ordering.js';
 import { renderRows } from '../model/render.js';
-import { ValidationError, type Db, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
-import { applyFilter } from '../filters/compile.js';
-import { filterFromQuery } from '../filters/query.js';
+import { Memo, ValidationError, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
 import { cursorUrl, pageLinks, pageOf } from './pagination.js';
+import { selectionOf } from './selection.js';
 import type { RestServices } from './services.js';
 
 /** `?brief` with any non-empty value turns brief mode on, as in NetBox. */
@@ -18,13 +17,8 @@ export function renderMode(req: Request): RenderMode {
   return brief !== undefined && brief !== '' ? 'brief' : 'full';
 }
 
-export function renderContext(req: Request, services: RestServices, db: Db = services.db.knex): RenderContext {
-  return { db, registry: services.registry, settings: services.settings, baseUrl: baseUrl(req) };
-}
-
-/** The base query of a model's list; filters and permissions narrow it here in later stages. */
-export function listQuery(model: Model, db: Db): Knex.QueryBuilder {
-  return db(`${model.table} as t`);
+function renderContext(req: Request, services: RestServices): RenderContext {
+  return { db: services.db.knex, registry: services.registry, settings: services.settings, baseUrl: baseUrl(req), memo: new Memo() };
 }
 
 /** Parses a detail URL's id; anything but a positive integer is a 404. */
@@ -34,20 +28,23 @@ export function parseId(text: string | undefined): number {
 }
 
 /**
- * The object `id` if the request may apply `action` to it: refuses (403) without the permission,
- * answers 404 when the object is missing or outside the permission's constraints.
+ * The object `id` if the request may view it: refuses (403) without the permission, answers 404 when the
+ * object is missing or outside the permission's constraints.
  */
-export async function fetchRow(req: Request, model: Model, id: number, action: Action, db: Db): Promise<Row> {
-  await req.access.require(model, action);
-  const qb = listQuery(model, db).select('t.*').where('t.id', id);
-  await req.access.restrict(qb, model, action);
+export async function fetchRow(req: Request, model: Model, id: number, services: RestServices): Promise<Row> {
+  await req.access.require(model, 'view');
+  const qb = services.db.knex(`${model.table} as t`).select('t.*').where('t.id', id);
+  await req.access.restrict(qb, model, 'view');
   const row = (await qb.first()) as Row | undefined;
   if (!row) throw notFound();
   return row;
 }
 
-export async function renderOne(model: Model, row: Row, ctx: RenderContext, mode: RenderMode = 'full'): Promise<JsonObject> {
-  return (await renderRows(model, [row], ctx, mode))[0];
+/** GET on a detail endpoint, with `brief`, `fields`, `omit` and `exclude`. */
+export async function readObject(req: Request, model: Model, id: number, services: RestServices): Promise<JsonObject> {
+  const selection = selectionOf(req, model, services.registry);
+  const row = await fetchRow(req, model, id, services);
+  return (await renderRows(model, [row], renderContext(req, services), renderMode(req), selection))[0];
 }
 
 function cursorOf(req: Request): number | undefined {
@@ -69,21 +66,22 @@ export async function listObjects(req: Request, model: Model, services: RestServ
   await req.access.require(model, 'view');
   const page = pageOf(req, services.settings);
   const start = cursorOf(req);
-  const base = listQuery(model, db);
+  const selection = selectionOf(req, model, services.registry);
+  const base = db(`${model.table} as t`);
   await req.access.restrict(base, model, 'view');
   const scope = { db, registry: services.registry };
-  applyFilter(base, model, await filterFromQuery(req, model, services.filters, scope), scope);
+  applyFilter(base, model, await filterFromQuery(req.query, model, services.filters, scope), scope);
 
   const qb = base.clone().select('t.*');
+  const render = (rows: Row[]) => renderRows(model, rows, renderContext(req, services), renderMode(req), selection);
   if (start !== undefined) {
     qb.where('t.id', '>=', start).orderBy('t.id');
     if (page.limit !== null) qb.limit(page.limit + 1);
     const rows = (await qb) as Row[];
     const more = page.limit !== null && rows.length > page.limit;
     if (more) rows.pop();
-    const results = await renderRows(model, rows, renderContext(req, services), renderMode(req));
     const next = more ? cursorUrl(req, (rows[rows.length - 1].id as number) + 1) : null;
-    return { count: null, next, previous: null, results };
+    return { count: null, next, previous: null, results: await render(rows) };
   }
   const [{ count }] = (await base.clone().count({ count: '*' })) as { count: string }[];
   const ordering = queryParam(req, 'ordering');
@@ -91,6 +89,5 @@ export async function listObjects(req: Request, model: Model, services: RestServ
   if (page.limit !== null) qb.limit(page.limit);
   if (page.offset) qb.offset(page.offset);
   const rows = (await qb) as Row[];
-  const results = await renderRows(model, rows, renderContext(req, services), renderMode(req));
-  return { count: Number(count), ...pageLinks(req, page, Number(count)), results };
+  return { count: Number(count), ...pageLinks(req, page, Number(count)), results: await render(rows) };
 }

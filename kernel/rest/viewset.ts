@@ -3,7 +3,7 @@ import { HttpError } from '../errors.js';
 import { noContent, send } from '../http/respond.js';
 import type { Model } from '../model/model.js';
 import { optionsBody } from './metadata.js';
-import { fetchRow, listObjects, parseId, renderContext, renderMode, renderOne } from './read.js';
+import { fetchRow, listObjects, parseId, readObject } from './read.js';
 import type { RestServices } from './services.js';
 import { bulkDestroy, bulkUpdate, create, destroy, update } from './write.js';
 
@@ -23,8 +23,8 @@ export function modelRouter(model: Model, services: RestServices): Router {
     .route('/')
     .get(async (req, res) => send(req, res, 200, await listObjects(req, model, services), title('List')))
     .post(async (req, res) => send(req, res, 201, await create(req, model, services)))
-    .put(async (req, res) => send(req, res, 200, await bulkUpdate(req, model, services, 'update')))
-    .patch(async (req, res) => send(req, res, 200, await bulkUpdate(req, model, services, 'partial')))
+    .put(async (req, res) => send(req, res, 200, await bulkUpdate(req, model, 'update', services)))
+    .patch(async (req, res) => send(req, res, 200, await bulkUpdate(req, model, 'partial', services)))
     .delete(async (req, res) => {
       await bulkDestroy(req, model, services);
       noContent(res);
@@ -38,21 +38,20 @@ export function modelRouter(model: Model, services: RestServices): Router {
   router
     .route('/:id/')
     .get(async (req: Request<{ id: string }>, res: Response) => {
-      const row = await fetchRow(req, model, parseId(req.params.id), 'view', services.db.knex);
-      send(req, res, 200, await renderOne(model, row, renderContext(req, services), renderMode(req)), title('Instance'));
+      send(req, res, 200, await readObject(req, model, parseId(req.params.id), services), title('Instance'));
     })
     .put(async (req: Request<{ id: string }>, res: Response) => {
-      send(req, res, 200, await update(req, model, parseId(req.params.id), services, 'update'));
+      send(req, res, 200, await update(req, model, parseId(req.params.id), 'update', services));
     })
     .patch(async (req: Request<{ id: string }>, res: Response) => {
-      send(req, res, 200, await update(req, model, parseId(req.params.id), services, 'partial'));
+      send(req, res, 200, await update(req, model, parseId(req.params.id), 'partial', services));
     })
     .delete(async (req: Request<{ id: string }>, res: Response) => {
       await destroy(req, model, parseId(req.params.id), services);
       noContent(res);
     })
     .options(async (req: Request<{ id: string }>, res: Response) => {
-      await fetchRow(req, model, parseId(req.params.id), 'view', services.db.knex);
+      await fetchRow(req, model, parseId(req.params.id), services);
       send(req, res, 200, optionsBody(model, services.registry, 'detail', await req.access.can(model, 'change')));
     })
     .all(methodNotAllowed);

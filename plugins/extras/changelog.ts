@@ -1,27 +1,31 @@
-import { Services, type ChangeRecord, type FilterExtension, type PluginContext, type QueryFilter, type SqlCondition } from '../../kernel/index.js';
+import type { ChangeRecord, FilterExtension, PluginContext, QueryFilter, SqlCondition } from '../../kernel/index.js';
 import { ObjectChange } from './models/object-change.js';
 
-/** Writes the change record of `change` in the change's own transaction. */
-export async function recordChange(change: ChangeRecord, ctx: PluginContext): Promise<void> {
-  if (!change.model.features.has('changelog')) return;
+/** Writes the change records of one write step (one model, one action) in one statement, in the change's transaction. */
+export async function recordChanges(changes: ChangeRecord[], ctx: PluginContext): Promise<void> {
+  const logged = changes.filter((c) => c.model.features.has('changelog'));
+  if (!logged.length) return;
   const types = ctx.registry.objectTypes;
   const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
-  await change.db(ObjectChange.table).insert({
-    user_id: change.actor.userId,
-    user_name: change.actor.username,
-    request_id: change.actor.requestId,
-    action: change.action,
-    changed_object_type_id: types.idOf(change.model.key),
-    changed_object_id: change.id,
-    related_object_type_id: change.related ? types.idOf(change.related.model) : null,
-    related_object_id: change.related?.id ?? null,
-    object_repr: change.display.slice(0, 200),
-    message: change.message,
-    prechange_data: json(change.before),
-    postchange_data: json(change.after),
-    created: change.db.fn.now(),
-    last_updated: change.db.fn.now(),
-  });
+  const { db } = logged[0];
+  await db(ObjectChange.table).insert(
+    logged.map((change) => ({
+      user_id: change.actor.userId,
+      user_name: change.actor.username,
+      request_id: change.actor.requestId,
+      action: change.action,
+      changed_object_type_id: types.idOf(change.model.key),
+      changed_object_id: change.id,
+      related_object_type_id: change.related ? types.idOf(change.related.model) : null,
+      related_object_id: change.related?.id ?? null,
+      object_repr: change.display.slice(0, 200),
+      message: change.message,
+      prechange_data: json(change.before),
+      postchange_data: json(change.after),
+      created: db.fn.now(),
+      last_updated: db.fn.now(),
+    })),
+  );
 }
 
 /** `created_by_request`, `updated_by_request` and `modified_by_request` on every change-logged model. */
@@ -59,8 +63,8 @@ export async function housekeeping(ctx: PluginContext): Promise<number> {
     process.stdout.write('CHANGELOG_RETENTION is 0: change records are kept forever.\n');
     return 0;
   }
-  const db = ctx.container.resolve(Services.database).knex;
-  const deleted = await db(ObjectChange.table).where('time', '<', db.raw(`now() - make_interval(days => ?)`, [days])).delete();
+  // A bulk delete of old records: they are not themselves change-logged.
+  const deleted = await ctx.db(ObjectChange.table).where('time', '<', ctx.db.raw(`now() - make_interval(days => ?)`, [days])).delete();
   process.stdout.write(`Deleted ${deleted} change records older than ${days} days.\n`);
   return 0;
 }

@@ -1,4 +1,4 @@
-import { parseDate, parseDateTime, resolveRelated, type Db, type ModelRegistry } from '../../kernel/index.js';
+import { parseDate, parseDateTime, type Db, type Memo, type WriteScope } from '../../kernel/index.js';
 
 /** A custom field definition as stored. */
 export interface CustomFieldDef {
@@ -17,8 +17,12 @@ export interface CustomFieldDef {
   choices?: string[];
 }
 
-/** The custom fields of `modelKey`, in weight order, with the values their choice sets allow. */
-export async function definitionsOf(db: Db, modelKey: string): Promise<CustomFieldDef[]> {
+/** The custom fields of `modelKey`, in weight order, with the values their choice sets allow; read once per request or write. */
+export function definitionsOf(ctx: { db: Db; memo: Memo }, modelKey: string): Promise<CustomFieldDef[]> {
+  return ctx.memo.get(`extras.custom-fields:${modelKey}`, () => loadDefinitions(ctx.db, modelKey));
+}
+
+async function loadDefinitions(db: Db, modelKey: string): Promise<CustomFieldDef[]> {
   const defs = (await db('extras_customfield').whereRaw('? = any(object_types)', [modelKey]).orderBy(['weight', 'name'])) as CustomFieldDef[];
   const setIds = defs.flatMap((d) => (d.choice_set_id ? [d.choice_set_id] : []));
   if (setIds.length) {
@@ -29,7 +33,7 @@ export async function definitionsOf(db: Db, modelKey: string): Promise<CustomFie
 }
 
 /** Why `value` is not valid for `def` (thrown as a string), or the value to store. */
-export async function cleanValue(def: CustomFieldDef, value: unknown, db: Db, registry: ModelRegistry): Promise<unknown> {
+export async function cleanValue(def: CustomFieldDef, value: unknown, ctx: WriteScope): Promise<unknown> {
   if (value === null || value === undefined || value === '') return null;
   const min = def.validation_minimum === null ? undefined : Number(def.validation_minimum);
   const max = def.validation_maximum === null ? undefined : Number(def.validation_maximum);
@@ -76,19 +80,17 @@ export async function cleanValue(def: CustomFieldDef, value: unknown, db: Db, re
     }
     case 'object':
     case 'multiobject': {
-      const target = registry.get(def.related_object_type ?? '');
+      const target = ctx.registry.get(def.related_object_type ?? '');
       const resolve = async (v: unknown) => {
         try {
-          return await resolveRelated(db, target, v, def.name, (k) => registry.get(k));
+          return await ctx.resolve(target, v, def.name);
         } catch {
           throw `Unknown related object(s): ${JSON.stringify(v)}`;
         }
       };
       if (def.type === 'object') return resolve(value);
       if (!Array.isArray(value)) throw 'Value must be a list of objects.';
-      const ids: number[] = [];
-      for (const v of value) ids.push(await resolve(v));
-      return ids;
+      return Promise.all(value.map(resolve));
     }
     default:
       return value;

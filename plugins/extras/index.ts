@@ -1,5 +1,5 @@
-import { Services, definePlugin } from '../../kernel/index.js';
-import { housekeeping, recordChange, requestFilters } from './changelog.js';
+import { definePlugin } from '../../kernel/index.js';
+import { housekeeping, recordChanges, requestFilters } from './changelog.js';
 import { customFieldFilters } from './custom-field-filters.js';
 import { CustomFieldsField } from './fields/custom-fields.js';
 import { TagsField } from './fields/tags.js';
@@ -22,13 +22,13 @@ export default definePlugin({
   migrations: new URL('./migrations/', import.meta.url),
   // NetBox 4.1 moved the change log to the core app; clients of either release find it.
   aliases: [{ path: '/api/core/object-changes/', model: ObjectChange }],
-  contributes: (model) => [
-    ...(model.features.has('tags') ? [new TagsField()] : []),
-    ...(model.features.has('customFields') ? [new CustomFieldsField()] : []),
-  ],
-  changes: recordChange,
+  contributes: (model) => ({
+    ...(model.features.has('tags') ? { tags: new TagsField() } : {}),
+    ...(model.features.has('customFields') ? { custom_fields: new CustomFieldsField() } : {}),
+  }),
+  changes: recordChanges,
   routes(router, ctx) {
-    router.post('/image-attachments/', uploadRoute(ctx, () => ctx.container.resolve(Services.rest)));
+    router.post('/image-attachments/', uploadRoute(ctx));
   },
   setup(ctx) {
     ctx.filters.extend(requestFilters(ctx));

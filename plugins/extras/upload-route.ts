@@ -3,7 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { NextFunction, Request, Response } from 'express';
 import multer from 'multer';
-import { ValidationError, createObjects, send, type PluginContext, type RestServices } from '../../kernel/index.js';
+import { ItemErrors, ValidationError, send, type PluginContext } from '../../kernel/index.js';
 import { dropTicket, ticketFor } from './fields/image.js';
 import { imageSize } from './image-size.js';
 import { ImageAttachment } from './models/image-attachment.js';
@@ -15,7 +15,7 @@ const FOLDER = 'image-attachments';
  * the file is checked, stored under MEDIA_ROOT and the attachment created like any other object; a failed
  * create leaves no file behind.
  */
-export function uploadRoute(ctx: PluginContext, services: () => RestServices) {
+export function uploadRoute(ctx: PluginContext) {
   const limit = ctx.settings.MAX_BODY_SIZE;
   const parse = multer({ storage: multer.memoryStorage(), limits: { fileSize: limit, files: 1 } }).single('image');
   return (req: Request, res: Response, next: NextFunction) => {
@@ -35,13 +35,14 @@ export function uploadRoute(ctx: PluginContext, services: () => RestServices) {
         await mkdir(join(ctx.settings.MEDIA_ROOT, FOLDER), { recursive: true });
         await writeFile(full, file.buffer);
         const ticket = ticketFor({ path, width: size.width, height: size.height });
-        req.payload = { ...(req.body as Record<string, unknown>), image: ticket };
+        const body = { ...(req.body as Record<string, unknown>), image: ticket };
         try {
-          send(req, res, 201, await createObjects(req, ImageAttachment, services()));
+          const [created] = await ctx.as(req).write(async (s) => s.render(ImageAttachment, await s.create(ImageAttachment, [body])));
+          send(req, res, 201, created);
         } catch (failure) {
           dropTicket(ticket);
           await rm(full, { force: true });
-          throw failure;
+          throw failure instanceof ItemErrors ? failure.first() : failure;
         }
       } catch (failure) {
         next(failure);

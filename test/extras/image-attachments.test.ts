@@ -67,7 +67,7 @@ describe('image attachments', () => {
     const res = await upload({ object_type: 'tenancy.tenant', object_id: String(tenant.id), name: 'Rack photo' }, { data: image, name: 'photo.png', type: 'image/png' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({
-      object_type: 'tenancy.tenant', object_id: tenant.id, object: { id: tenant.id, name: 'Pictured' },
+      object_type: 'tenancy.tenant', object_id: tenant.id, parent: { id: tenant.id, name: 'Pictured' },
       name: 'Rack photo', image_width: 37, image_height: 21,
       image: expect.stringMatching(new RegExp(`^${t.base}/media/image-attachments/[0-9a-f-]{36}\\.png$`)),
     });

@@ -1,5 +1,5 @@
 import { integer, min, object } from 'superstruct';
-import { Services, baseUrl, definePlugin, renderRows } from 'patchbay';
+import { and, cmp, definePlugin, not } from 'patchbay';
 import { MaintenanceWindow } from './models/window.js';
 
 interface MaintenanceConfig {
@@ -26,22 +26,26 @@ export default definePlugin<MaintenanceConfig>({
     }
   },
   jobs: {
+    // The job writes as the system: validated, change-logged and evented like any API write. `announced` is
+    // read-only to clients; an internal write may set it.
     async announce(data, ctx) {
       const { id } = data as { id: number };
-      const db = ctx.container.resolve(Services.database).knex;
-      await db(MaintenanceWindow.table).where({ id }).update({ announced: db.fn.now() });
+      await ctx.system.write((s) =>
+        s.update(MaintenanceWindow, [{ id, body: { announced: new Date().toISOString() } }], 'partial', { internal: true, missing: 'skip' }),
+      );
     },
   },
   routes(router, ctx) {
-    // Windows starting within the configured horizon, soonest first.
+    // Windows starting within the configured horizon, soonest first: what the requesting user may view.
     router.get('/upcoming/', async (req, res) => {
-      const db = ctx.container.resolve(Services.database).knex;
-      const rows = await db(MaintenanceWindow.table)
-        .where('starts', '>=', db.fn.now())
-        .andWhereRaw(`starts < now() + make_interval(days => ?)`, [ctx.config.horizon_days])
-        .whereNot('status', 'cancelled')
-        .orderBy('starts');
-      const results = await renderRows(MaintenanceWindow, rows, { db, registry: ctx.registry, settings: ctx.settings, baseUrl: baseUrl(req) }, 'brief');
+      const reader = ctx.as(req);
+      const now = new Date();
+      const horizon = new Date(now.getTime() + ctx.config.horizon_days * 86_400_000);
+      const rows = await reader.list(MaintenanceWindow, {
+        where: and([cmp(['starts'], 'gte', now.toISOString()), cmp(['starts'], 'lt', horizon.toISOString()), not(cmp(['status'], 'exact', 'cancelled'))]),
+        ordering: ['starts'],
+      });
+      const results = await reader.render(MaintenanceWindow, rows, { mode: 'brief' });
       res.json({ horizon_days: ctx.config.horizon_days, count: results.length, results });
     });
   },

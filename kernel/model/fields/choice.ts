@@ -1,5 +1,7 @@
-import type { CommonOptions, FieldMetadata, FilterKind } from '../field.js';
-import type { ModelRegistry } from '../registry.js';
+import { textFilter, type QueryFilter } from '../../filters/builders.js';
+import { ParamError } from '../../filters/errors.js';
+import type { ValueSchema } from '../description.js';
+import type { CommonOptions } from '../field.js';
 import type { FieldRenderer } from '../types.js';
 import { ScalarField } from './scalar.js';
 
@@ -30,10 +32,6 @@ export interface ChoiceOptions extends CommonOptions {
 
 /** Stored as the value; read as `{value, label}` (null when blank); written as the bare value. */
 export class ChoiceField extends ScalarField<ChoiceOptions> {
-  override filterKind(): FilterKind | undefined {
-    return 'choice';
-  }
-
   constructor(readonly set: ChoiceSet, options: ChoiceOptions) {
     super(options);
   }
@@ -68,13 +66,15 @@ export class ChoiceField extends ScalarField<ChoiceOptions> {
     return text;
   }
 
-  protected metadataType(): string {
-    return 'field';
+  protected schema(): ValueSchema {
+    return { type: 'string', choices: this.set.choices.map(([value, label]) => ({ value, label })) };
   }
 
-  override metadata(registry: ModelRegistry): FieldMetadata {
-    const meta = super.metadata(registry);
-    meta.choices = this.set.choices.map(([value, label]) => ({ value, display_name: label }));
-    return meta;
+  override filters(): Record<string, QueryFilter> {
+    return {
+      [this.name]: textFilter([this.name], (v) => {
+        if (!this.set.has(v)) throw new ParamError(`Select a valid choice. ${v} is not one of the available choices.`);
+      }),
+    };
   }
 }

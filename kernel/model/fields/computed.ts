@@ -1,26 +1,21 @@
+import type { ValueSchema } from '../description.js';
 import { Field, type Column } from '../field.js';
-import type { Model } from '../model.js';
 import type { FieldRenderer, RenderContext, RenderMode, Row } from '../types.js';
 
-/** A read-only value computed for a whole page of rows in one query. */
+/** A read-only number computed for a whole page of rows in one query. */
 export abstract class ComputedField extends Field {
-  constructor(name: string) {
+  constructor() {
     super({ readOnly: true });
-    this.name = name;
   }
 
   columns(): Column[] {
     return [];
   }
 
-  override orderColumn(): undefined {
-    return undefined;
-  }
-
   parse(): void {}
 
-  protected metadataType(): string {
-    return 'integer';
+  protected schema(): ValueSchema {
+    return { type: 'integer' };
   }
 
   protected abstract load(ids: number[], ctx: RenderContext): Promise<Map<number, number>>;
@@ -57,9 +52,8 @@ export interface CountSource {
  * On tree models the count includes the objects of all descendants, as NetBox's cumulative counts do.
  */
 export class CountField extends ComputedField {
-  constructor(name: string, readonly owner: Model, private readonly source: CountSource, private readonly tree: boolean) {
-    super(name);
-    this.model = owner;
+  constructor(private readonly source: CountSource, private readonly tree: boolean) {
+    super();
   }
 
   protected override nestedValue(): 'omit' | number {
@@ -68,10 +62,11 @@ export class CountField extends ComputedField {
 
   protected async load(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
     const { table, column, counted } = this.source;
+    const owner = this.model.table;
     const sql = this.tree
       ? `with recursive sub(root, id) as (
-           select id, id from ${this.owner.table} where id = any(?)
-           union select sub.root, t.id from ${this.owner.table} t join sub on t.parent_id = sub.id)
+           select id, id from ${owner} where id = any(?)
+           union select sub.root, t.id from ${owner} t join sub on t.parent_id = sub.id)
          select sub.root as id, count(distinct s.${counted})::int as n from sub join ${table} s on s.${column} = sub.id group by sub.root`
       : `select ${column} as id, count(distinct ${counted})::int as n from ${table} where ${column} = any(?) group by ${column}`;
     const { rows } = (await ctx.db.raw(sql, [ids])) as { rows: { id: number; n: number }[] };
@@ -81,11 +76,6 @@ export class CountField extends ComputedField {
 
 /** `_depth` of a tree model: how many ancestors an object has (0 for a root). */
 export class DepthField extends ComputedField {
-  constructor(owner: Model) {
-    super('_depth');
-    this.model = owner;
-  }
-
   protected async load(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
     const table = this.model.table;
     const { rows } = (await ctx.db.raw(

@@ -1,7 +1,14 @@
-import { Field, type Column, type CommonOptions, type FieldMetadata, type WriteContext, type WriteValues, type FilterKind } from '../field.js';
-import { resolveRelated } from '../lookup.js';
+import { naturalKey, relationFilter, type QueryFilter } from '../../filters/builders.js';
+import type { Comparison } from '../../filters/compile.js';
+import type { WriteContext } from '../../write/context.js';
+import type { ValueSchema } from '../description.js';
+import { Field, type Column, type CommonOptions, type DerivedField, type ObjectRef, type Reference, type WriteValues } from '../field.js';
+import type { Model } from '../model.js';
+import type { OrderStep } from '../ordering.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type FieldRenderer, type RenderContext, type Row } from '../types.js';
+import { CountField, DepthField } from './computed.js';
+import { relatedModel, relationCondition, searchKey } from './relation.js';
 
 export type OnDelete = 'cascade' | 'set null' | 'protect';
 
@@ -14,10 +21,6 @@ export interface ForeignKeyOptions extends CommonOptions {
 
 /** A reference to one object of another (or the same) model: read nested, written as id or attributes. */
 export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> extends Field<O> {
-  override filterKind(): FilterKind | undefined {
-    return 'fk';
-  }
-
   constructor(readonly target: string, options: O) {
     super(options);
   }
@@ -35,6 +38,23 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
     return [{ name: this.column, type: 'integer', nullable: this.nullable, references: { model: this.target, onDelete }, index: true }];
   }
 
+  override link(registry: ModelRegistry): DerivedField[] {
+    const target = relatedModel(registry, this.model, this.name, this.target);
+    if (!this.options.countAs) return [];
+    const source = { table: this.model.table, column: this.column, counted: 'id' };
+    return [{ model: target, name: this.options.countAs, field: new CountField(source, target.isTree) }];
+  }
+
+  override references(target: Model): Reference | undefined {
+    if (target.key !== this.target) return undefined;
+    return { onDelete: this.onDelete, select: (db, ids) => db(this.model.table).select('*').whereIn(this.column, ids) };
+  }
+
+  override pointsAt(row: Row): ObjectRef | null {
+    const id = row[this.column] as number | null | undefined;
+    return id === null || id === undefined ? null : { model: this.target, id };
+  }
+
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const ids = rows.map((r) => r[this.column] as number | null).filter((id): id is number => id !== null && id !== undefined);
     const nested = await ctx.registry.loadNested(ctx.registry.get(this.target), ids, ctx);
@@ -44,45 +64,88 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
     };
   }
 
+  protected schema(): ValueSchema {
+    return { type: 'object', relation: this.target };
+  }
+
   async parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> {
     const value = body[this.name];
     if (value === null || value === '') {
       if (!this.nullable) throw ValidationError.of(this.name, 'This field may not be null.');
-      out.columns[this.column] = null;
+      out.columns[this.column] = out.values[this.name] = null;
       return;
     }
-    const target = ctx.registry.get(this.target);
-    out.columns[this.column] = await resolveRelated(ctx.db, target, value, this.name, (k) => ctx.registry.get(k));
+    out.columns[this.column] = out.values[this.name] = await ctx.resolve(ctx.registry.get(this.target), value, this.name);
   }
 
-  protected metadataType(): string {
-    return 'nested object';
-  }
-
-  override metadata(registry: ModelRegistry): FieldMetadata {
+  override filters(registry: ModelRegistry): Record<string, QueryFilter> {
     const target = registry.get(this.target);
-    const children: FieldMetadata = {};
-    for (const name of target.brief) {
-      const field = target.field(name) ?? registry.extraField(target, name);
-      if (field) children[name] = field.metadata(registry);
-    }
-    return { ...super.metadata(registry), children };
+    const tree = target.isTree && !this.treeParent;
+    const filters: Record<string, QueryFilter> = { [`${this.name}_id`]: relationFilter([this.name], target, 'id', tree) };
+    const key = naturalKey(target);
+    if (key) filters[this.name] = relationFilter([this.name], target, key, tree);
+    return filters;
+  }
+
+  override condition(c: Comparison): void {
+    relationCondition(c, c.scope.registry.get(this.target), {
+      isNull: (qb, alias, isNull) => {
+        if (isNull) qb.whereNull(`${alias}.${this.column}`);
+        else qb.whereNotNull(`${alias}.${this.column}`);
+      },
+      among: (qb, alias, ids) => {
+        qb.whereIn(`${alias}.${this.column}`, ids);
+      },
+    });
+  }
+
+  override searchPaths(registry: ModelRegistry): string[][] {
+    const key = searchKey(registry.get(this.target));
+    return key ? [[this.name, key]] : [];
+  }
+
+  /** A related path orders by the target's field; the relation alone by the target's own ordering. */
+  override order(step: OrderStep): void {
+    const target = step.registry.get(this.target);
+    const alias = step.join(target, this.column);
+    if (step.rest.length) return step.visit(target, alias, step.rest, step.desc);
+    for (const term of target.ordering) step.visit(target, alias, [term.replace(/^-/, '')], term.startsWith('-') !== step.desc);
   }
 }
 
 /** The `parent` of a tree model: a nullable reference to the same model that may not form a cycle. */
 export class ParentField extends ForeignKeyField {
+  override get treeParent(): boolean {
+    return true;
+  }
+
+  override link(registry: ModelRegistry): DerivedField[] {
+    return [...super.link(registry), { model: this.model, name: '_depth', field: new DepthField() }];
+  }
+
   override async parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> {
     await super.parse(body, ctx, out);
     const parentId = out.columns[this.column] as number | null;
     const selfId = ctx.instance?.id as number | undefined;
     if (parentId === null || selfId === undefined) return;
     const table = this.model.table;
-    const { rows } = (await ctx.db.raw(
-      `with recursive sub(id) as (select ?::int union select t.id from ${table} t join sub on t.parent_id = sub.id)
-       select 1 from sub where id = ? limit 1`,
-      [selfId, parentId],
-    )) as { rows: unknown[] };
-    if (rows.length > 0) throw ValidationError.of(this.name, `Cannot assign self or child ${this.model.title} as parent.`);
+    // The descendants of every object a write moves, in one query.
+    const descendants = await ctx.batch(`descendants:${table}`, selfId, async (ids) => {
+      const { rows } = (await ctx.db.raw(
+        `with recursive sub(root, id) as (select s, s from unnest(?::int[]) s union select sub.root, t.id from ${table} t join sub on t.parent_id = sub.id)
+         select root, id from sub`,
+        [ids],
+      )) as { rows: { root: number; id: number }[] };
+      return ids.map((id) => new Set(rows.filter((r) => r.root === id).map((r) => r.id)));
+    });
+    if (descendants.has(parentId)) throw ValidationError.of(this.name, `Cannot assign self or child ${this.model.title} as parent.`);
+  }
+
+  override filters(registry: ModelRegistry): Record<string, QueryFilter> {
+    const filters = super.filters(registry);
+    const key = naturalKey(this.model);
+    filters.ancestor_id = relationFilter([this.name], this.model, 'id', true);
+    if (key) filters.ancestor = relationFilter([this.name], this.model, key, true);
+    return filters;
   }
 }

@@ -1,4 +1,12 @@
-import { Field, type Column, type CommonOptions, type FieldMetadata, type WriteContext, type WriteValues, type FilterKind } from '../field.js';
+import type { Knex } from '@mikro-orm/knex';
+import type { QueryFilter } from '../../filters/builders.js';
+import type { Comparison } from '../../filters/compile.js';
+import { FilterError, ParamError } from '../../filters/errors.js';
+import { not, type FilterNode } from '../../filters/tree.js';
+import { parseWholeNumber } from '../../filters/values.js';
+import type { WriteContext } from '../../write/context.js';
+import type { PropertyDescription, ValueSchema } from '../description.js';
+import { Field, type Column, type CommonOptions, type ObjectRef, type Reference, type WriteValues } from '../field.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type ErrorMap, type FieldRenderer, type JsonObject, type RenderContext, type Row } from '../types.js';
@@ -8,6 +16,8 @@ export interface GenericOptions extends CommonOptions {
   feature?: string;
   /** `keep`: this object outlives its target (a change record); default `cascade`. */
   onDelete?: 'cascade' | 'keep';
+  /** The key the nested object reads under, when it is not the field's name (image attachments read `parent`). */
+  readAs?: string;
 }
 
 export const OBJECT_TYPE_MODEL = 'core.objecttype';
@@ -17,10 +27,6 @@ export const OBJECT_TYPE_MODEL = 'core.objecttype';
  * read back as both and as the nested object under `<name>`. Deleting the target deletes this object.
  */
 export class GenericForeignKeyField extends Field<GenericOptions> {
-  override filterKind(): FilterKind | undefined {
-    return 'generic';
-  }
-
   get typeKey(): string {
     return `${this.name}_type`;
   }
@@ -31,6 +37,10 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
 
   get typeColumn(): string {
     return `${this.name}_type_id`;
+  }
+
+  private get readKey(): string {
+    return this.options.readAs ?? this.name;
   }
 
   override get keys(): string[] {
@@ -44,13 +54,20 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
     ];
   }
 
-  override orderColumn(): string {
-    return this.typeColumn;
-  }
-
   /** Whether objects of `model` may be referenced by this field. */
   accepts(model: Model): boolean {
     return !this.options.feature || model.features.has(this.options.feature);
+  }
+
+  override references(target: Model, registry: ModelRegistry): Reference | undefined {
+    const typeId = registry.objectTypes.idOf(target.key);
+    if (this.options.onDelete === 'keep' || !this.accepts(target) || typeId === undefined) return undefined;
+    return { onDelete: 'cascade', select: (db, ids) => db(this.model.table).select('*').where(this.typeColumn, typeId).whereIn(this.idKey, ids) };
+  }
+
+  override pointsAt(row: Row, registry: ModelRegistry): ObjectRef | null {
+    const key = registry.objectTypes.keyOf(row[this.typeColumn] as number);
+    return key ? { model: key, id: row[this.idKey] as number } : null;
   }
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
@@ -72,8 +89,26 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
       const id = row[this.idKey] as number | null;
       out[this.typeKey] = typeId === null || typeId === undefined ? null : ctx.registry.objectTypes.keyOf(typeId) ?? null;
       out[this.idKey] = id ?? null;
-      out[this.name] = typeId === null || typeId === undefined || id === null ? null : loaded.get(typeId)?.get(id) ?? null;
+      out[this.readKey] = typeId === null || typeId === undefined || id === null ? null : loaded.get(typeId)?.get(id) ?? null;
     };
+  }
+
+  /** The two written keys and the nested object read back. */
+  override describe(registry: ModelRegistry): PropertyDescription[] {
+    const choices = registry
+      .all()
+      .filter((m) => this.accepts(m))
+      .map((m) => ({ value: m.key, label: `${m.app} | ${m.verboseName}` }));
+    const written = { required: this.required, readOnly: false, nullable: this.nullable };
+    return [
+      { key: this.typeKey, label: `${this.label} type`, type: 'string', choices, ...written },
+      { key: this.idKey, label: `${this.label} ID`, type: 'integer', ...written },
+      { key: this.readKey, label: this.label, type: 'object', required: false, readOnly: true, nullable: true },
+    ];
+  }
+
+  protected schema(): ValueSchema {
+    return { type: 'object' };
   }
 
   async parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> {
@@ -86,6 +121,7 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
       if (this.nullable) {
         out.columns[this.typeColumn] = null;
         out.columns[this.idKey] = null;
+        out.values[this.name] = null;
         return;
       }
       const message = typeValue === null || idValue === null ? 'This field may not be null.' : 'This field is required.';
@@ -114,38 +150,57 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
       errors[this.idKey] = ['A valid integer is required.'];
     }
 
-    if (model && id !== undefined) {
-      const found = id <= 2147483647 ? await ctx.db(model.table).where('id', id).first('id') : undefined;
-      if (!found) errors[this.idKey] = [`Related object not found using the provided value: ${id}.`];
-    }
+    if (model && id !== undefined && !(await ctx.exists(model, id))) errors[this.idKey] = [`Related object not found using the provided value: ${id}.`];
     if (Object.keys(errors).length) throw new ValidationError(errors);
     out.columns[this.typeColumn] = ctx.registry.objectTypes.idOf(model!.key)!;
     out.columns[this.idKey] = id!;
+    out.values[this.name] = { model: model!.key, id: id! };
   }
 
-  override async snapshot(row: Row, ctx: RenderContext): Promise<JsonObject> {
-    const typeId = row[this.typeColumn] as number | null;
-    return {
-      [this.typeKey]: typeId === null ? null : ctx.registry.objectTypes.keyOf(typeId) ?? null,
-      [this.idKey]: (row[this.idKey] as number | null) ?? null,
+  override snapshot(_rows: Row[], ctx: RenderContext): FieldRenderer {
+    return (row, out) => {
+      const typeId = row[this.typeColumn] as number | null;
+      out[this.typeKey] = typeId === null ? null : ctx.registry.objectTypes.keyOf(typeId) ?? null;
+      out[this.idKey] = (row[this.idKey] as number | null) ?? null;
     };
   }
 
-  protected metadataType(): string {
-    return 'field';
+  /** `<name>_type` (`app.model`), `<name>_type_id` and `<name>_id`. */
+  override filters(): Record<string, QueryFilter> {
+    const column = (name: string, values: () => unknown[]): FilterNode => ({
+      op: 'sql',
+      condition: (qb, alias) => {
+        qb.whereIn(`${alias}.${name}`, values() as Knex.Value[]);
+      },
+    });
+    const numeric = (name: string): QueryFilter => ({
+      suffixes: ['n'],
+      build: (suffix, values) => {
+        const ids = values.map(parseWholeNumber);
+        const node = column(name, () => ids);
+        return suffix === 'n' ? not(node) : node;
+      },
+    });
+    return {
+      [this.typeKey]: {
+        suffixes: ['n'],
+        build: (suffix, values, ctx) => {
+          const typeIds = values.map((v) => {
+            const id = ctx.registry.objectTypes.idOf(v);
+            if (id === undefined) throw new ParamError(`Select a valid choice. ${v} is not one of the available choices.`);
+            return id;
+          });
+          const node = column(this.typeColumn, () => typeIds);
+          return suffix === 'n' ? not(node) : node;
+        },
+      },
+      [`${this.typeKey}_id`]: numeric(this.typeColumn),
+      [this.idKey]: numeric(this.idKey),
+    };
   }
 
-  /** OPTIONS describes the two written keys. */
-  describeKeys(registry: ModelRegistry): Record<string, FieldMetadata> {
-    const base = { required: this.required, read_only: false };
-    const choices = registry
-      .all()
-      .filter((m) => this.accepts(m))
-      .map((m) => ({ value: m.key, display_name: `${m.app} | ${m.verboseName}` }));
-    return {
-      [this.typeKey]: { type: 'field', ...base, label: `${this.label} type`, choices },
-      [this.idKey]: { type: 'integer', ...base, label: `${this.label} ID` },
-      [this.name]: { type: 'field', required: false, read_only: true, label: this.label },
-    };
+  override condition(c: Comparison): void {
+    void c;
+    throw new FilterError(`'${this.name}' is filtered by its _type and _id.`);
   }
 }

@@ -6,11 +6,12 @@ import { ListField, type ListOptions } from './list.js';
 import { ManyToManyField, type ManyToManyOptions } from './many-to-many.js';
 import {
   BooleanField, DateField, DateTimeField, DecimalField, EmailField, IntegerField, JsonField, SlugField, StringField, UrlField,
-  type DecimalOptions, type IntegerOptions, type StringOptions, type TemporalOptions, type JsonOptions,
+  type DecimalOptions, type IntegerOptions, type StringOptions, type TemporalOptions,
 } from './scalar.js';
 
-/** Field builders for `defineModel`. */
+/** Field builders for `defineModel`; each call makes a new field (a field object belongs to one model). */
 export const f = {
+  /** Text; `natural: true` orders names with numbers as people read them. */
   string: (o: StringOptions = {}) => new StringField(o),
   /** Unlimited text (comments). */
   text: (o: CommonOptions = {}) => new StringField(o),
@@ -22,7 +23,7 @@ export const f = {
   boolean: (o: CommonOptions = {}) => new BooleanField(o),
   datetime: (o: TemporalOptions = {}) => new DateTimeField(o),
   date: (o: TemporalOptions = {}) => new DateField(o),
-  json: (o: JsonOptions = {}) => new JsonField(o),
+  json: (o: CommonOptions = {}) => new JsonField(o),
   choice: (set: ChoiceSet, o: ChoiceOptions = {}) => new ChoiceField(set, o),
   fk: (target: string, o: ForeignKeyOptions = {}) => new ForeignKeyField(target, o),
   /** Makes the model a tree: `parent` plus a computed `_depth`. */

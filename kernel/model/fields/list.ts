@@ -1,4 +1,11 @@
-import { Field, type Column, type CommonOptions, type FieldMetadata, type WriteContext, type WriteValues, type FilterKind } from '../field.js';
+import type { Knex } from '@mikro-orm/knex';
+import type { QueryFilter } from '../../filters/builders.js';
+import { ParamError } from '../../filters/errors.js';
+import { EQUALITY_LOOKUPS, type Lookups } from '../../filters/lookups.js';
+import { or, cmp } from '../../filters/tree.js';
+import type { WriteContext } from '../../write/context.js';
+import type { ValueSchema } from '../description.js';
+import { Field, type Column, type CommonOptions, type WriteValues } from '../field.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type FieldRenderer, type Json } from '../types.js';
 
@@ -13,10 +20,6 @@ export interface ListOptions extends CommonOptions {
 
 /** A list of strings in a PostgreSQL array column (actions, object types, allowed IPs). */
 export class ListField extends Field<ListOptions> {
-  override filterKind(): FilterKind | undefined {
-    return 'list';
-  }
-
   columns(): Column[] {
     return [{ name: this.name, type: this.options.sqlType, nullable: this.nullable }];
   }
@@ -28,10 +31,14 @@ export class ListField extends Field<ListOptions> {
     };
   }
 
+  protected schema(): ValueSchema {
+    return { type: 'array', items: { type: 'string' } };
+  }
+
   parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): void {
     const value = body[this.name];
     if (value === null && this.nullable) {
-      out.columns[this.name] = null;
+      out.columns[this.name] = out.values[this.name] = null;
       return;
     }
     if (!Array.isArray(value)) throw ValidationError.of(this.name, `Expected a list of items but got type "${typeof value === 'string' ? 'str' : typeof value}".`);
@@ -45,14 +52,36 @@ export class ListField extends Field<ListOptions> {
         throw err;
       }
     }
-    out.columns[this.name] = [...new Set(items)];
+    out.columns[this.name] = out.values[this.name] = [...new Set(items)];
   }
 
-  protected metadataType(): string {
-    return 'list';
+  /** `has`: the list holds the value. */
+  override lookups(): Lookups {
+    return {
+      isnull: EQUALITY_LOOKUPS.isnull,
+      has: (qb: Knex.QueryBuilder, column: string, value: unknown) => {
+        qb.whereRaw('? = any(??)', [value as Knex.Value, column]);
+      },
+    };
   }
 
-  override metadata(registry: ModelRegistry): FieldMetadata {
-    return { ...super.metadata(registry), child: { type: 'string', required: true, read_only: false } };
+  /** `?<name>=a&<name>=b`: lists holding any of the values, each checked as an item would be. */
+  override filters(): Record<string, QueryFilter> {
+    return {
+      [this.name]: {
+        suffixes: [],
+        build: (_s, values, ctx) => {
+          const items = values.map((v) => {
+            try {
+              return this.options.item(v, ctx.registry);
+            } catch (err) {
+              if (typeof err === 'string') throw new ParamError(err);
+              throw err;
+            }
+          });
+          return or(items.map((v) => cmp([this.name], 'has', v)));
+        },
+      },
+    };
   }
 }

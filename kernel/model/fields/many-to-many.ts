@@ -1,6 +1,12 @@
-import { Field, type Column, type CommonOptions, type WriteContext, type WriteValues, type FilterKind } from '../field.js';
-import { resolveRelated } from '../lookup.js';
+import { naturalKey, relationFilter, type QueryFilter } from '../../filters/builders.js';
+import type { Comparison } from '../../filters/compile.js';
+import type { WriteContext, WriteScope } from '../../write/context.js';
+import type { ValueSchema } from '../description.js';
+import { Field, type Column, type CommonOptions, type DerivedField, type JoinTable, type StoreEntry, type WriteValues } from '../field.js';
+import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type FieldRenderer, type JsonObject, type RenderContext, type Row } from '../types.js';
+import { CountField } from './computed.js';
+import { relatedModel, relationCondition } from './relation.js';
 
 export interface ManyToManyOptions extends CommonOptions {
   /** Adds a read-only count of objects linked to each target, under this name, to the target model. */
@@ -9,23 +15,13 @@ export interface ManyToManyOptions extends CommonOptions {
   reverseOf?: string;
 }
 
-/** The join table of a many-to-many field, named as Django names it (`tenancy_contact_groups`). */
-export interface JoinTable {
-  table: string;
-  source: string;
-  target: string;
-}
-
 /** A set of references to another model, kept in a join table; read as a list of nested objects. */
 export class ManyToManyField extends Field<ManyToManyOptions> {
-  override filterKind(): FilterKind | undefined {
-    return 'm2m';
-  }
-
   constructor(readonly target: string, options: ManyToManyOptions) {
     super({ required: false, ...options });
   }
 
+  /** The join table, named as Django names it (`tenancy_contact_groups`). */
   get join(): JoinTable {
     const targetName = this.target.split('.')[1];
     if (this.options.reverseOf) {
@@ -33,6 +29,7 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
         table: `${this.target.replace('.', '_')}_${this.options.reverseOf}`,
         source: `${this.model.name}_id`,
         target: `${targetName}_id`,
+        targetModel: this.target,
       };
     }
     const self = targetName === this.model.name;
@@ -40,6 +37,7 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
       table: `${this.model.table}_${this.name}`,
       source: `${self ? 'from_' : ''}${this.model.name}_id`,
       target: `${self ? 'to_' : ''}${targetName}_id`,
+      targetModel: this.target,
     };
   }
 
@@ -47,16 +45,22 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
     return [];
   }
 
-  override orderColumn(): undefined {
-    return undefined;
+  /** The forward side owns the join table; a `reverseOf` field reads and writes the other side's. */
+  override joinTables(): JoinTable[] {
+    return this.options.reverseOf ? [] : [this.join];
   }
 
-  async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
-    const ids = rows.map((r) => r.id as number);
+  override link(registry: ModelRegistry): DerivedField[] {
+    const target = relatedModel(registry, this.model, this.name, this.target);
+    if (!this.options.countAs) return [];
+    const { table, source, target: column } = this.join;
+    return [{ model: target, name: this.options.countAs, field: new CountField({ table, column, counted: source }, target.isTree) }];
+  }
+
+  /** The links of `ids`, in the target model's ordering, with the nested targets. */
+  private async linked(ids: number[], ctx: RenderContext): Promise<Map<number, JsonObject[]>> {
     const { table, source, target } = this.join;
-    const links: { source: number; target: number }[] = ids.length
-      ? await ctx.db(table).select({ source, target }).whereIn(source, ids)
-      : [];
+    const links: { source: number; target: number }[] = ids.length ? await ctx.db(table).select({ source, target }).whereIn(source, ids) : [];
     const nested = await ctx.registry.loadNested(ctx.registry.get(this.target), links.map((l) => l.target), ctx);
     // Lists follow the target model's ordering, which loadNested applied.
     const position = new Map([...nested.keys()].map((id, i) => [id, i]));
@@ -69,15 +73,24 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
       if (list) list.push(obj);
       else bySource.set(link.source, [obj]);
     }
+    return bySource;
+  }
+
+  async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
+    const bySource = await this.linked(rows.map((r) => r.id as number), ctx);
     return (row, out) => {
       out[this.name] = bySource.get(row.id as number) ?? [];
     };
   }
 
+  protected schema(): ValueSchema {
+    return { type: 'array', relation: this.target, items: { type: 'object', relation: this.target } };
+  }
+
   async parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> {
     const value = body[this.name];
     if (value === null && this.nullable) {
-      out.m2m.set(this.name, []);
+      out.values[this.name] = [];
       return;
     }
     if (!Array.isArray(value)) {
@@ -85,18 +98,51 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
       throw ValidationError.of(this.name, `Expected a list of items but got type "${type}".`);
     }
     const target = ctx.registry.get(this.target);
-    const ids: number[] = [];
-    for (const item of value) ids.push(await resolveRelated(ctx.db, target, item, this.name, (k) => ctx.registry.get(k)));
-    out.m2m.set(this.name, [...new Set(ids)]);
+    const ids = await Promise.all(value.map((item) => ctx.resolve(target, item, this.name)));
+    out.values[this.name] = [...new Set(ids)];
   }
 
-  override async snapshot(row: Row, ctx: RenderContext): Promise<JsonObject> {
+  override async store(entries: StoreEntry[], scope: WriteScope): Promise<void> {
     const { table, source, target } = this.join;
-    const ids = (await ctx.db(table).where(source, row.id as number).orderBy(target).pluck(target)) as number[];
-    return { [this.name]: ids };
+    if (scope.mode !== 'create') await scope.db(table).whereIn(source, entries.map((e) => e.id)).delete();
+    const links = entries.flatMap((e) => (e.value as number[]).map((t) => ({ [source]: e.id, [target]: t })));
+    if (links.length) await scope.db(table).insert(links);
   }
 
-  protected metadataType(): string {
-    return 'field';
+  override async snapshot(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
+    const { table, source, target } = this.join;
+    const links = (await ctx.db(table).select({ source, target }).whereIn(source, rows.map((r) => r.id as number)).orderBy(target)) as {
+      source: number;
+      target: number;
+    }[];
+    const bySource = new Map<number, number[]>();
+    for (const link of links) bySource.set(link.source, [...(bySource.get(link.source) ?? []), link.target]);
+    return (row, out) => {
+      out[this.name] = bySource.get(row.id as number) ?? [];
+    };
+  }
+
+  override filters(registry: ModelRegistry): Record<string, QueryFilter> {
+    const target = registry.get(this.target);
+    // NetBox names many-to-many filters in the singular: `groups` → `group_id`, `group`.
+    const base = this.name.replace(/s$/, '');
+    const filters: Record<string, QueryFilter> = { [`${base}_id`]: relationFilter([this.name], target, 'id', target.isTree) };
+    const key = naturalKey(target);
+    if (key) filters[base] = relationFilter([this.name], target, key, target.isTree);
+    return filters;
+  }
+
+  override condition(c: Comparison): void {
+    const { table, source, target } = this.join;
+    relationCondition(c, c.scope.registry.get(this.target), {
+      isNull: (qb, alias, isNull) => {
+        const linked = c.scope.db(table).select(source);
+        if (isNull) qb.whereNotIn(`${alias}.id`, linked);
+        else qb.whereIn(`${alias}.id`, linked);
+      },
+      among: (qb, alias, ids) => {
+        qb.whereIn(`${alias}.id`, c.scope.db(table).select(source).whereIn(target, ids));
+      },
+    });
   }
 }

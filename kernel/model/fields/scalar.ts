@@ -1,11 +1,16 @@
-import { Field, plainRenderer, type Column, type CommonOptions, type FieldMetadata, type WriteValues, type FilterKind } from '../field.js';
-import type { ModelRegistry } from '../registry.js';
+import { booleanFilter, orderedFilter, textFilter, type QueryFilter } from '../../filters/builders.js';
+import { FilterError } from '../../filters/errors.js';
+import { SCALAR_LOOKUPS, type Lookups } from '../../filters/lookups.js';
+import { parseBoolean, parseDateParam, parseDateTimeParam, parseNumber, parseWholeNumber } from '../../filters/values.js';
+import type { ValueSchema } from '../description.js';
+import { Field, plainRenderer, type Column, type CommonOptions, type ExpressionIndex, type WriteValues } from '../field.js';
+import type { OrderStep } from '../ordering.js';
 import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../types.js';
 import { formatDate, formatDateTime, parseDate, parseDateTime } from './time.js';
 
 /**
- * A field stored in one column of its own name. Subclasses convert a written value (`coerce`)
- * and a stored one (`toJson`); null, blank and required handling live here once.
+ * A field stored in one column of its own name. Subclasses convert a written value (`coerce`) and a stored
+ * one (`toJson`); null, blank and required handling, the scalar lookups and plain ordering live here once.
  */
 export abstract class ScalarField<O extends CommonOptions = CommonOptions> extends Field<O> {
   protected abstract sqlType(): string;
@@ -24,7 +29,7 @@ export abstract class ScalarField<O extends CommonOptions = CommonOptions> exten
 
   columns(): Column[] {
     const col: Column = { name: this.name, type: this.sqlType(), nullable: this.nullable };
-    const def = this.options.default ?? this.blankDefault;
+    const def = this.createDefault();
     if (def !== undefined && def !== null && typeof def !== 'object') col.default = def;
     return [col];
   }
@@ -41,7 +46,7 @@ export abstract class ScalarField<O extends CommonOptions = CommonOptions> exten
   }
 
   parse(body: Record<string, unknown>, _ctx: unknown, out: WriteValues): void {
-    out.columns[this.name] = this.parseValue(body[this.name]);
+    out.columns[this.name] = out.values[this.name] = this.parseValue(body[this.name]);
   }
 
   parseValue(value: unknown): unknown {
@@ -65,17 +70,22 @@ export abstract class ScalarField<O extends CommonOptions = CommonOptions> exten
   protected acceptsBlankString(): boolean {
     return false;
   }
+
+  override lookups(): Lookups {
+    return SCALAR_LOOKUPS;
+  }
 }
 
 export interface StringOptions extends CommonOptions {
   max?: number;
+  /** Order as people read numbers in names (`Ethernet1/2` before `Ethernet1/10`), served by an index. */
+  natural?: boolean;
 }
 
-export class StringField<O extends StringOptions = StringOptions> extends ScalarField<O> {
-  override filterKind(): FilterKind | undefined {
-    return 'string';
-  }
+/** The SQL function (a kernel migration) that pads the numbers in a text to sort naturally, as NetBox's `naturalize`. */
+export const NATURAL_SORT_FUNCTION = 'patchbay_natural';
 
+export class StringField<O extends StringOptions = StringOptions> extends ScalarField<O> {
   protected sqlType(): string {
     return this.options.max ? `varchar(${this.options.max})` : 'text';
   }
@@ -104,14 +114,35 @@ export class StringField<O extends StringOptions = StringOptions> extends Scalar
     void text;
   }
 
-  protected metadataType(): string {
-    return 'string';
+  protected format(): string | undefined {
+    return undefined;
   }
 
-  override metadata(registry: ModelRegistry): FieldMetadata {
-    const meta = super.metadata(registry);
-    if (this.options.max) meta.max_length = this.options.max;
-    return meta;
+  protected schema(): ValueSchema {
+    const schema: ValueSchema = { type: 'string' };
+    const format = this.format();
+    if (format) schema.format = format;
+    if (this.options.max) schema.maxLength = this.options.max;
+    return schema;
+  }
+
+  override filters(): Record<string, QueryFilter> {
+    return { [this.name]: textFilter([this.name]) };
+  }
+
+  override searchPaths(): string[][] {
+    return [[this.name]];
+  }
+
+  override order(step: OrderStep): void {
+    if (!this.options.natural) return super.order(step);
+    if (!step.rest.length) step.qb.orderByRaw(`${NATURAL_SORT_FUNCTION}(??) ${step.desc ? 'desc' : 'asc'}`, [`${step.alias}.${this.name}`]);
+  }
+
+  override indexes(): ExpressionIndex[] {
+    if (!this.options.natural) return [];
+    const name = `${this.model.table}_${this.name}_natural`;
+    return [{ name, expression: `create index "${name}" on "${this.model.table}" (${NATURAL_SORT_FUNCTION}("${this.name}"))` }];
   }
 }
 
@@ -120,7 +151,7 @@ export class SlugField extends StringField {
     if (!/^[-a-zA-Z0-9_]+$/.test(text)) throw 'Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.';
   }
 
-  protected override metadataType(): string {
+  protected override format(): string {
     return 'slug';
   }
 }
@@ -130,7 +161,7 @@ export class EmailField extends StringField {
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) throw 'Enter a valid email address.';
   }
 
-  protected override metadataType(): string {
+  protected override format(): string {
     return 'email';
   }
 }
@@ -147,8 +178,8 @@ export class UrlField extends StringField {
     if (!ok) throw 'Enter a valid URL.';
   }
 
-  protected override metadataType(): string {
-    return 'url';
+  protected override format(): string {
+    return 'uri';
   }
 }
 
@@ -157,11 +188,15 @@ export interface IntegerOptions extends CommonOptions {
   max?: number;
 }
 
-export class IntegerField extends ScalarField<IntegerOptions> {
-  override filterKind(): FilterKind | undefined {
-    return 'integer';
-  }
+const INT_MAX = 2147483647;
 
+/** A whole number that fits PostgreSQL's integer, from JSON or text; otherwise undefined. */
+export function wholeNumber(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && Math.abs(n) <= INT_MAX ? n : undefined;
+}
+
+export class IntegerField extends ScalarField<IntegerOptions> {
   protected sqlType(): string {
     return 'integer';
   }
@@ -171,19 +206,25 @@ export class IntegerField extends ScalarField<IntegerOptions> {
     if (typeof n !== 'number' || !Number.isInteger(n)) throw 'A valid integer is required.';
     if (this.options.min !== undefined && n < this.options.min) throw `Ensure this value is greater than or equal to ${this.options.min}.`;
     if (this.options.max !== undefined && n > this.options.max) throw `Ensure this value is less than or equal to ${this.options.max}.`;
-    if (Math.abs(n) > 2147483647) throw 'Ensure this value is less than or equal to 2147483647.';
+    if (Math.abs(n) > INT_MAX) throw `Ensure this value is less than or equal to ${INT_MAX}.`;
     return n;
   }
 
-  protected metadataType(): string {
-    return 'integer';
+  protected schema(): ValueSchema {
+    const schema: ValueSchema = { type: 'integer' };
+    if (this.options.min !== undefined) schema.minimum = this.options.min;
+    if (this.options.max !== undefined) schema.maximum = this.options.max;
+    return schema;
   }
 
-  override metadata(registry: ModelRegistry): FieldMetadata {
-    const meta = super.metadata(registry);
-    if (this.options.min !== undefined) meta.min_value = this.options.min;
-    if (this.options.max !== undefined) meta.max_value = this.options.max;
-    return meta;
+  override filterValue(value: unknown): number {
+    const n = wholeNumber(value);
+    if (n === undefined) throw new FilterError(`Expected a whole number, got ${JSON.stringify(value)}.`, 'value');
+    return n;
+  }
+
+  override filters(): Record<string, QueryFilter> {
+    return { [this.name]: orderedFilter([this.name], parseWholeNumber) };
   }
 }
 
@@ -195,10 +236,6 @@ export interface DecimalOptions extends CommonOptions {
 }
 
 export class DecimalField extends ScalarField<DecimalOptions> {
-  override filterKind(): FilterKind | undefined {
-    return 'decimal';
-  }
-
   protected sqlType(): string {
     return `numeric(${this.options.digits},${this.options.places})`;
   }
@@ -219,25 +256,25 @@ export class DecimalField extends ScalarField<DecimalOptions> {
     return n.toFixed(places);
   }
 
-  protected metadataType(): string {
-    return 'decimal';
+  protected schema(): ValueSchema {
+    const schema: ValueSchema = { type: 'number', format: 'decimal', maxDigits: this.options.digits, decimalPlaces: this.options.places };
+    if (this.options.min !== undefined) schema.minimum = this.options.min;
+    if (this.options.max !== undefined) schema.maximum = this.options.max;
+    return schema;
   }
 
-  override metadata(registry: ModelRegistry): FieldMetadata {
-    const meta = super.metadata(registry);
-    if (this.options.min !== undefined) meta.min_value = this.options.min;
-    if (this.options.max !== undefined) meta.max_value = this.options.max;
-    meta.max_digits = this.options.digits;
-    meta.decimal_places = this.options.places;
-    return meta;
+  override filterValue(value: unknown): number {
+    const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+    if (typeof n !== 'number' || !Number.isFinite(n)) throw new FilterError(`Expected a number, got ${JSON.stringify(value)}.`, 'value');
+    return n;
+  }
+
+  override filters(): Record<string, QueryFilter> {
+    return { [this.name]: orderedFilter([this.name], parseNumber) };
   }
 }
 
 export class BooleanField extends ScalarField {
-  override filterKind(): FilterKind | undefined {
-    return 'boolean';
-  }
-
   protected sqlType(): string {
     return 'boolean';
   }
@@ -252,8 +289,24 @@ export class BooleanField extends ScalarField {
     throw 'Must be a valid boolean.';
   }
 
-  protected metadataType(): string {
-    return 'boolean';
+  protected schema(): ValueSchema {
+    return { type: 'boolean' };
+  }
+
+  override filterValue(value: unknown): boolean {
+    if (typeof value === 'boolean') return value;
+    if (typeof value === 'string') {
+      try {
+        return parseBoolean(value);
+      } catch {
+        // reported below
+      }
+    }
+    throw new FilterError(`Expected true or false, got ${JSON.stringify(value)}.`, 'value');
+  }
+
+  override filters(): Record<string, QueryFilter> {
+    return { [this.name]: booleanFilter([this.name]) };
   }
 }
 
@@ -262,24 +315,27 @@ interface TemporalKind {
   sql: string;
   format: (value: string | Date) => string;
   parse: (text: string) => string | undefined;
+  parseParam: (text: string) => string;
   message: string;
-  metadata: string;
+  schemaFormat: string;
 }
 
 const DATETIME: TemporalKind = {
   sql: 'timestamptz',
   format: formatDateTime,
   parse: parseDateTime,
+  parseParam: parseDateTimeParam,
   message: 'Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z].',
-  metadata: 'datetime',
+  schemaFormat: 'date-time',
 };
 
 const DATE: TemporalKind = {
   sql: 'date',
   format: formatDate,
   parse: parseDate,
+  parseParam: parseDateParam,
   message: 'Date has wrong format. Use one of these formats instead: YYYY-MM-DD.',
-  metadata: 'date',
+  schemaFormat: 'date',
 };
 
 export interface TemporalOptions extends CommonOptions {
@@ -312,68 +368,52 @@ class TemporalField extends ScalarField<TemporalOptions> {
     return parsed;
   }
 
-  protected metadataType(): string {
-    return this.kind.metadata;
+  protected schema(): ValueSchema {
+    return { type: 'string', format: this.kind.schemaFormat };
+  }
+
+  override filterValue(value: unknown): string {
+    const parsed = typeof value === 'string' ? this.kind.parse(value) : undefined;
+    if (!parsed) throw new FilterError(`Expected a ${this.kind.schemaFormat}, got ${JSON.stringify(value)}.`, 'value');
+    return parsed;
+  }
+
+  override filters(): Record<string, QueryFilter> {
+    return { [this.name]: orderedFilter([this.name], this.kind.parseParam) };
   }
 }
 
 export class DateTimeField extends TemporalField {
-  override filterKind(): FilterKind | undefined {
-    return 'datetime';
-  }
-
   constructor(options: TemporalOptions) {
     super(DATETIME, options);
   }
 }
 
 export class DateField extends TemporalField {
-  override filterKind(): FilterKind | undefined {
-    return 'date';
-  }
-
   constructor(options: TemporalOptions) {
     super(DATE, options);
   }
 }
 
-export interface JsonOptions extends CommonOptions {
-  /** What a stored NULL reads as (NetBox renders empty snapshots as `{}`). */
-  nullAs?: Json;
-}
-
-export class JsonField extends ScalarField<JsonOptions> {
-  override prepare(rows: Row[], ctx: RenderContext): FieldRenderer {
-    const render = super.prepare(rows, ctx);
-    const fallback = this.options.nullAs;
-    if (fallback === undefined) return render;
-    return (row, out) => {
-      render(row, out);
-      if (out[this.name] === null) out[this.name] = fallback;
-    };
-  }
-
+/** Any JSON value, stored as jsonb. */
+export class JsonField extends ScalarField {
   protected sqlType(): string {
     return 'jsonb';
-  }
-
-  protected override toJson(value: unknown): Json {
-    return value as Json;
   }
 
   protected coerce(value: unknown): string {
     return JSON.stringify(value);
   }
 
-  protected metadataType(): string {
-    return 'field';
+  protected schema(): ValueSchema {
+    return { type: 'json' };
   }
 }
 
 /** Read-only values filled by the kernel (`created`, `last_updated`). */
 export class TimestampField extends DateTimeField {
-  override get readOnly(): boolean {
-    return true;
+  constructor() {
+    super({ readOnly: true });
   }
 
   override columns(): Column[] {

@@ -1,14 +1,18 @@
-import { Field, plainRenderer, type Column, type FieldMetadata, type FilterKind } from '../field.js';
+import { orderedFilter, type QueryFilter } from '../../filters/builders.js';
+import { FilterError } from '../../filters/errors.js';
+import { EQUALITY_LOOKUPS, ORDER_LOOKUPS, type Lookups } from '../../filters/lookups.js';
+import { parseWholeNumber } from '../../filters/values.js';
+import type { ValueSchema } from '../description.js';
+import { Field, plainRenderer, type Column } from '../field.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
 import type { FieldRenderer, RenderContext, Row } from '../types.js';
-import { TimestampField } from './scalar.js';
+import { TimestampField, wholeNumber } from './scalar.js';
 
 /** Fields every model has, read-only and filled by the kernel. */
 abstract class ReadOnlyField extends Field {
-  constructor(name: string, private readonly metaType: string, label?: string) {
+  constructor(label?: string) {
     super({ readOnly: true, label });
-    this.name = name;
   }
 
   columns(): Column[] {
@@ -16,19 +20,12 @@ abstract class ReadOnlyField extends Field {
   }
 
   parse(): void {}
-
-  protected metadataType(): string {
-    return this.metaType;
-  }
 }
 
+/** The primary key: a whole number, filterable and orderable like one. */
 export class IdField extends ReadOnlyField {
-  override filterKind(): FilterKind | undefined {
-    return 'integer';
-  }
-
   constructor() {
-    super('id', 'integer', 'ID');
+    super('ID');
   }
 
   override columns(): Column[] {
@@ -38,53 +35,64 @@ export class IdField extends ReadOnlyField {
   prepare(): FieldRenderer {
     return plainRenderer('id', (row) => row.id as number);
   }
+
+  protected schema(): ValueSchema {
+    return { type: 'integer' };
+  }
+
+  override lookups(): Lookups {
+    return { ...EQUALITY_LOOKUPS, ...ORDER_LOOKUPS };
+  }
+
+  override filterValue(value: unknown): number {
+    const id = wholeNumber(value);
+    if (id === undefined) throw new FilterError(`Expected a whole number, got ${JSON.stringify(value)}.`, 'value');
+    return id;
+  }
+
+  override filters(): Record<string, QueryFilter> {
+    return { id: orderedFilter(['id'], parseWholeNumber) };
+  }
 }
 
 /** `url` (the API detail) or `display_url` (the object's page): absolute, from the request's host. */
 export class LinkField extends ReadOnlyField {
-  constructor(name: 'url' | 'display_url', private readonly path: (registry: ModelRegistry, model: Model) => string) {
-    super(name, 'field');
+  constructor(private readonly path: (registry: ModelRegistry, model: Model) => string) {
+    super();
   }
 
   prepare(_rows: Row[], ctx: RenderContext): FieldRenderer {
     const base = ctx.baseUrl + this.path(ctx.registry, this.model);
     return plainRenderer(this.name, (row) => `${base}${row.id}/`);
   }
+
+  protected schema(): ValueSchema {
+    return { type: 'string', format: 'uri' };
+  }
 }
 
 export class DisplayField extends ReadOnlyField {
-  constructor() {
-    super('display', 'field');
-  }
-
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const loader = this.model.decl.displayLoader;
     if (!loader) return plainRenderer('display', (row) => this.model.displayOf(row));
     const displays = await loader(rows, ctx);
     return plainRenderer('display', (row) => displays.get(row.id as number) ?? String(row.id));
   }
-}
 
-export class CreatedField extends TimestampField {
-  constructor(name: 'created' | 'last_updated') {
-    super({ readOnly: true });
-    this.name = name;
-  }
-
-  override metadata(registry: ModelRegistry): FieldMetadata {
-    return { ...super.metadata(registry), required: false };
+  protected schema(): ValueSchema {
+    return { type: 'string' };
   }
 }
 
-/** The fields `defineModel` adds around the declared ones. */
-export function standardFields(): { head: Field[]; tail: Field[] } {
+/** The fields `defineModel` adds around the declared ones, by name. */
+export function standardFields(): { head: Record<string, Field>; tail: Record<string, Field> } {
   return {
-    head: [
-      new IdField(),
-      new LinkField('url', (registry, model) => registry.apiPath(model)),
-      new LinkField('display_url', (registry, model) => registry.uiPath(model)),
-      new DisplayField(),
-    ],
-    tail: [new CreatedField('created'), new CreatedField('last_updated')],
+    head: {
+      id: new IdField(),
+      url: new LinkField((registry, model) => registry.apiPath(model)),
+      display_url: new LinkField((registry, model) => registry.uiPath(model)),
+      display: new DisplayField(),
+    },
+    tail: { created: new TimestampField(), last_updated: new TimestampField() },
   };
 }

@@ -6,7 +6,7 @@ export class CreatedByField extends ForeignKeyField {
     super('users.user', { nullable: true, readOnly: true, onDelete: 'set null' });
   }
 
-  override async fill(ctx: WriteContext, mode: 'create' | 'update' | 'partial', out: WriteValues): Promise<void> {
-    if (mode === 'create') out.columns[this.column] = ctx.actor?.userId ?? null;
+  override fill(ctx: WriteContext, out: WriteValues): void {
+    if (ctx.mode === 'create') out.columns[this.column] = ctx.actor.userId;
   }
 }

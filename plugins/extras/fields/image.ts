@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
-  Field, ValidationError, type Column, type FieldRenderer, type RenderContext, type Row, type WriteValues,
+  Field, ValidationError, type Column, type FieldRenderer, type RenderContext, type Row, type ValueSchema, type WriteValues,
 } from '../../../kernel/index.js';
 
 /** A stored upload, waiting to be claimed by the object being created from the same multipart request. */
@@ -30,7 +30,6 @@ export function dropTicket(ticket: string): void {
 export class ImageField extends Field {
   constructor() {
     super({ label: 'Image' });
-    this.name = 'image';
   }
 
   columns(): Column[] {
@@ -49,18 +48,21 @@ export class ImageField extends Field {
     };
   }
 
+  protected schema(): ValueSchema {
+    return { type: 'string', format: 'image' };
+  }
+
   parse(body: Record<string, unknown>, _ctx: unknown, out: WriteValues): void {
     const upload = typeof body.image === 'string' ? pending.get(body.image) : undefined;
     if (!upload) throw ValidationError.of('image', 'Upload a valid image with multipart/form-data.');
     pending.delete(body.image as string);
     Object.assign(out.columns, { image: upload.path, image_width: upload.width, image_height: upload.height });
+    out.values.image = upload.path;
   }
 
-  override async snapshot(row: Row): Promise<Record<string, string | number>> {
-    return { image: row.image as string, image_width: row.image_width as number, image_height: row.image_height as number };
-  }
-
-  protected metadataType(): string {
-    return 'image upload';
+  override snapshot(): FieldRenderer {
+    return (row, out) => {
+      Object.assign(out, { image: row.image as string, image_width: row.image_width as number, image_height: row.image_height as number });
+    };
   }
 }

@@ -1,6 +1,6 @@
 import {
-  ValidationError, resolveRelated,
-  type FieldRenderer, type JsonObject, type RenderContext, type Row, type WriteContext, type WriteValues,
+  ValidationError,
+  type FieldRenderer, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
 import { SideTableField } from './side-table.js';
 
@@ -12,7 +12,7 @@ export const TAGGED_ITEMS = 'extras_taggeditem';
  */
 export class TagsField extends SideTableField {
   constructor() {
-    super('tags', 'Tags');
+    super('Tags');
   }
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
@@ -31,35 +31,52 @@ export class TagsField extends SideTableField {
     };
   }
 
+  protected schema(): ValueSchema {
+    return { type: 'array', relation: 'extras.tag', items: { type: 'object', relation: 'extras.tag' } };
+  }
+
   async parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> {
     const value = body.tags;
     if (!Array.isArray(value)) throw ValidationError.of('tags', 'Expected a list of items.');
     const tagModel = ctx.registry.get('extras.tag');
-    const ids: number[] = [];
-    for (const item of value) ids.push(await resolveRelated(ctx.db, tagModel, item, 'tags', (k) => ctx.registry.get(k)));
-    const unique = [...new Set(ids)];
-    const restricted = (await ctx.db(tagModel.table).select('name', 'object_types').whereIn('id', unique)) as { name: string; object_types: string[] }[];
-    const refused = restricted.find((t) => t.object_types.length > 0 && !t.object_types.includes(this.model.key));
+    const unique = [...new Set(await Promise.all(value.map((item) => ctx.resolve(tagModel, item, 'tags'))))];
+    // The tags of every item of the write, read once: a tag may be limited to some object types.
+    const tags = await Promise.all(
+      unique.map((id) =>
+        ctx.batch('extras.tag-scope', id, async (ids: number[]) => {
+          const rows = (await ctx.db(tagModel.table).select('id', 'name', 'object_types').whereIn('id', ids)) as { id: number; name: string; object_types: string[] }[];
+          return ids.map((i) => rows.find((r) => r.id === i)!);
+        }),
+      ),
+    );
+    const refused = tags.find((t) => t.object_types.length > 0 && !t.object_types.includes(this.model.key));
     if (refused) throw ValidationError.of('tags', `Tag "${refused.name}" cannot be applied to ${this.model.key} objects.`);
-    const typeId = this.typeId(ctx.registry);
-    out.after.push(async (id, db) => {
-      await db(TAGGED_ITEMS).where({ object_type_id: typeId, object_id: id }).delete();
-      if (unique.length) await db(TAGGED_ITEMS).insert(unique.map((tagId) => ({ tag_id: tagId, object_type_id: typeId, object_id: id })));
-    });
+    out.values.tags = unique;
+  }
+
+  override async store(entries: StoreEntry[], scope: WriteScope): Promise<void> {
+    const typeId = this.typeId(scope.registry);
+    if (scope.mode !== 'create') await scope.db(TAGGED_ITEMS).where('object_type_id', typeId).whereIn('object_id', entries.map((e) => e.id)).delete();
+    const links = entries.flatMap((e) => (e.value as number[]).map((tagId) => ({ tag_id: tagId, object_type_id: typeId, object_id: e.id })));
+    if (links.length) await scope.db(TAGGED_ITEMS).insert(links);
   }
 
   /** The change log records tag names, as NetBox does. */
-  override async snapshot(row: Row, ctx: RenderContext): Promise<JsonObject> {
-    const names = (await ctx.db(`${TAGGED_ITEMS} as ti`)
+  override async snapshot(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
+    const links = (await ctx.db(`${TAGGED_ITEMS} as ti`)
       .join('extras_tag as t', 't.id', 'ti.tag_id')
-      .where({ 'ti.object_type_id': this.typeId(ctx.registry), 'ti.object_id': row.id as number })
+      .where('ti.object_type_id', this.typeId(ctx.registry))
+      .whereIn('ti.object_id', rows.map((r) => r.id as number))
       .orderBy('t.name')
-      .pluck('t.name')) as string[];
-    return { tags: names };
+      .select('ti.object_id', 't.name')) as { object_id: number; name: string }[];
+    const names = new Map<number, string[]>();
+    for (const link of links) names.set(link.object_id, [...(names.get(link.object_id) ?? []), link.name]);
+    return (row, out) => {
+      out.tags = names.get(row.id as number) ?? [];
+    };
   }
 
   override async cleanup(ids: number[], ctx: RenderContext): Promise<void> {
     await ctx.db(TAGGED_ITEMS).where('object_type_id', this.typeId(ctx.registry)).whereIn('object_id', ids).delete();
   }
-
 }

@@ -7,7 +7,8 @@ export const ImageAttachment = defineModel('extras.imageattachment', {
   path: 'image-attachments',
   verboseName: 'image attachment',
   fields: {
-    object: f.generic({ feature: 'imageAttachments' }),
+    // Written as object_type and object_id; read nested under `parent`, as NetBox 4.4 does.
+    object: f.generic({ feature: 'imageAttachments', readAs: 'parent' }),
     name: f.string({ max: 50, blank: true }),
     image: new ImageField(),
     description: f.string({ max: 200, blank: true }),
@@ -18,11 +19,13 @@ export const ImageAttachment = defineModel('extras.imageattachment', {
   parent: 'object',
   display: (row) => String(row.name || String(row.image).split('/').pop()),
   features: ['changelog'],
-  // The files go once the deletion committed (a rolled-back delete keeps them).
-  async onDelete(rows, session) {
-    const root = session.settings.MEDIA_ROOT;
-    session.afterCommit(async () => {
-      for (const row of rows) await rm(resolve(root, row.image as string), { force: true });
-    });
+  hooks: {
+    // The files go once the deletion committed (a rolled-back delete keeps them).
+    afterDelete(rows, session) {
+      const root = session.settings.MEDIA_ROOT;
+      session.afterCommit(async () => {
+        for (const row of rows) await rm(resolve(root, row.image as string), { force: true });
+      });
+    },
   },
 });

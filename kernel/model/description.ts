@@ -1,0 +1,32 @@
+import type { Json } from './types.js';
+
+/** The type of a value on the wire, in JSON Schema's terms, with the facts OPTIONS, OpenAPI and GraphQL need. */
+export interface ValueSchema {
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'json';
+  /** A refinement: `slug`, `email`, `uri`, `date`, `date-time`, `decimal`, `image`, or a plugin's own (`semver`). */
+  format?: string;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  maxDigits?: number;
+  decimalPlaces?: number;
+  /** The allowed values and their labels. */
+  choices?: { value: string; label: string }[];
+  /** Read as nested brief objects of this model (`app.model`); written as ids or attribute sets. */
+  relation?: string;
+  /** What an array holds. */
+  items?: ValueSchema;
+}
+
+/** One key of a model's representation: what a field kind says about each key it reads or writes. */
+export interface PropertyDescription extends ValueSchema {
+  key: string;
+  label: string;
+  helpText?: string;
+  readOnly: boolean;
+  /** Written but never read back (passwords). */
+  writeOnly?: boolean;
+  required: boolean;
+  nullable: boolean;
+  default?: Json;
+}

@@ -1,0 +1,88 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { Settings } from '../config/settings.js';
+import { applyFilter } from '../filters/compile.js';
+import type { FilterSets } from '../filters/filterset.js';
+import { filterFromQuery, type QueryParams } from '../filters/query.js';
+import type { FilterNode } from '../filters/tree.js';
+import type { Model } from '../model/model.js';
+import { applyOrdering } from '../model/ordering.js';
+import type { ModelRegistry } from '../model/registry.js';
+import { renderRows, type FieldSelection } from '../model/render.js';
+import { Memo, type JsonObject, type RenderMode, type Row } from '../model/types.js';
+import type { Actor } from '../write/context.js';
+import type { Action, Gate } from '../write/gate.js';
+import type { WriteSession } from '../write/session.js';
+import type { WriteRunner } from '../write/writer.js';
+
+/** Which objects `list` returns: the API's query-string filters and/or a filter tree, ordered and paged. */
+export interface ListQuery {
+  /** Query-string filters exactly as a list endpoint takes them: `{ status: 'active', tenant_id: ['1', '2'] }`. */
+  params?: QueryParams;
+  where?: FilterNode;
+  /** Default: the model's ordering. */
+  ordering?: string[];
+  limit?: number;
+  offset?: number;
+}
+
+/**
+ * How a plugin's routes and jobs read and write: as a user (their permissions applied) or as the system,
+ * with the API's filters, rendering, validation, change log and events.
+ */
+export interface DataAccess {
+  readonly userId: number | null;
+  can(model: Model, action: Action): Promise<boolean>;
+  /** Refuses (403) unless `action` on `model` is permitted. */
+  require(model: Model, action: Action): Promise<void>;
+  /** Objects this reader may view (403 without the view permission). */
+  list(model: Model, query?: ListQuery): Promise<Row[]>;
+  /** One object this reader may view, or undefined. */
+  get(model: Model, id: number): Promise<Row | undefined>;
+  /** Rows as the API renders them (`full`, `brief`), URLs from this reader's request or host-less. */
+  render(model: Model, rows: Row[], options?: { mode?: RenderMode; selection?: FieldSelection }): Promise<JsonObject[]>;
+  /** One transaction: every write is validated, permission-checked, change-logged and evented; all or nothing. */
+  write<T>(work: (session: WriteSession) => Promise<T>): Promise<T>;
+}
+
+export interface DataServices {
+  knex: Knex;
+  registry: ModelRegistry;
+  settings: Settings;
+  filters: FilterSets;
+  writes: WriteRunner;
+}
+
+/** A reader and writer: its permissions (`gate`), who the change log names, and where URLs point. */
+export function dataAccess(services: DataServices, who: { gate: Gate; userId: number | null; actor: () => Actor; baseUrl: string }): DataAccess {
+  const { knex, registry, settings, filters, writes } = services;
+  const { gate, baseUrl } = who;
+  // Wrapped: an async function returning a query builder would run it (builders are thenables).
+  const visible = async (model: Model): Promise<{ qb: Knex.QueryBuilder }> => {
+    await gate.require(model, 'view');
+    const qb = knex(`${model.table} as t`).select('t.*');
+    await gate.restrict(qb, model, 'view');
+    return { qb };
+  };
+  return {
+    userId: who.userId,
+    can: (model, action) => gate.can(model, action),
+    require: (model, action) => gate.require(model, action),
+    async list(model, query = {}) {
+      const { qb } = await visible(model);
+      const scope = { db: knex, registry };
+      if (query.params) applyFilter(qb, model, await filterFromQuery(query.params, model, filters, scope), scope);
+      if (query.where) applyFilter(qb, model, query.where, scope);
+      applyOrdering(qb, model, query.ordering ?? model.ordering, registry);
+      if (query.limit !== undefined) qb.limit(query.limit);
+      if (query.offset) qb.offset(query.offset);
+      return (await qb) as Row[];
+    },
+    async get(model, id) {
+      const { qb } = await visible(model);
+      return (await qb.where('t.id', id).first()) as Row | undefined;
+    },
+    render: (model, rows, options = {}) =>
+      renderRows(model, rows, { db: knex, registry, settings, baseUrl, memo: new Memo() }, options.mode ?? 'full', options.selection),
+    write: (work) => writes.run({ actor: who.actor(), gate, baseUrl }, work),
+  };
+}

@@ -1,0 +1,41 @@
+import type { Settings } from '../config/settings.js';
+import type { Model } from '../model/model.js';
+import type { ModelRegistry } from '../model/registry.js';
+import type { Db, Memo, Row } from '../model/types.js';
+
+/** Who writes: the user (if any) and the request the change belongs to. */
+export interface Actor {
+  userId: number | null;
+  username: string;
+  requestId: string;
+}
+
+/** `create`; `update` (PUT: every required field); `partial` (PATCH). */
+export type WriteMode = 'create' | 'update' | 'partial';
+
+/** What every step of a write can use: the transaction, the models and the write's shared loaders. */
+export interface WriteScope {
+  db: Db;
+  registry: ModelRegistry;
+  settings: Settings;
+  memo: Memo;
+  actor: Actor;
+  mode: WriteMode;
+  /** A write the server makes itself (derived objects, jobs): read-only fields may be set, permissions are not checked. */
+  internal: boolean;
+  /**
+   * Loads `key` together with the keys the write's other items ask the same loader for, so that N items cost
+   * one query per round: `load` receives the distinct keys and returns their values in the same order.
+   */
+  batch<K, V>(loader: string, key: K, load: (keys: K[]) => Promise<V[]>): Promise<V>;
+  /** Resolves a related-object reference (an id, a numeric string or attributes) to one id of `model`. */
+  resolve(model: Model, value: unknown, key: string): Promise<number>;
+  /** Whether object `id` of `model` exists. */
+  exists(model: Model, id: number): Promise<boolean>;
+}
+
+/** Parsing one item: the scope plus the stored row when updating. */
+export interface WriteContext extends WriteScope {
+  /** The stored row when updating, absent when creating. */
+  instance?: Row;
+}

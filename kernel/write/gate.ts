@@ -1,0 +1,24 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { Model } from '../model/model.js';
+import type { Db, Row } from '../model/types.js';
+
+export type Action = 'view' | 'add' | 'change' | 'delete' | (string & {});
+
+/** What a reader or writer may do: the permission checks every read and write goes through. */
+export interface Gate {
+  can(model: Model, action: Action): Promise<boolean>;
+  /** Refuses (403) unless `action` on `model` is permitted at all. */
+  require(model: Model, action: Action): Promise<void>;
+  /** Narrows a query over `model` (aliased `t`) to the objects `action` may touch. */
+  restrict(qb: Knex.QueryBuilder, model: Model, action: Action): Promise<void>;
+  /** Refuses (403) written rows that fall outside what `action` permits (read through the write's transaction). */
+  verify(db: Db, model: Model, action: 'add' | 'change', rows: Row[], previous: Map<number, Row>): Promise<void>;
+}
+
+/** The server itself: everything is permitted (jobs, commands, derived writes). */
+export const SYSTEM: Gate = {
+  can: async () => true,
+  require: async () => {},
+  restrict: async () => {},
+  verify: async () => {},
+};

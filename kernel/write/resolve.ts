@@ -1,0 +1,99 @@
+import type { Knex } from '@mikro-orm/knex';
+import { applyFilter } from '../filters/compile.js';
+import { FilterError } from '../filters/errors.js';
+import { and, cmp, type FilterNode } from '../filters/tree.js';
+import type { Model } from '../model/model.js';
+import { ValidationError } from '../model/types.js';
+import type { WriteScope } from './context.js';
+
+const INT_MAX = 2147483647;
+
+/** Python's repr of the flattened lookup, as NetBox words its related-object errors. */
+function pyRepr(params: Record<string, unknown>): string {
+  const value = (v: unknown): string => {
+    if (v === null || v === undefined) return 'None';
+    if (v === true) return 'True';
+    if (v === false) return 'False';
+    if (typeof v === 'number') return String(v);
+    if (typeof v === 'string') return `'${v.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+    return JSON.stringify(v);
+  };
+  return `{${Object.entries(params).map(([k, v]) => `'${k}': ${value(v)}`).join(', ')}}`;
+}
+
+/** `{"site": {"slug": "dc1"}, "name": "R1"}` → `{site__slug: 'dc1', name: 'R1'}`, as Django flattens lookups. */
+function flatten(attrs: Record<string, unknown>, prefix = ''): Record<string, unknown> {
+  const flat: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) Object.assign(flat, flatten(v as Record<string, unknown>, `${prefix}${k}__`));
+    else flat[`${prefix}${k}`] = v;
+  }
+  return flat;
+}
+
+/** What matching one attribute set found: up to two ids, or why the attributes cannot apply. */
+type Match = { ids: number[] } | { error: string };
+
+/**
+ * Matches many attribute sets of one model in a single query: each set compiles through the filter tree
+ * (relation paths become subqueries) and the sets are joined with UNION ALL, two rows at most each.
+ */
+async function matchAll(scope: WriteScope, model: Model, sets: Record<string, unknown>[]): Promise<Match[]> {
+  const { db, registry } = scope;
+  const matches: Match[] = sets.map(() => ({ ids: [] }));
+  const parts: Knex.QueryBuilder[] = [];
+  sets.forEach((attrs, i) => {
+    const node: FilterNode = and(Object.entries(flatten(attrs)).map(([path, value]) => cmp(path.split('__'), 'exact', value)));
+    const qb = db(`${model.table} as t`).select(db.raw('? as k', [i]), 't.id');
+    try {
+      applyFilter(qb, model, node, { db, registry });
+    } catch (err) {
+      if (!(err instanceof FilterError)) throw err;
+      // A value of the wrong type matches nothing; a name that does not resolve is the client's mistake.
+      if (err.kind === 'field') matches[i] = { error: err.message };
+      return;
+    }
+    parts.push(qb.limit(2));
+  });
+  if (parts.length) {
+    const compiled = parts.map((p) => p.toSQL());
+    const { rows } = (await db.raw(compiled.map((c) => `(${c.sql})`).join(' union all '), compiled.flatMap((c) => c.bindings))) as {
+      rows: { k: number; id: number }[];
+    };
+    for (const row of rows) (matches[Number(row.k)] as { ids: number[] }).ids.push(row.id);
+  }
+  return matches;
+}
+
+/** Which of `ids` exist in `model`'s table, in one query per round of the write. */
+export function exists(scope: WriteScope, model: Model, id: number): Promise<boolean> {
+  if (!Number.isSafeInteger(id) || id < 1 || id > INT_MAX) return Promise.resolve(false);
+  return scope.batch(`exists:${model.key}`, id, async (ids) => {
+    const found = new Set(((await scope.db(model.table).whereIn('id', ids).pluck('id')) as number[]).map(Number));
+    return ids.map((i) => found.has(i));
+  });
+}
+
+/**
+ * Resolves a written related-object value (id, numeric string or attribute object) to one id of `model`,
+ * or throws a ValidationError under `key` worded as NetBox words it. Lookups of one write are batched.
+ */
+export async function resolveRelated(scope: WriteScope, model: Model, value: unknown, key: string): Promise<number> {
+  if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) {
+    const id = Number(value);
+    if (!(await exists(scope, model, id))) throw ValidationError.of(key, `Related object not found using the provided numeric ID: ${value}`);
+    return id;
+  }
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const attrs = value as Record<string, unknown>;
+    const match = await scope.batch(`attributes:${model.key}`, attrs, (sets) => matchAll(scope, model, sets));
+    if ('error' in match) throw ValidationError.of(key, match.error);
+    if (match.ids.length === 0) throw ValidationError.of(key, `Related object not found using the provided attributes: ${pyRepr(flatten(attrs))}`);
+    if (match.ids.length > 1) throw ValidationError.of(key, `Multiple objects match the provided attributes: ${pyRepr(flatten(attrs))}`);
+    return match.ids[0];
+  }
+  throw ValidationError.of(
+    key,
+    `Related objects must be referenced by numeric ID or by dictionary of attributes. Received an unrecognized value: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+  );
+}

@@ -1,0 +1,330 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { Settings } from '../config/settings.js';
+import { notFound } from '../errors.js';
+import type { EventBus, ModelAction, ModelEvent } from '../events/bus.js';
+import { displaysOf } from '../model/display.js';
+import type { WriteValues } from '../model/field.js';
+import type { Model, SaveItem } from '../model/model.js';
+import type { ModelRegistry } from '../model/registry.js';
+import { renderRows, type FieldSelection } from '../model/render.js';
+import { ItemErrors, Memo, ValidationError, type ErrorMap, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
+import { Batcher } from './batch.js';
+import { snapshotRows, type ChangeHook, type ChangeRecord } from './changes.js';
+import type { Actor, WriteContext, WriteMode, WriteScope } from './context.js';
+import { planDeletion } from './deletion.js';
+import type { Gate } from './gate.js';
+import { exists, resolveRelated } from './resolve.js';
+import { insertRows, updateRows } from './store.js';
+import { checkUnique } from './unique.js';
+
+/** What a write session needs from the server. */
+export interface SessionServices {
+  registry: ModelRegistry;
+  settings: Settings;
+  bus: EventBus;
+  /** Plugins' hooks, run inside the transaction for every change. */
+  changeHooks: ChangeHook[];
+}
+
+export interface WriteOptions {
+  /** A write the server makes itself (derived objects, jobs): permissions are not checked and read-only fields may be set. */
+  internal?: boolean;
+  /** Updates and deletes: ids that do not exist or that the writer may not touch are `skip`ped (bulk) or a 404 (`fail`, the default). */
+  missing?: 'skip' | 'fail';
+}
+
+/** An existing object to update or delete: its id, and the body (the changes, or a delete's `changelog_message`). */
+export interface Target {
+  id: unknown;
+  body?: unknown;
+}
+
+const INT_MAX = 2147483647;
+const ACTION_EVENT: Record<ChangeRecord['action'], ModelAction> = { create: 'created', update: 'updated', delete: 'deleted' };
+
+/** One item of a write as it goes through the steps; an item with errors takes no further step. */
+interface Item {
+  body: Record<string, unknown>;
+  id?: number;
+  message: string;
+  instance?: Row;
+  values: WriteValues;
+  errors: ErrorMap;
+  /** Not found or not permitted, in a bulk update or delete: left alone. */
+  skipped?: boolean;
+  row?: Row;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function pythonType(value: unknown): string {
+  if (Array.isArray(value)) return 'list';
+  if (value === null) return 'NoneType';
+  return { string: 'str', number: Number.isInteger(value) ? 'int' : 'float', boolean: 'bool' }[typeof value as string] ?? 'dict';
+}
+
+/** The `changelog_message` of a written item (write-only, at most 200 characters). */
+function changelogMessage(body: Record<string, unknown>): string {
+  const value = body.changelog_message;
+  if (value === undefined || value === null) return '';
+  if (typeof value !== 'string') throw ValidationError.of('changelog_message', 'Not a valid string.');
+  if (value.length > 200) throw ValidationError.of('changelog_message', 'Ensure this field has no more than 200 characters.');
+  return value;
+}
+
+const failed = (item: Item) => Object.keys(item.errors).length > 0;
+
+/** Runs `step`, keeping a ValidationError as the item's errors. */
+async function capture(item: Item, step: () => Promise<void> | void): Promise<void> {
+  try {
+    await step();
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    Object.assign(item.errors, err.errors);
+  }
+}
+
+/**
+ * Every create, update and delete, from any interface (REST, CLI, plugin routes and jobs, model hooks), goes
+ * through a write session, which owns the whole sequence: parse and validate every item (related objects,
+ * unique checks and side data loaded for all items at once), lock, store in set-based statements, lifecycle
+ * hooks, permission checks, change records and events. One transaction; events and follow-up work only after
+ * the commit. A write of N objects runs a number of statements that does not grow with N.
+ */
+export class WriteSession {
+  /** Values shared by the steps of one write (definitions); cleared once a write stored its objects. */
+  readonly memo = new Memo();
+  private readonly batcher = new Batcher();
+  private readonly events: ModelEvent[] = [];
+  private readonly followUps: (() => Promise<void>)[] = [];
+
+  constructor(
+    readonly db: Knex.Transaction,
+    private readonly services: SessionServices,
+    readonly actor: Actor,
+    private readonly gate: Gate,
+    /** Where rendered URLs point (the request's host); empty for host-less rendering. */
+    private readonly baseUrl = '',
+  ) {}
+
+  get settings(): Settings {
+    return this.services.settings;
+  }
+
+  get registry(): ModelRegistry {
+    return this.services.registry;
+  }
+
+  /** A render context inside the transaction. */
+  context(options: { hostless?: boolean; created?: boolean } = {}): RenderContext {
+    return {
+      db: this.db, registry: this.registry, settings: this.settings, memo: this.memo,
+      baseUrl: options.hostless ? '' : this.baseUrl, created: options.created,
+    };
+  }
+
+  /** Renders rows as the API does (inside the transaction, so a write's response shows what it wrote). */
+  render(model: Model, rows: Row[], options: { mode?: RenderMode; selection?: FieldSelection; created?: boolean } = {}): Promise<JsonObject[]> {
+    return renderRows(model, rows, this.context({ created: options.created }), options.mode ?? 'full', options.selection);
+  }
+
+  /** Work to do once the transaction committed (removing files, for instance). */
+  afterCommit(work: () => Promise<void>): void {
+    this.followUps.push(work);
+  }
+
+  /** Creates one object per body, all or none; errors come back aligned with the bodies (ItemErrors). */
+  async create(model: Model, bodies: unknown[], options: WriteOptions = {}): Promise<Row[]> {
+    if (!options.internal) await this.gate.require(model, 'add');
+    return this.save(model, bodies.map((body) => this.item(body)), 'create', options);
+  }
+
+  /** Updates each target with its body (PUT: `update`, PATCH: `partial`), rows locked; all or none. */
+  async update(model: Model, targets: Target[], mode: 'update' | 'partial', options: WriteOptions = {}): Promise<Row[]> {
+    if (!options.internal) await this.gate.require(model, 'change');
+    const items = targets.map((t) => this.item(t.body, t));
+    await this.lock(model, items, 'change', options);
+    return this.save(model, items, mode, options);
+  }
+
+  /** Deletes the targets and what cascades from them (each change-logged), or refuses with 409; all or none. */
+  async delete(model: Model, targets: Target[], options: WriteOptions = {}): Promise<void> {
+    if (!options.internal) await this.gate.require(model, 'delete');
+    const items = targets.map((t) => this.item(t.body ?? {}, t));
+    if (items.some(failed)) throw new ItemErrors(items.map((i) => i.errors));
+    await this.lock(model, items, 'delete', options);
+    const messages = new Map(items.filter((i) => i.instance).map((i) => [i.id!, i.message]));
+    const rows = [...new Map(items.filter((i) => i.instance).map((i) => [i.id!, i.instance!])).values()];
+    for (const step of await planDeletion(model, rows, this.context({ hostless: true }))) {
+      const ids = step.rows.map((r) => r.id as number);
+      const hooks = step.model.decl.hooks;
+      await hooks?.beforeDelete?.(step.rows, this);
+      const before = this.logging ? await snapshotRows(step.model, step.rows, this.context()) : undefined;
+      const message = (row: Row) => (step.model === model ? messages.get(row.id as number) ?? '' : '');
+      await this.changed(step.model, 'delete', step.rows.map((row) => ({ row, before: before?.get(row.id as number) ?? null, message: message(row) })));
+      for (const field of this.registry.outputFields(step.model, 'full')) await field.cleanup(ids, this.context());
+      await this.db(step.model.table).whereIn('id', ids).delete();
+      await hooks?.afterDelete?.(step.rows, this);
+    }
+    this.memo.clear();
+  }
+
+  /** Publishes the events and runs the follow-ups; the session's runner calls it once the transaction committed. */
+  async committed(): Promise<void> {
+    await this.services.bus.publish(this.events);
+    for (const work of this.followUps) await work();
+  }
+
+  // ---- the steps
+
+  /** An item of a write; `target` for updates and deletes, which name their object. */
+  private item(body: unknown, target?: Target): Item {
+    const item: Item = { body: isPlainObject(body) ? body : {}, message: '', values: { columns: {}, values: {} }, errors: {} };
+    if (target) {
+      // A body that is not an object names no object.
+      const given = isPlainObject(body) || body === undefined ? target.id : undefined;
+      if (given === undefined || given === null) item.errors.id = ['This field is required.'];
+      else if ((typeof given === 'number' && Number.isInteger(given)) || (typeof given === 'string' && /^\d+$/.test(given))) item.id = Number(given);
+      else item.errors.id = ['A valid integer is required.'];
+      if (failed(item)) return item;
+    } else if (!isPlainObject(body)) {
+      item.errors.non_field_errors = [`Invalid data. Expected a dictionary, but got ${pythonType(body)}.`];
+      return item;
+    }
+    try {
+      item.message = changelogMessage(item.body);
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      Object.assign(item.errors, err.errors);
+    }
+    return item;
+  }
+
+  /** Reads the targets' rows `FOR UPDATE` (in id order, so concurrent writes queue rather than deadlock). */
+  private async lock(model: Model, items: Item[], action: 'change' | 'delete', options: WriteOptions): Promise<void> {
+    const ids = [...new Set(items.filter((i) => !failed(i)).map((i) => i.id!))].filter((id) => id >= 1 && id <= INT_MAX);
+    let rows: Row[] = [];
+    if (ids.length) {
+      const qb = this.db(`${model.table} as t`).select('t.*').whereIn('t.id', ids).orderBy('t.id').forUpdate();
+      if (!options.internal) await this.gate.restrict(qb, model, action);
+      rows = (await qb) as Row[];
+    }
+    const found = new Map(rows.map((r) => [r.id as number, r]));
+    for (const item of items.filter((i) => !failed(i))) {
+      item.instance = found.get(item.id!);
+      if (item.instance) continue;
+      if (options.missing !== 'skip') throw notFound();
+      item.skipped = true;
+    }
+  }
+
+  /** What parsing, hooks and loaders share during one write. */
+  private scope(mode: WriteMode, options: WriteOptions): WriteScope {
+    const scope: WriteScope = {
+      db: this.db, registry: this.registry, settings: this.settings, memo: this.memo, actor: this.actor, mode,
+      internal: options.internal === true,
+      batch: (loader, key, load) => this.batcher.load(loader, key, load),
+      resolve: (model, value, key) => resolveRelated(scope, model, value, key),
+      exists: (model, id) => exists(scope, model, id),
+    };
+    return scope;
+  }
+
+  private get logging(): boolean {
+    return this.services.changeHooks.length > 0;
+  }
+
+  /** Parses one item's body field by field, as NetBox's serializers and `full_clean` do. */
+  private async parse(model: Model, item: Item, ctx: WriteContext, options: WriteOptions): Promise<void> {
+    const fields = this.registry.outputFields(model, 'full');
+    for (const field of fields) await field.fill(ctx, item.values);
+    for (const field of fields) {
+      if (field.readOnly && !options.internal) continue;
+      const present = field.keys.some((k) => Object.prototype.hasOwnProperty.call(item.body, k));
+      await capture(item, async () => {
+        const fallback = present || ctx.mode !== 'create' ? undefined : field.createDefault();
+        if (present) await field.parse(item.body, ctx, item.values);
+        else if (ctx.mode !== 'partial' && field.required) {
+          throw new ValidationError(Object.fromEntries(field.keys.map((k) => [k, ['This field is required.']])));
+        } else if (fallback !== undefined) await field.parse({ [field.name]: fallback }, ctx, item.values);
+      });
+    }
+  }
+
+  /** Parse, hooks, validation and unique checks for every item, then the set-based store and what follows it. */
+  private async save(model: Model, items: Item[], mode: WriteMode, options: WriteOptions): Promise<Row[]> {
+    const action = mode === 'create' ? 'create' : 'update';
+    const scope = this.scope(mode, options);
+    const live = () => items.filter((i) => !i.skipped && !failed(i));
+    const merged = (i: Item) => ({ ...(i.instance ?? {}), ...i.values.columns });
+    const contextOf = (i: Item): WriteContext => ({ ...scope, instance: i.instance });
+
+    await Promise.all(live().map((i) => this.parse(model, i, contextOf(i), options)));
+    const { hooks, validate } = model.decl;
+    if (hooks?.beforeSave) {
+      await Promise.all(live().map((i) => capture(i, () => hooks.beforeSave!(this.saveItem(action, i, merged), this))));
+    }
+    if (validate) {
+      await Promise.all(live().map((i) => capture(i, () => validate(merged(i), { ...contextOf(i), model, values: i.values.values }))));
+    }
+    const candidates = live();
+    const clashes = await checkUnique(model, candidates.map((i) => ({ row: merged(i), id: i.instance?.id as number | undefined })), this.db);
+    clashes.forEach((clash, n) => clash && Object.assign(candidates[n].errors, clash.errors));
+    if (items.some(failed)) throw new ItemErrors(items.map((i) => i.errors));
+
+    const stored = live();
+    if (!stored.length) return [];
+    const before = action === 'update' && this.logging ? await snapshotRows(model, stored.map((i) => i.instance!), this.context()) : undefined;
+    const rows =
+      action === 'create'
+        ? await insertRows(this.db, model, stored.map((i) => i.values.columns))
+        : await updateRows(this.db, model, stored.map((i) => ({ id: i.instance!.id as number, columns: i.values.columns })));
+    stored.forEach((i, n) => (i.row = rows[n]));
+    for (const field of this.registry.outputFields(model, 'full')) {
+      if (!field.store) continue;
+      const entries = stored.filter((i) => field.name in i.values.values).map((i) => ({ id: i.row!.id as number, value: i.values.values[field.name] }));
+      if (entries.length) await field.store(entries, scope);
+    }
+    if (!options.internal) {
+      const previous = new Map(stored.flatMap((i) => (i.instance ? [[i.instance.id as number, i.instance]] : [])));
+      await this.gate.verify(this.db, model, action === 'create' ? 'add' : 'change', rows, previous);
+    }
+    await this.changed(model, action, stored.map((i) => ({ row: i.row!, before: before?.get(i.row!.id as number) ?? null, message: i.message })));
+    await hooks?.afterSave?.(stored.map((i) => ({ action, row: i.row!, instance: i.instance, values: i.values.values })), this);
+    this.memo.clear();
+    return rows;
+  }
+
+  private saveItem(action: 'create' | 'update', item: Item, merged: (i: Item) => Row): SaveItem {
+    return {
+      action, body: item.body, values: item.values.values, columns: item.values.columns, instance: item.instance,
+      get row() {
+        return merged(item);
+      },
+    };
+  }
+
+  /** Change records (one hook call per step, with every object of it) and the events to publish after the commit. */
+  private async changed(model: Model, action: ChangeRecord['action'], changes: { row: Row; before: JsonObject | null; message: string }[]): Promise<void> {
+    const rows = changes.map((c) => c.row);
+    if (this.logging) {
+      const ctx = this.context({ hostless: true });
+      const after = action === 'delete' ? undefined : await snapshotRows(model, rows, ctx);
+      const displays = await displaysOf(model, rows, ctx);
+      const parent = model.decl.parent ? model.field(model.decl.parent) : undefined;
+      const records: ChangeRecord[] = changes.map(({ row, before, message }) => ({
+        action, model, id: row.id as number, before, after: after?.get(row.id as number) ?? null,
+        display: displays.get(row.id as number) ?? model.displayOf(row),
+        related: parent?.pointsAt(row, this.registry) ?? null,
+        actor: this.actor, message, db: this.db,
+      }));
+      for (const hook of this.services.changeHooks) await hook(records);
+    }
+    if (this.services.bus.hasListeners) {
+      const data = await renderRows(model, rows, this.context({ hostless: true }), 'full');
+      data.forEach((obj, i) => this.events.push({ action: ACTION_EVENT[action], model: model.key, id: rows[i].id as number, data: obj, requestId: this.actor.requestId }));
+    }
+  }
+}

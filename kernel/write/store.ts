@@ -1,0 +1,44 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { Model } from '../model/model.js';
+import type { Row } from '../model/types.js';
+
+/** Bind parameters per statement, well under PostgreSQL's 65535. */
+const MAX_PARAMETERS = 30_000;
+
+function chunks<T>(items: T[], perItem: number): T[][] {
+  const size = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, perItem)));
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Inserts the rows of a write in one statement (rows giving different columns get the others' defaults). */
+export async function insertRows(db: Knex.Transaction, model: Model, rows: Row[]): Promise<Row[]> {
+  const width = new Set(rows.flatMap((r) => Object.keys(r))).size + 2;
+  const stored: Row[] = [];
+  for (const chunk of chunks(rows, width)) {
+    // RETURNING lists the rows in the order of VALUES.
+    stored.push(...((await db(model.table).insert(chunk.map((r) => ({ ...r, created: db.fn.now(), last_updated: db.fn.now() }))).returning('*')) as Row[]));
+  }
+  return stored;
+}
+
+/**
+ * Updates the rows of a write in one statement: each column is set per row with a CASE on the id, rows that
+ * do not write a column keep theirs. Returns the stored rows in the order of `changes`.
+ */
+export async function updateRows(db: Knex.Transaction, model: Model, changes: { id: number; columns: Row }[]): Promise<Row[]> {
+  const byId = new Map<number, Row>();
+  const width = new Set(changes.flatMap((c) => Object.keys(c.columns))).size * 2 + 1;
+  for (const chunk of chunks(changes, width)) {
+    const set: Record<string, Knex.Raw | Knex.Value> = { last_updated: db.fn.now() };
+    for (const column of new Set(chunk.flatMap((c) => Object.keys(c.columns)))) {
+      const writing = chunk.filter((c) => column in c.columns);
+      const cases = writing.map(() => 'when ? then ?').join(' ');
+      set[column] = db.raw(`case ?? ${cases} else ?? end`, ['t.id', ...writing.flatMap((c) => [c.id, c.columns[column] as Knex.Value]), `t.${column}`]);
+    }
+    const rows = (await db(`${model.table} as t`).whereIn('t.id', chunk.map((c) => c.id)).update(set).returning('t.*')) as Row[];
+    for (const row of rows) byId.set(row.id as number, row);
+  }
+  return changes.map((c) => byId.get(c.id)!);
+}

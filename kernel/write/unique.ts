@@ -1,0 +1,53 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { Model, UniqueConstraint } from '../model/model.js';
+import { ValidationError, type Db, type Row } from '../model/types.js';
+
+/** One object about to be stored: its row as it will be, and its id when it exists already. */
+export interface UniqueCandidate {
+  row: Row;
+  id?: number;
+}
+
+function columnsOf(model: Model, name: string): string[] {
+  const field = model.field(name);
+  if (!field) throw new Error(`${model.key}: unique constraint names unknown field ${name}`);
+  return field.columns().map((c) => c.name);
+}
+
+function clash(model: Model, constraint: UniqueConstraint): ValidationError {
+  if (constraint.message) return ValidationError.of('__all__', constraint.message);
+  if (constraint.fields.length === 1) {
+    const field = model.field(constraint.fields[0])!;
+    return ValidationError.of(field.name, `${model.verboseName} with this ${field.label.toLowerCase()} already exists.`);
+  }
+  const labels = constraint.fields.map((name) => model.field(name)!.label).join(' and ');
+  return ValidationError.of('__all__', `${model.title.charAt(0)}${model.verboseName.slice(1)} with this ${labels} already exists.`);
+}
+
+/**
+ * Checks every unique constraint of `model` for a whole write at once (one query per constraint): against the
+ * stored objects the write does not touch and among the written ones (the first keeps its values). Returns
+ * each candidate's first clash, worded as NetBox words it; the database's unique indexes back this up.
+ */
+export async function checkUnique(model: Model, candidates: UniqueCandidate[], db: Db): Promise<(ValidationError | undefined)[]> {
+  const found: (ValidationError | undefined)[] = candidates.map(() => undefined);
+  const written = new Set(candidates.flatMap((c) => (c.id === undefined ? [] : [c.id])));
+  for (const constraint of model.unique) {
+    const columns = constraint.fields.flatMap((name) => columnsOf(model, name));
+    const whenNull = (constraint.whenNull ?? []).flatMap((name) => columnsOf(model, name));
+    const applies = candidates
+      .map((c, i) => ({ c, i }))
+      .filter(({ c, i }) => !found[i] && !whenNull.some((col) => c.row[col] !== null && c.row[col] !== undefined) && !columns.some((col) => c.row[col] === null || c.row[col] === undefined));
+    if (!applies.length) continue;
+    const keyOf = (row: Row) => JSON.stringify(columns.map((col) => String(row[col])));
+    const qb = db(model.table).select('id', ...columns).whereIn(columns, applies.map(({ c }) => columns.map((col) => c.row[col] as Knex.Value)));
+    for (const col of whenNull) qb.whereNull(col);
+    const taken = new Set(((await qb) as Row[]).filter((r) => !written.has(r.id as number)).map(keyOf));
+    for (const { c, i } of applies) {
+      const key = keyOf(c.row);
+      if (taken.has(key)) found[i] = clash(model, constraint);
+      else taken.add(key);
+    }
+  }
+  return found;
+}
