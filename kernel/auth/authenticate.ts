@@ -21,8 +21,11 @@ declare global {
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** API paths anyone may call even when LOGIN_REQUIRED (they authenticate by other means). */
-export const PUBLIC_API_PATHS = new Set(['/api/users/tokens/provision/']);
+/**
+ * API paths anyone may call even when LOGIN_REQUIRED: provisioning authenticates by password, and the root
+ * (the app list and `API-Version`) is what pynetbox reads, without a token, for `nb.version`.
+ */
+export const PUBLIC_API_PATHS = new Set(['/api/', '/api/users/tokens/provision/']);
 
 export interface AuthDeps {
   db: Database;
@@ -45,9 +48,10 @@ export function authenticate({ db, settings, registry }: AuthDeps) {
 
     const unsafe = !SAFE.has(req.method);
     const api = req.path.startsWith('/api/');
-    if (api && !principal.user && settings.LOGIN_REQUIRED && !PUBLIC_API_PATHS.has(req.path)) {
+    if (api && !principal.user && settings.LOGIN_REQUIRED) {
+      // A person in a browser is sent to log in; API clients reach only the public paths.
       if (wantsHtml(req)) return res.redirect(302, `/login/?next=${encodeURIComponent(req.originalUrl)}`);
-      throw notAuthenticated();
+      if (!PUBLIC_API_PATHS.has(req.path)) throw notAuthenticated();
     }
     if (unsafe && principal.via === 'token' && !principal.writeEnabled) throw forbidden();
     if (unsafe && principal.via === 'session' && api && !csrfValid(principal, req)) {

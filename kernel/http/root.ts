@@ -60,14 +60,18 @@ export function rootRouter({ plugins, registry, db, queue }: RootDeps): Router {
   router.get('/api/status/', async (req, res) => {
     const [dbUp, queueUp] = await Promise.all([db.ping(), queue.ping()]);
     const pending = dbUp ? await db.pendingMigrations() : [];
+    // NetBox's keys (what pynetbox's `status()` and monitoring scripts read), then Patchbay's own.
     send(req, res, 200, {
+      'installed-apps': sorted(builtins.map((p) => [p.name, p.version])),
+      'netbox-version': API_VERSION,
+      'netbox-full-version': API_VERSION,
+      plugins: sorted(thirdParty.map((p) => [p.name, p.version])),
+      // This process works the queue itself.
+      'rq-workers-running': queueUp ? 1 : 0,
       'patchbay-version': PATCHBAY_VERSION,
       'api-version': API_VERSION,
-      'netbox-version': API_VERSION,
       hostname: hostname(),
       'node-version': process.version,
-      installed_apps: sorted(builtins.map((p) => [p.name, p.version])),
-      plugins: sorted(thirdParty.map((p) => [p.name, p.version])),
       database: { status: dbUp ? 'ok' : 'unavailable', pending_migrations: pending.length },
       queue: { backend: queue.kind, status: queueUp ? 'ok' : 'unavailable' },
     }, 'Status');

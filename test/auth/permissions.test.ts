@@ -143,14 +143,19 @@ describe('constraints', () => {
 });
 
 describe('anonymous access', () => {
-  it('is refused everywhere when LOGIN_REQUIRED, even for exempt models', async () => {
+  it('is refused everywhere below /api/ when LOGIN_REQUIRED, even for exempt models', async () => {
     const locked = await startServer({ settings: { LOGIN_REQUIRED: true, EXEMPT_VIEW_PERMISSIONS: ['*'] } });
     try {
-      for (const path of ['/api/', '/api/status/', TENANTS]) {
+      for (const path of ['/api/status/', '/api/tenancy/', TENANTS, '/api/plugins/']) {
         const res = await locked.get(path, { token: null });
         expect(res.status).toBe(403);
         expect(res.body).toEqual({ detail: 'Authentication credentials were not provided.' });
       }
+      // pynetbox reads `nb.version` from the root without a token: it answers, with the app list and API-Version.
+      const root = await locked.get('/api/', { token: null });
+      expect(root.status).toBe(200);
+      expect(root.headers.get('api-version')).toBe('4.4');
+      expect(root.body.tenancy).toBe(`${locked.base}/api/tenancy/`);
       const browser = await locked.get('/api/', { token: null, headers: { Accept: 'text/html' } });
       expect(browser.status).toBe(302);
       expect(browser.headers.get('location')).toBe('/login/?next=%2Fapi%2F');

@@ -75,10 +75,14 @@ describe('API roots and status', () => {
     const res = await t.get('/api/status/');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
+      // NetBox's keys, as pynetbox's status() returns them.
+      'installed-apps': { tenancy: expect.any(String), extras: expect.any(String) },
+      'netbox-version': '4.4',
+      'netbox-full-version': '4.4',
+      plugins: {},
+      'rq-workers-running': 1,
       'api-version': '4.4',
       'patchbay-version': expect.stringMatching(/^\d+\.\d+\.\d+/),
-      installed_apps: { tenancy: expect.any(String) },
-      plugins: {},
       database: { status: 'ok', pending_migrations: 0 },
       queue: { backend: 'redis', status: 'ok' },
     });
