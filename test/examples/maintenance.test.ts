@@ -37,6 +37,7 @@ describe('a third-party plugin enabled through PLUGINS', () => {
       impact: 1,
       notify: true,
       description: '',
+      target_version: null,
       announced: null,
       tags: [],
       custom_fields: {},
