@@ -183,8 +183,11 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
 
   // ---- reading
 
-  /** Loads what a page of rows needs (one query at most per related model) and returns the renderer. */
-  abstract prepare(rows: Row[], ctx: RenderContext, mode: RenderMode): Promise<FieldRenderer> | FieldRenderer;
+  /**
+   * Loads what a page of rows needs (one query at most per related model) and returns the renderer. A field
+   * with several keys may skip the work of keys `wanted` refuses (`?fields=`/`?omit=`).
+   */
+  abstract prepare(rows: Row[], ctx: RenderContext, mode: RenderMode, wanted?: (key: string) => boolean): Promise<FieldRenderer> | FieldRenderer;
 
   /** The keys of the representation this field occupies, described once for OPTIONS, OpenAPI and GraphQL. */
   describe(registry: ModelRegistry): PropertyDescription[] {
@@ -300,14 +303,15 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
   // ---- change log
 
   /**
-   * What the change log records of this field for a batch of rows, as model values (ids for relations);
-   * undefined leaves it out (computed values, secrets).
+   * What the change log records of this field for a batch of rows, as model values (ids for relations): every
+   * stored value, derived ones included, as NetBox records every concrete field; undefined leaves it out
+   * (computed values, secrets, the kernel's own timestamps).
    */
   snapshot(rows: Row[], ctx: RenderContext): Promise<FieldRenderer | undefined> | FieldRenderer | undefined {
     void rows;
     void ctx;
     const columns = this.columns();
-    if (this.readOnly || columns.length !== 1) return undefined;
+    if (columns.length !== 1) return undefined;
     const column = columns[0].name;
     return (row, out) => {
       out[this.name] = snapshotValue(row[column]);

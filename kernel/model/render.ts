@@ -31,7 +31,7 @@ export async function renderRows(model: Model, rows: Row[], ctx: RenderContext, 
   let fields = ctx.registry.outputFields(model, mode);
   if (selection) fields = fields.filter((f) => readKeys(f, ctx.registry).some(wanted));
   const renderers: FieldRenderer[] = [];
-  for (const field of fields) renderers.push(await field.prepare(rows, ctx, mode));
+  for (const field of fields) renderers.push(await field.prepare(rows, ctx, mode, selection && wanted));
   // Fields with several keys (generic relations) may be only partly selected.
   const unwanted = selection ? fields.flatMap((f) => readKeys(f, ctx.registry).filter((k) => !wanted(k))) : [];
   return rows.map((row) => {

@@ -9,7 +9,7 @@ import type { PropertyDescription, ValueSchema } from '../description.js';
 import { Field, type Column, type CommonOptions, type ObjectRef, type Reference, type WriteValues } from '../field.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
-import { ValidationError, type ErrorMap, type FieldRenderer, type JsonObject, type RenderContext, type Row } from '../types.js';
+import { ValidationError, type ErrorMap, type FieldRenderer, type JsonObject, type RenderContext, type RenderMode, type Row } from '../types.js';
 
 export interface GenericOptions extends CommonOptions {
   /** Only models declaring this feature may be referenced; unset: any model. */
@@ -70,9 +70,10 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
     return key ? { model: key, id: row[this.idKey] as number } : null;
   }
 
-  async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
+  async prepare(rows: Row[], ctx: RenderContext, _mode: RenderMode, wanted?: (key: string) => boolean): Promise<FieldRenderer> {
     const byType = new Map<number, number[]>();
-    for (const row of rows) {
+    // The nested objects are the costly part: not loaded when left out.
+    for (const row of wanted?.(this.readKey) === false ? [] : rows) {
       const typeId = row[this.typeColumn] as number | null;
       if (typeId === null || typeId === undefined) continue;
       const ids = byType.get(typeId) ?? [];

@@ -410,7 +410,7 @@ export class JsonField extends ScalarField {
   }
 }
 
-/** Read-only values filled by the kernel (`created`, `last_updated`). */
+/** Read-only values filled by the kernel (`created`, `last_updated`); the change record carries its own time. */
 export class TimestampField extends DateTimeField {
   constructor() {
     super({ readOnly: true });
@@ -421,4 +421,8 @@ export class TimestampField extends DateTimeField {
   }
 
   override parse(): void {}
+
+  override snapshot(): undefined {
+    return undefined;
+  }
 }

@@ -36,6 +36,11 @@ export class IdField extends ReadOnlyField {
     return plainRenderer('id', (row) => row.id as number);
   }
 
+  /** The change record names the object already. */
+  override snapshot(): undefined {
+    return undefined;
+  }
+
   protected schema(): ValueSchema {
     return { type: 'integer' };
   }
