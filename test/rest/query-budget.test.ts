@@ -9,6 +9,8 @@ beforeAll(async () => {
   await seedTenancy(t.server.db.knex, 1000);
   await t.server.db.knex.raw(`insert into maintenance_window (name, starts, tenant_id, created, last_updated)
     select 'Window ' || i, now() + make_interval(days => i), i, now(), now() from generate_series(1, 1000) i`);
+  await t.server.db.knex.raw(`insert into maintenance_task (window_id, name, created, last_updated)
+    select i, 'Task ' || i, now(), now() from generate_series(1, 1000) i`);
 });
 afterAll(async () => {
   await t?.close();
@@ -25,14 +27,15 @@ const BUDGETS: Record<string, { full: number; brief: number }> = {
   '/api/tenancy/contact-roles/': { full: 5, brief: 3 },
   '/api/tenancy/contacts/': { full: 8, brief: 3 },
   '/api/tenancy/contact-assignments/': { full: 10, brief: 7 },
-  '/api/plugins/maintenance/windows/': { full: 6, brief: 3 },
+  '/api/plugins/maintenance/windows/': { full: 7, brief: 3 },
+  '/api/plugins/maintenance/tasks/': { full: 4, brief: 3 },
 };
 
 /** Filters add a fixed cost too: one query validates the related objects a filter names. */
 const FILTERED: Record<string, { query: string; budget: number }> = {
   '/api/tenancy/tenants/': { query: 'group_id=1&group_id=2&q=tenant&name__n=x&created__gte=2000-01-01', budget: 9 },
   '/api/tenancy/contacts/': { query: 'group=cgroup-1&q=contact', budget: 9 },
-  '/api/plugins/maintenance/windows/': { query: 'tenant=tenant-5&impact__gte=0&status=scheduled', budget: 7 },
+  '/api/plugins/maintenance/windows/': { query: 'tenant=tenant-5&impact__gte=0&status=scheduled', budget: 8 },
 };
 
 describe('filtered list query budgets', () => {

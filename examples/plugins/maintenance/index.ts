@@ -1,5 +1,6 @@
 import { integer, min, object } from 'superstruct';
 import { and, cmp, definePlugin, not } from 'patchbay';
+import { MaintenanceTask } from './models/task.js';
 import { MaintenanceWindow } from './models/window.js';
 
 interface MaintenanceConfig {
@@ -17,7 +18,7 @@ export default definePlugin<MaintenanceConfig>({
   version: '1.0.0',
   kernel: '^0.1.0',
   config: { schema: object({ horizon_days: min(integer(), 1) }), defaults: { horizon_days: 14 } },
-  models: [MaintenanceWindow],
+  models: [MaintenanceWindow, MaintenanceTask],
   migrations: new URL('./migrations/', import.meta.url),
   // New windows that ask for it are announced in the background, after their transaction committed.
   events(event, ctx) {

@@ -1,5 +1,6 @@
-import { ValidationError, defineChoices, defineModel, f } from 'patchbay';
+import { HttpError, ValidationError, defineChoices, defineModel, f, type Row } from 'patchbay';
 import { VersionField } from '../fields/version.js';
+import { MaintenanceTask } from './task.js';
 
 export const WindowStatus = defineChoices([
   ['scheduled', 'Scheduled'],
@@ -7,6 +8,12 @@ export const WindowStatus = defineChoices([
   ['completed', 'Completed'],
   ['cancelled', 'Cancelled'],
 ]);
+
+/** The checklist every new window starts with. */
+export const CHECKLIST = ['Announce', 'Execute', 'Verify'];
+
+const minutesBetween = (row: Row) =>
+  row.starts && row.ends ? Math.round((Date.parse(String(row.ends)) - Date.parse(String(row.starts))) / 60_000) : null;
 
 /** A planned maintenance window, optionally for one tenant. */
 export const MaintenanceWindow = defineModel('maintenance.window', {
@@ -24,6 +31,8 @@ export const MaintenanceWindow = defineModel('maintenance.window', {
     description: f.string({ max: 200, blank: true }),
     /** The software version the window upgrades to: a field kind of this plugin's own. */
     target_version: new VersionField({ nullable: true, helpText: 'Software version after the window, MAJOR.MINOR.PATCH' }),
+    /** Derived from starts and ends whenever either is written (see `beforeSave`), so lists can filter and order by it. */
+    duration_minutes: f.integer({ nullable: true, readOnly: true }),
     /** When the window was announced to its contacts (set by the `announce` job). */
     announced: f.datetime({ nullable: true, readOnly: true }),
   },
@@ -35,5 +44,20 @@ export const MaintenanceWindow = defineModel('maintenance.window', {
     if (row.ends && row.starts && Date.parse(row.ends as string) <= Date.parse(row.starts as string)) {
       throw new ValidationError({ ends: ['The window must end after it starts.'] });
     }
+  },
+  hooks: {
+    beforeSave(item) {
+      item.columns.duration_minutes = minutesBetween(item.row);
+    },
+    // New windows get the checklist: one statement for the tasks of every window of the write, each task
+    // change-logged and evented. `internal`: the user's right to create the window covers its tasks.
+    async afterSave(items, session) {
+      const tasks = items.filter((i) => i.action === 'create').flatMap((i) => CHECKLIST.map((name) => ({ window: i.row.id, name })));
+      if (tasks.length) await session.create(MaintenanceTask, tasks, { internal: true });
+    },
+    beforeDelete(rows) {
+      const running = rows.find((r) => r.status === 'in-progress');
+      if (running) throw new HttpError(409, { detail: `Maintenance window "${running.name}" is in progress and cannot be deleted.` });
+    },
   },
 });
