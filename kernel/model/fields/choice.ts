@@ -41,9 +41,10 @@ export class ChoiceField extends ScalarField<ChoiceOptions> {
   }
 
   override prepare(): FieldRenderer {
+    const { name, set } = this;
     return (row, out) => {
-      const value = row[this.name];
-      out[this.name] = typeof value === 'string' && value !== '' ? { value, label: this.set.label(value) } : null;
+      const value = row[name];
+      out[name] = typeof value === 'string' && value !== '' ? { value, label: set.label(value) } : null;
     };
   }
 

@@ -56,11 +56,12 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
   }
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
-    const ids = rows.map((r) => r[this.column] as number | null).filter((id): id is number => id !== null && id !== undefined);
+    const { column, name } = this;
+    const ids = rows.map((r) => r[column] as number | null).filter((id): id is number => id !== null && id !== undefined);
     const nested = await ctx.registry.loadNested(ctx.registry.get(this.target), ids, ctx);
     return (row, out) => {
-      const id = row[this.column] as number | null;
-      out[this.name] = id === null || id === undefined ? null : nested.get(id) ?? null;
+      const id = row[column] as number | null;
+      out[name] = id === null || id === undefined ? null : nested.get(id) ?? null;
     };
   }
 

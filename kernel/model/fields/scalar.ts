@@ -3,7 +3,7 @@ import { FilterError } from '../../filters/errors.js';
 import { SCALAR_LOOKUPS, type Lookups } from '../../filters/lookups.js';
 import { parseBoolean, parseDateParam, parseDateTimeParam, parseNumber, parseWholeNumber } from '../../filters/values.js';
 import type { ValueSchema } from '../description.js';
-import { Field, plainRenderer, type Column, type CommonOptions, type ExpressionIndex, type WriteValues } from '../field.js';
+import { Field, type Column, type CommonOptions, type ExpressionIndex, type WriteValues } from '../field.js';
 import type { OrderStep } from '../ordering.js';
 import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../types.js';
 import { formatDate, formatDateTime, parseDate, parseDateTime } from './time.js';
@@ -39,10 +39,11 @@ export abstract class ScalarField<O extends CommonOptions = CommonOptions> exten
   }
 
   prepare(_rows: Row[], _ctx: RenderContext): FieldRenderer {
-    return plainRenderer(this.name, (row) => {
-      const value = row[this.name];
-      return value === null || value === undefined ? null : this.toJson(value);
-    });
+    const name = this.name;
+    return (row, out) => {
+      const value = row[name];
+      out[name] = value === null || value === undefined ? null : this.toJson(value);
+    };
   }
 
   parse(body: Record<string, unknown>, _ctx: unknown, out: WriteValues): void {

@@ -78,8 +78,9 @@ export class LinkField extends ReadOnlyField {
 
 export class DisplayField extends ReadOnlyField {
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
-    const loader = this.model.decl.displayLoader;
-    if (!loader) return plainRenderer('display', (row) => this.model.displayOf(row));
+    const model = this.model;
+    const loader = model.decl.displayLoader;
+    if (!loader) return plainRenderer('display', (row) => model.displayOf(row));
     const displays = await loader(rows, ctx);
     return plainRenderer('display', (row) => displays.get(row.id as number) ?? String(row.id));
   }
