@@ -17,12 +17,16 @@ interface TenantRow {
   g_depth: number | null;
 }
 
-type Handler = (url: URL) => Promise<unknown>;
+type Handler = (url: URL, body: unknown) => Promise<unknown>;
 
-/** A bare node:http server answering every request with `handler`'s JSON: the baseline's transport. */
+/** A bare node:http server answering every request with `handler`'s JSON (201 to a POST): the baseline's transport. */
 export async function startBaseline(handler: Handler): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer(async (req, res) => {
-    const body = await handler(new URL(req.url ?? '/', `http://${req.headers.host}`));
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const payload = chunks.length ? (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown) : undefined;
+    const body = await handler(new URL(req.url ?? '/', `http://${req.headers.host}`), payload);
+    res.statusCode = req.method === 'POST' ? 201 : 200;
     res.setHeader('Content-Type', 'application/json');
     res.end(JSON.stringify(body));
   });
@@ -83,5 +87,46 @@ export function filteredTenants(db: Db): Handler {
     const [{ count }] = (await db.raw(`select count(*) from tenancy_tenant t ${where}`, { q, group })).rows as { count: string }[];
     const { rows } = (await db.raw(PAGE_WITH_GROUPS(where).replace('limit ?', 'limit :limit'), { q, group, limit: 50 })) as { rows: TenantRow[] };
     return { count: Number(count), next: null, previous: null, results: rows.map((r) => tenantJson(r, url.origin, false)) };
+  };
+}
+
+/** A bulk-created tenant as the benchmark sends it. */
+export interface TenantBody {
+  name: string;
+  slug: string;
+  group: { slug: string };
+  tags: number[];
+  custom_fields: { cost: number };
+}
+
+/**
+ * The hand-written equivalent of POST /api/tenancy/tenants/ with a list of tenants carrying a group (by slug), tags
+ * and a custom field: in one transaction, the group lookup, one insert each for the tenants, their tag links, their
+ * custom field data and their change records, then the created tenants as JSON. No validation beyond the database's.
+ */
+export function bulkCreateTenants(db: Db, types: { tenant: number }): Handler {
+  return async (url, payload) => {
+    const bodies = payload as TenantBody[];
+    return db.transaction(async (trx) => {
+      const groups = new Map(
+        ((await trx('tenancy_tenantgroup').whereIn('slug', [...new Set(bodies.map((b) => b.group.slug))]).select('id', 'slug')) as { id: number; slug: string }[]).map((g) => [g.slug, g.id]),
+      );
+      const rows = (await trx('tenancy_tenant')
+        .insert(bodies.map((b) => ({ name: b.name, slug: b.slug, group_id: groups.get(b.group.slug), created: trx.fn.now(), last_updated: trx.fn.now() })))
+        .returning('*')) as TenantRow[];
+      await trx('extras_taggeditem').insert(rows.flatMap((r, i) => bodies[i].tags.map((tag) => ({ tag_id: tag, object_type_id: types.tenant, object_id: r.id }))));
+      await trx('extras_customfielddata').insert(rows.map((r, i) => ({ object_type_id: types.tenant, object_id: r.id, data: JSON.stringify(bodies[i].custom_fields) })));
+      await trx('extras_objectchange').insert(
+        rows.map((r, i) => ({
+          user_name: 'bench', request_id: '00000000-0000-0000-0000-000000000000', action: 'create', changed_object_type_id: types.tenant,
+          changed_object_id: r.id, object_repr: r.name, message: '', postchange_data: JSON.stringify({ name: r.name, slug: r.slug, group: r.group_id, tags: bodies[i].tags }),
+          time: trx.fn.now(), created: trx.fn.now(), last_updated: trx.fn.now(),
+        })),
+      );
+      return rows.map((r, i) => ({
+        ...tenantJson({ ...r, g_name: null, g_slug: bodies[i].group.slug, g_description: null, g_depth: null }, url.origin, false),
+        tags: bodies[i].tags, custom_fields: bodies[i].custom_fields,
+      }));
+    });
   };
 }

@@ -5,11 +5,22 @@ export interface Measurement {
   perSecond: number;
 }
 
+/** A POST to measure: a fresh body for every request. */
+export interface Post {
+  body: () => unknown;
+  status: number;
+}
+
 /** Requests `url` with `concurrency` clients for `seconds` (after a short warm-up) and reports requests/s. */
-export async function measure(name: string, url: string, seconds: number, headers: Record<string, string> = {}, concurrency = 4): Promise<Measurement> {
+export async function measure(
+  name: string, url: string, seconds: number, headers: Record<string, string> = {}, concurrency = 4, post?: Post,
+): Promise<Measurement> {
   const hit = async () => {
-    const res = await fetch(url, { headers: { Accept: 'application/json', ...headers } });
-    if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}`);
+    const init: RequestInit = post
+      ? { method: 'POST', body: JSON.stringify(post.body()), headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...headers } }
+      : { headers: { Accept: 'application/json', ...headers } };
+    const res = await fetch(url, init);
+    if (res.status !== (post?.status ?? 200)) throw new Error(`${name}: HTTP ${res.status} ${(await res.text()).slice(0, 200)}`);
     await res.arrayBuffer();
   };
   for (let i = 0; i < 3; i++) await hit();
