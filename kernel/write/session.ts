@@ -183,13 +183,14 @@ export class WriteSession {
   private item(body: unknown, target?: Target): Item {
     const item: Item = { body: isPlainObject(body) ? body : {}, message: '', values: { columns: {}, values: {} }, errors: {} };
     if (target) {
-      // A body that is not an object names no object.
-      const given = isPlainObject(body) || body === undefined ? target.id : undefined;
-      if (given === undefined || given === null) item.errors.id = ['This field is required.'];
-      else if ((typeof given === 'number' && Number.isInteger(given)) || (typeof given === 'string' && /^\d+$/.test(given))) item.id = Number(given);
+      const { id } = target;
+      if (id === undefined || id === null) item.errors.id = ['This field is required.'];
+      else if ((typeof id === 'number' && Number.isInteger(id)) || (typeof id === 'string' && /^\d+$/.test(id))) item.id = Number(id);
       else item.errors.id = ['A valid integer is required.'];
       if (failed(item)) return item;
-    } else if (!isPlainObject(body)) {
+    }
+    // An update or delete may come without a body; a create may not.
+    if (!isPlainObject(body) && (!target || body !== undefined)) {
       item.errors.non_field_errors = [`Invalid data. Expected a dictionary, but got ${pythonType(body)}.`];
       return item;
     }

@@ -83,6 +83,11 @@ describe('update', () => {
     const full = await t.request('PUT', `${TENANTS}${created.id}/`, { body: { name: 'Putty', slug: 'putty' } });
     expect(full.body).toMatchObject({ name: 'Putty', slug: 'putty', comments: 'keep' });
     expect((await t.request('PATCH', `${TENANTS}999999/`, { body: {} })).status).toBe(404);
+    expect((await t.request('PUT', `${TENANTS}${created.id}/`, { body: 'text' })).body).toEqual({
+      non_field_errors: ['Invalid data. Expected a dictionary, but got str.'],
+    });
+    // A bulk item that is not an object names no object.
+    expect((await t.request('PATCH', TENANTS, { body: [5, { id: created.id }] })).body).toEqual([{ id: ['This field is required.'] }, {}]);
   });
 
   it('bulk PATCH updates each listed object with its own attributes, all or nothing', async () => {
