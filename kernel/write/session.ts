@@ -144,7 +144,7 @@ export class WriteSession {
   /** Updates each target with its body (PUT: `update`, PATCH: `partial`), rows locked; all or none. */
   async update(model: Model, targets: Target[], mode: 'update' | 'partial', options: WriteOptions = {}): Promise<Row[]> {
     if (!options.internal) await this.gate.require(model, 'change');
-    const items = targets.map((t) => this.item(t.body, t));
+    const items = this.targets(targets);
     await this.lock(model, items, 'change', options);
     return this.save(model, items, mode, options);
   }
@@ -152,11 +152,11 @@ export class WriteSession {
   /** Deletes the targets and what cascades from them (each change-logged), or refuses with 409; all or none. */
   async delete(model: Model, targets: Target[], options: WriteOptions = {}): Promise<void> {
     if (!options.internal) await this.gate.require(model, 'delete');
-    const items = targets.map((t) => this.item(t.body ?? {}, t));
+    const items = this.targets(targets.map((t) => ({ id: t.id, body: t.body ?? {} })));
     if (items.some(failed)) throw new ItemErrors(items.map((i) => i.errors));
     await this.lock(model, items, 'delete', options);
     const messages = new Map(items.filter((i) => i.instance).map((i) => [i.id!, i.message]));
-    const rows = [...new Map(items.filter((i) => i.instance).map((i) => [i.id!, i.instance!])).values()];
+    const rows = items.flatMap((i) => (i.instance ? [i.instance] : []));
     for (const step of await planDeletion(model, rows, this.context({ hostless: true }))) {
       const ids = step.rows.map((r) => r.id as number);
       const hooks = step.model.decl.hooks;
@@ -201,6 +201,17 @@ export class WriteSession {
       Object.assign(item.errors, err.errors);
     }
     return item;
+  }
+
+  /** The items of an update or delete; an object listed twice is a mistake, not two changes. */
+  private targets(targets: Target[]): Item[] {
+    const items = targets.map((t) => this.item(t.body, t));
+    const seen = new Set<number>();
+    for (const item of items.filter((i) => !failed(i))) {
+      if (seen.has(item.id!)) item.errors.id = [`Object ${item.id} is listed more than once.`];
+      seen.add(item.id!);
+    }
+    return items;
   }
 
   /** Reads the targets' rows `FOR UPDATE` (in id order, so concurrent writes queue rather than deadlock). */

@@ -134,6 +134,17 @@ describe('delete', () => {
     expect(await names()).not.toContain('D2');
   });
 
+  it('refuses an object listed twice in one bulk update or delete, changing nothing', async () => {
+    const { body: rows } = await t.post(TENANTS, [{ name: 'Twice', slug: 'twice' }]);
+    const id = rows[0].id;
+    const patch = await t.request('PATCH', TENANTS, { body: [{ id, description: 'a' }, { id, description: 'b' }] });
+    expect(patch.status).toBe(400);
+    expect(patch.body).toEqual([{}, { id: [`Object ${id} is listed more than once.`] }]);
+    const del = await t.request('DELETE', TENANTS, { body: [{ id }, { id }] });
+    expect(del.body).toEqual([{}, { id: [`Object ${id} is listed more than once.`] }]);
+    expect((await t.get(`${TENANTS}${id}/`)).body.description).toBe('');
+  });
+
   it('refuses with 409 a delete blocked by dependent objects, deleting nothing', async () => {
     const { body: role } = await t.post('/api/tenancy/contact-roles/', { name: 'Owner', slug: 'owner' });
     const { body: free } = await t.post('/api/tenancy/contact-roles/', { name: 'Free', slug: 'free' });
