@@ -41,13 +41,25 @@ export class Access implements Gate {
     return list.includes(model.key) || (list.includes('*') && !NEVER_EXEMPT_BY_WILDCARD.test(model.key));
   }
 
+  /** The user's permissions, read once per request. */
+  private loaded(): Promise<PermissionSet> | undefined {
+    const user = this.principal.user;
+    if (!user || user.is_superuser) return undefined;
+    this.permissions ??= loadPermissions(this.db, user.id, this.settings);
+    return this.permissions;
+  }
+
+  async prepare(): Promise<void> {
+    await this.loaded();
+  }
+
   /** The constraint sets of `action` on `model`: null when unrestricted, false when not permitted at all. */
   async grants(model: Model, action: Action): Promise<ConstraintSet[] | null | false> {
     if (this.isSuperuser) return null;
     if (action === 'view' && this.exempt(model) && (this.principal.user || !this.settings.LOGIN_REQUIRED)) return null;
-    if (!this.principal.user) return false;
-    this.permissions ??= loadPermissions(this.db, this.principal.user.id, this.settings);
-    const sets = granted(await this.permissions, model.key, action);
+    const permissions = this.loaded();
+    if (!permissions) return false;
+    const sets = granted(await permissions, model.key, action);
     return sets === undefined ? false : sets;
   }
 

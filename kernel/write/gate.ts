@@ -6,6 +6,11 @@ export type Action = 'view' | 'add' | 'change' | 'delete' | (string & {});
 
 /** What a reader or writer may do: the permission checks every read and write goes through. */
 export interface Gate {
+  /**
+   * Loads what the checks read (the user's permissions) before a write opens its transaction, so that no check
+   * waits for a second pool connection while the write holds one.
+   */
+  prepare(): Promise<void>;
   can(model: Model, action: Action): Promise<boolean>;
   /** Refuses (403) unless `action` on `model` is permitted at all. */
   require(model: Model, action: Action): Promise<void>;
@@ -17,6 +22,7 @@ export interface Gate {
 
 /** The server itself: everything is permitted (jobs, commands, derived writes). */
 export const SYSTEM: Gate = {
+  prepare: async () => {},
   can: async () => true,
   require: async () => {},
   restrict: async () => {},

@@ -15,6 +15,7 @@ export class WriteRunner {
   constructor(private readonly knex: Knex, private readonly services: SessionServices) {}
 
   async run<T>(writer: Writer, work: (session: WriteSession) => Promise<T>): Promise<T> {
+    await writer.gate.prepare();
     let session: WriteSession | undefined;
     const result = await this.knex.transaction(async (trx) => {
       session = new WriteSession(trx, this.services, writer.actor, writer.gate, writer.baseUrl);

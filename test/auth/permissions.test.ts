@@ -128,7 +128,16 @@ describe('constraints', () => {
     expect((await t.get(`${TENANTS}${ids.R2}/`)).status).toBe(404);
   });
 
-  it('are validated when a permission is written', async () => {
+  it('are read before a write opens its transaction: many concurrent writes by a constrained user all succeed', async () => {
+    await grant(['add', 'view'], { group__slug: 'red' });
+    // More writes at once than the pool has connections: a check waiting for a second connection would starve them.
+    const writes = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => t.post(TENANTS, { name: `Many ${i}`, slug: `many-${i}`, group: ids.red }, { token: user.token })),
+    );
+    expect(writes.map((w) => w.status)).toEqual(writes.map(() => 201));
+  });
+
+    it('are validated when a permission is written', async () => {
     const res = await t.post(PERMS, { name: 'bad', object_types: ['tenancy.tenant', 'tenancy.contact'], actions: ['view'], constraints: { group__slug: 'x' } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ constraints: ["Invalid filter for tenancy.contact: Cannot resolve keyword 'group' into field."] });
