@@ -66,7 +66,7 @@ export class TokenKeyField extends StringField {
     return randomBytes(20).toString('hex');
   }
 
-  protected override check(text: string): void {
+  protected override checkFormat(text: string): void {
     if (!/^[0-9a-fA-F]{40}$/.test(text)) throw 'Enter a valid key: 40 hexadecimal characters.';
   }
 

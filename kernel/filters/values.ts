@@ -1,4 +1,5 @@
 import { parseDate, parseDateTime } from '../model/fields/time.js';
+import { INT_MAX } from '../model/values.js';
 import { ParamError } from './errors.js';
 
 /** Query-string values parsed with django-filter's messages; each throws a ParamError (a 400 naming the parameter). */
@@ -14,7 +15,7 @@ export function parseBoolean(value: string): boolean {
 /** A whole number that fits PostgreSQL's integer. */
 export function parseWholeNumber(value: string): number {
   const text = value.trim();
-  if (!/^-?\d+$/.test(text) || Math.abs(Number(text)) > 2147483647) throw new ParamError('Enter a whole number.');
+  if (!/^-?\d+$/.test(text) || Math.abs(Number(text)) > INT_MAX) throw new ParamError('Enter a whole number.');
   return Number(text);
 }
 

@@ -9,7 +9,7 @@ import { formatDateTime } from './fields/time.js';
 import type { Model } from './model.js';
 import type { OrderStep } from './ordering.js';
 import type { ModelRegistry } from './registry.js';
-import type { Db, FieldRenderer, Json, RenderContext, RenderMode, Row } from './types.js';
+import type { Db, ErrorMap, FieldRenderer, Json, RenderContext, RenderMode, Row } from './types.js';
 
 /** A column a field stores, in terms the entity schema and migrations understand. */
 export interface Column {
@@ -89,6 +89,12 @@ export interface DerivedField {
 /** A stored object and the value its field parsed for it, for fields that keep data outside the row. */
 export interface StoreEntry {
   id: number;
+  value: unknown;
+}
+
+/** One object of a write and the value its field parsed for it; `id` when the object exists already. */
+export interface CheckEntry {
+  id?: number;
   value: unknown;
 }
 
@@ -228,6 +234,12 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
   }
 
   /**
+   * Checks the values every object of a write gave the field, together (uniqueness across objects, cycles in
+   * a tree), once all of them parsed; returns each entry's errors, undefined when it passes.
+   */
+  check?(entries: CheckEntry[], scope: WriteScope): Promise<(ErrorMap | undefined)[]>;
+
+  /**
    * Stores what the field keeps outside its model's row (links, side tables) for every object of a write at
    * once; `entries` are the objects whose body gave the field a value.
    */
@@ -274,8 +286,9 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
   /** A compared value made ready for `lookup`: flags as booleans, lists item by item. */
   protected comparedValue(value: unknown, lookup: string): unknown {
     if (FLAG_LOOKUPS.has(lookup)) {
-      if (typeof value !== 'boolean') throw new FilterError(`The '${lookup}' lookup expects true or false.`, 'value');
-      return value;
+      if (typeof value === 'boolean') return value;
+      if (value === 'true' || value === 'false') return value === 'true';
+      throw new FilterError(`The '${lookup}' lookup expects true or false.`, 'value');
     }
     if (PATTERN_LOOKUPS.has(lookup) || value === null) return value;
     if (lookup === 'in') {

@@ -9,6 +9,7 @@ import { applyOrdering } from '../model/ordering.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { renderRows, type FieldSelection } from '../model/render.js';
 import { Memo, type JsonObject, type RenderMode, type Row } from '../model/types.js';
+import { isStoredId } from '../model/values.js';
 import type { Actor } from '../write/context.js';
 import type { Action, Gate } from '../write/gate.js';
 import type { WriteSession } from '../write/session.js';
@@ -78,6 +79,7 @@ export function dataAccess(services: DataServices, who: { gate: Gate; userId: nu
       return (await qb) as Row[];
     },
     async get(model, id) {
+      if (!isStoredId(id)) return undefined;
       const { qb } = await visible(model);
       return (await qb.where('t.id', id).first()) as Row | undefined;
     },

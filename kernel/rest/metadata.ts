@@ -15,8 +15,11 @@ function drfType(p: PropertyDescription): string {
   return (p.format && byFormat[p.format]) || p.type;
 }
 
+/** How deep relations list their children (a brief naming a relation describes its target in turn, once). */
+const CHILDREN_DEPTH = 2;
+
 /** One key's OPTIONS entry (DRF's SimpleMetadata shape); a relation lists its target's brief keys as children. */
-function describeKey(p: PropertyDescription, registry: ModelRegistry): JsonObject {
+function describeKey(p: PropertyDescription, registry: ModelRegistry, depth = 0): JsonObject {
   const meta: JsonObject = { type: drfType(p), required: p.required, read_only: p.readOnly, label: p.label };
   if (p.helpText) meta.help_text = p.helpText;
   if (p.maxLength !== undefined) meta.max_length = p.maxLength;
@@ -26,12 +29,12 @@ function describeKey(p: PropertyDescription, registry: ModelRegistry): JsonObjec
   if (p.decimalPlaces !== undefined) meta.decimal_places = p.decimalPlaces;
   if (p.choices) meta.choices = p.choices.map(({ value, label }) => ({ value, display_name: label }));
   if (p.type === 'array' && !p.relation && p.items) meta.child = { type: p.items.type, required: true, read_only: false };
-  if (p.relation && p.type === 'object') {
+  if (p.relation && p.type === 'object' && depth < CHILDREN_DEPTH) {
     const target = registry.get(p.relation);
     const children: JsonObject = {};
     for (const name of target.brief) {
       const child = registry.fieldOf(target, name)?.describe(registry).find((d) => d.key === name);
-      if (child) children[name] = describeKey(child, registry);
+      if (child) children[name] = describeKey(child, registry, depth + 1);
     }
     meta.children = children;
   }

@@ -6,6 +6,7 @@ import { baseUrl, queryParam } from '../http/request.js';
 import type { Model } from '../model/model.js';
 import { applyOrdering } from '../model/ordering.js';
 import { renderRows } from '../model/render.js';
+import { isStoredId } from '../model/values.js';
 import { Memo, ValidationError, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
 import { cursorUrl, pageLinks, pageOf } from './pagination.js';
 import { selectionOf } from './selection.js';
@@ -23,7 +24,7 @@ function renderContext(req: Request, services: RestServices): RenderContext {
 
 /** Parses a detail URL's id; anything but a positive integer is a 404. */
 export function parseId(text: string | undefined): number {
-  if (!text || !/^\d{1,10}$/.test(text) || Number(text) > 2147483647 || Number(text) < 1) throw notFound();
+  if (!text || !/^\d{1,10}$/.test(text) || !isStoredId(Number(text))) throw notFound();
   return Number(text);
 }
 

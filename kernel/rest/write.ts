@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { baseUrl } from '../http/request.js';
 import type { Model } from '../model/model.js';
 import { ItemErrors, ValidationError, type Json, type JsonObject } from '../model/types.js';
+import { isPlainObject, pythonType } from '../model/values.js';
 import type { Actor } from '../write/context.js';
 import type { Target, WriteSession } from '../write/session.js';
 import type { RestServices } from './services.js';
@@ -14,8 +15,6 @@ import type { RestServices } from './services.js';
 export function actorOf(req: Request): Actor {
   return { userId: req.access.userId, username: req.principal.user?.username ?? '', requestId: req.requestId };
 }
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One write request in one session, as the requester (their permissions), URLs from the request's host. */
 async function write<T>(req: Request, services: RestServices, bulk: boolean, work: (session: WriteSession) => Promise<T>): Promise<T> {
@@ -30,8 +29,7 @@ async function write<T>(req: Request, services: RestServices, bulk: boolean, wor
 
 function expectList(body: unknown): unknown[] {
   if (Array.isArray(body)) return body;
-  const type = body === null || body === undefined ? 'NoneType' : typeof body === 'object' ? 'dict' : typeof body === 'string' ? 'str' : 'int';
-  throw new ValidationError({ non_field_errors: [`Expected a list of items but got type "${type}".`] });
+  throw new ValidationError({ non_field_errors: [`Expected a list of items but got type "${pythonType(body)}".`] });
 }
 
 /** Bulk items name their object by `id`. */

@@ -3,10 +3,10 @@ import { applyFilter } from '../filters/compile.js';
 import { FilterError } from '../filters/errors.js';
 import { and, cmp, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
+import type { ModelRegistry } from '../model/registry.js';
 import { ValidationError } from '../model/types.js';
+import { isStoredId } from '../model/values.js';
 import type { WriteScope } from './context.js';
-
-const INT_MAX = 2147483647;
 
 /** Python's repr of the flattened lookup, as NetBox words its related-object errors. */
 function pyRepr(params: Record<string, unknown>): string {
@@ -35,6 +35,23 @@ function flatten(attrs: Record<string, unknown>, prefix = ''): Record<string, un
 type Match = { ids: number[] } | { error: string };
 
 /**
+ * Why a flattened attribute path is not a chain of relations ending on a field (NetBox compares attributes for
+ * equality: `site__name`, not lookups such as `name__regex`), or undefined when it is.
+ */
+function pathProblem(model: Model, path: string[], registry: ModelRegistry): string | undefined {
+  let current = model;
+  for (const [i, name] of path.entries()) {
+    const field = current.field(name);
+    if (!field) return `Cannot resolve keyword '${name}' into field.`;
+    if (i === path.length - 1) return undefined;
+    const target = field.describe(registry).find((p) => p.relation)?.relation;
+    if (!target) return `Cannot resolve keyword '${path[i + 1]}' into field.`;
+    current = registry.get(target);
+  }
+  return undefined;
+}
+
+/**
  * Matches many attribute sets of one model in a single query: each set compiles through the filter tree
  * (relation paths become subqueries) and the sets are joined with UNION ALL, two rows at most each.
  */
@@ -43,7 +60,13 @@ async function matchAll(scope: WriteScope, model: Model, sets: Record<string, un
   const matches: Match[] = sets.map(() => ({ ids: [] }));
   const parts: Knex.QueryBuilder[] = [];
   sets.forEach((attrs, i) => {
-    const node: FilterNode = and(Object.entries(flatten(attrs)).map(([path, value]) => cmp(path.split('__'), 'exact', value)));
+    const paths = Object.entries(flatten(attrs)).map(([path, value]) => ({ path: path.split('__'), value }));
+    const problem = paths.map(({ path }) => pathProblem(model, path, registry)).find(Boolean);
+    if (problem) {
+      matches[i] = { error: problem };
+      return;
+    }
+    const node: FilterNode = and(paths.map(({ path, value }) => cmp(path, 'exact', value)));
     const qb = db(`${model.table} as t`).select(db.raw('? as k', [i]), 't.id');
     try {
       applyFilter(qb, model, node, { db, registry });
@@ -67,7 +90,7 @@ async function matchAll(scope: WriteScope, model: Model, sets: Record<string, un
 
 /** Which of `ids` exist in `model`'s table, in one query per round of the write. */
 export function exists(scope: WriteScope, model: Model, id: number): Promise<boolean> {
-  if (!Number.isSafeInteger(id) || id < 1 || id > INT_MAX) return Promise.resolve(false);
+  if (!isStoredId(id)) return Promise.resolve(false);
   return scope.batch(`exists:${model.key}`, id, async (ids) => {
     const found = new Set(((await scope.db(model.table).whereIn('id', ids).pluck('id')) as number[]).map(Number));
     return ids.map((i) => found.has(i));

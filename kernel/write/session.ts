@@ -8,6 +8,7 @@ import type { Model, SaveItem } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { renderRows, type FieldSelection } from '../model/render.js';
 import { ItemErrors, Memo, ValidationError, type ErrorMap, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
+import { isPlainObject, isStoredId, pythonType } from '../model/values.js';
 import { Batcher } from './batch.js';
 import { snapshotRows, type ChangeHook, type ChangeRecord } from './changes.js';
 import type { Actor, WriteContext, WriteMode, WriteScope } from './context.js';
@@ -39,7 +40,6 @@ export interface Target {
   body?: unknown;
 }
 
-const INT_MAX = 2147483647;
 const ACTION_EVENT: Record<ChangeRecord['action'], ModelAction> = { create: 'created', update: 'updated', delete: 'deleted' };
 
 /** One item of a write as it goes through the steps; an item with errors takes no further step. */
@@ -55,16 +55,6 @@ interface Item {
   row?: Row;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function pythonType(value: unknown): string {
-  if (Array.isArray(value)) return 'list';
-  if (value === null) return 'NoneType';
-  return { string: 'str', number: Number.isInteger(value) ? 'int' : 'float', boolean: 'bool' }[typeof value as string] ?? 'dict';
-}
-
 /** The `changelog_message` of a written item (write-only, at most 200 characters). */
 function changelogMessage(body: Record<string, unknown>): string {
   const value = body.changelog_message;
@@ -76,13 +66,29 @@ function changelogMessage(body: Record<string, unknown>): string {
 
 const failed = (item: Item) => Object.keys(item.errors).length > 0;
 
+/** A hook's own write that failed, as a failure of the write that ran the hook (its items are not the caller's). */
+function asOwn(err: unknown): unknown {
+  if (!(err instanceof ItemErrors)) return err;
+  return new ValidationError({ __all__: err.items.flatMap((e) => Object.entries(e).flatMap(([key, messages]) => messages.map((m) => `${key}: ${m}`))) });
+}
+
 /** Runs `step`, keeping a ValidationError as the item's errors. */
 async function capture(item: Item, step: () => Promise<void> | void): Promise<void> {
   try {
     await step();
-  } catch (err) {
+  } catch (failure) {
+    const err = asOwn(failure);
     if (!(err instanceof ValidationError)) throw err;
     Object.assign(item.errors, err.errors);
+  }
+}
+
+/** Runs a hook of a whole write step; a failed write of its own fails the step as a whole. */
+async function hook(step: () => Promise<void> | void): Promise<void> {
+  try {
+    await step();
+  } catch (err) {
+    throw asOwn(err);
   }
 }
 
@@ -160,13 +166,13 @@ export class WriteSession {
     for (const step of await planDeletion(model, rows, this.context({ hostless: true }))) {
       const ids = step.rows.map((r) => r.id as number);
       const hooks = step.model.decl.hooks;
-      await hooks?.beforeDelete?.(step.rows, this);
+      await hook(() => hooks?.beforeDelete?.(step.rows, this));
       const before = this.logging ? await snapshotRows(step.model, step.rows, this.context()) : undefined;
       const message = (row: Row) => (step.model === model ? messages.get(row.id as number) ?? '' : '');
       await this.changed(step.model, 'delete', step.rows.map((row) => ({ row, before: before?.get(row.id as number) ?? null, message: message(row) })));
       for (const field of this.registry.outputFields(step.model, 'full')) await field.cleanup(ids, this.context());
       await this.db(step.model.table).whereIn('id', ids).delete();
-      await hooks?.afterDelete?.(step.rows, this);
+      await hook(() => hooks?.afterDelete?.(step.rows, this));
     }
     this.memo.clear();
   }
@@ -185,7 +191,7 @@ export class WriteSession {
     if (target) {
       const { id } = target;
       if (id === undefined || id === null) item.errors.id = ['This field is required.'];
-      else if ((typeof id === 'number' && Number.isInteger(id)) || (typeof id === 'string' && /^\d+$/.test(id))) item.id = Number(id);
+      else if (Number.isSafeInteger(Number(id)) && (typeof id === 'number' || (typeof id === 'string' && /^\d+$/.test(id)))) item.id = Number(id);
       else item.errors.id = ['A valid integer is required.'];
       if (failed(item)) return item;
     }
@@ -216,7 +222,7 @@ export class WriteSession {
 
   /** Reads the targets' rows `FOR UPDATE` (in id order, so concurrent writes queue rather than deadlock). */
   private async lock(model: Model, items: Item[], action: 'change' | 'delete', options: WriteOptions): Promise<void> {
-    const ids = [...new Set(items.filter((i) => !failed(i)).map((i) => i.id!))].filter((id) => id >= 1 && id <= INT_MAX);
+    const ids = [...new Set(items.filter((i) => !failed(i)).map((i) => i.id!))].filter(isStoredId);
     let rows: Row[] = [];
     if (ids.length) {
       const qb = this.db(`${model.table} as t`).select('t.*').whereIn('t.id', ids).orderBy('t.id').forUpdate();
@@ -274,6 +280,12 @@ export class WriteSession {
     const contextOf = (i: Item): WriteContext => ({ ...scope, instance: i.instance });
 
     await Promise.all(live().map((i) => this.parse(model, i, contextOf(i), options)));
+    for (const field of this.registry.outputFields(model, 'full')) {
+      const checked = live().filter((i) => field.check && field.name in i.values.values);
+      if (!checked.length) continue;
+      const errors = await field.check!(checked.map((i) => ({ id: i.instance?.id as number | undefined, value: i.values.values[field.name] })), scope);
+      errors.forEach((e, n) => e && Object.assign(checked[n].errors, e));
+    }
     const { hooks, validate } = model.decl;
     if (hooks?.beforeSave) {
       await Promise.all(live().map((i) => capture(i, () => hooks.beforeSave!(this.saveItem(action, i, merged), this))));
@@ -304,7 +316,7 @@ export class WriteSession {
       await this.gate.verify(this.db, model, action === 'create' ? 'add' : 'change', rows, previous);
     }
     await this.changed(model, action, stored.map((i) => ({ row: i.row!, before: before?.get(i.row!.id as number) ?? null, message: i.message })));
-    await hooks?.afterSave?.(stored.map((i) => ({ action, row: i.row!, instance: i.instance, values: i.values.values })), this);
+    await hook(() => hooks?.afterSave?.(stored.map((i) => ({ action, row: i.row!, instance: i.instance, values: i.values.values })), this));
     this.memo.clear();
     return rows;
   }

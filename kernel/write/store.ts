@@ -12,15 +12,24 @@ function chunks<T>(items: T[], perItem: number): T[][] {
   return out;
 }
 
-/** Inserts the rows of a write in one statement (rows giving different columns get the others' defaults). */
+/**
+ * Inserts the rows of a write in one statement (rows giving different columns get the others' defaults) and
+ * returns them in the order given. Their ids are drawn first, so that rows pair with the items that made them
+ * by id (PostgreSQL does not promise RETURNING in the order of VALUES).
+ */
 export async function insertRows(db: Knex.Transaction, model: Model, rows: Row[]): Promise<Row[]> {
-  const width = new Set(rows.flatMap((r) => Object.keys(r))).size + 2;
-  const stored: Row[] = [];
-  for (const chunk of chunks(rows, width)) {
-    // RETURNING lists the rows in the order of VALUES.
-    stored.push(...((await db(model.table).insert(chunk.map((r) => ({ ...r, created: db.fn.now(), last_updated: db.fn.now() }))).returning('*')) as Row[]));
+  const { rows: drawn } = (await db.raw(`select nextval(pg_get_serial_sequence(?, 'id'))::int as id from generate_series(1, ?)`, [
+    model.table,
+    rows.length,
+  ])) as { rows: { id: number }[] };
+  const ids = drawn.map((d) => d.id);
+  const width = new Set(rows.flatMap((r) => Object.keys(r))).size + 3;
+  const byId = new Map<number, Row>();
+  const numbered = rows.map((r, i) => ({ ...r, id: ids[i], created: db.fn.now(), last_updated: db.fn.now() }));
+  for (const chunk of chunks(numbered, width)) {
+    for (const row of (await db(model.table).insert(chunk).returning('*')) as Row[]) byId.set(row.id as number, row);
   }
-  return stored;
+  return ids.map((id) => byId.get(id)!);
 }
 
 /**

@@ -25,13 +25,14 @@ function clash(model: Model, constraint: UniqueConstraint): ValidationError {
 }
 
 /**
- * Checks every unique constraint of `model` for a whole write at once (one query per constraint): against the
- * stored objects the write does not touch and among the written ones (the first keeps its values). Returns
- * each candidate's first clash, worded as NetBox words it; the database's unique indexes back this up.
+ * Checks every unique constraint of `model` for a whole write at once (one query per constraint): against every
+ * stored object but the candidate itself, and among the written ones (the first keeps its values). Stored values
+ * of other objects of the same write count too: PostgreSQL checks unique indexes row by row as one statement
+ * updates them, so two objects cannot swap values in one write. Returns each candidate's first clash, worded as
+ * NetBox words it.
  */
 export async function checkUnique(model: Model, candidates: UniqueCandidate[], db: Db): Promise<(ValidationError | undefined)[]> {
   const found: (ValidationError | undefined)[] = candidates.map(() => undefined);
-  const written = new Set(candidates.flatMap((c) => (c.id === undefined ? [] : [c.id])));
   for (const constraint of model.unique) {
     const columns = constraint.fields.flatMap((name) => columnsOf(model, name));
     const whenNull = (constraint.whenNull ?? []).flatMap((name) => columnsOf(model, name));
@@ -42,11 +43,13 @@ export async function checkUnique(model: Model, candidates: UniqueCandidate[], d
     const keyOf = (row: Row) => JSON.stringify(columns.map((col) => String(row[col])));
     const qb = db(model.table).select('id', ...columns).whereIn(columns, applies.map(({ c }) => columns.map((col) => c.row[col] as Knex.Value)));
     for (const col of whenNull) qb.whereNull(col);
-    const taken = new Set(((await qb) as Row[]).filter((r) => !written.has(r.id as number)).map(keyOf));
+    const holders = new Map<string, number[]>();
+    for (const row of (await qb) as Row[]) holders.set(keyOf(row), [...(holders.get(keyOf(row)) ?? []), row.id as number]);
+    const claimed = new Set<string>();
     for (const { c, i } of applies) {
       const key = keyOf(c.row);
-      if (taken.has(key)) found[i] = clash(model, constraint);
-      else taken.add(key);
+      if (claimed.has(key) || holders.get(key)?.some((id) => id !== c.id)) found[i] = clash(model, constraint);
+      claimed.add(key);
     }
   }
   return found;

@@ -1,4 +1,4 @@
-import { parseDate, parseDateTime, type Db, type Memo, type WriteScope } from '../../kernel/index.js';
+import { ValidationError, parseDate, parseDateTime, type Db, type Memo, type WriteScope } from '../../kernel/index.js';
 
 /** A custom field definition as stored. */
 export interface CustomFieldDef {
@@ -84,8 +84,9 @@ export async function cleanValue(def: CustomFieldDef, value: unknown, ctx: Write
       const resolve = async (v: unknown) => {
         try {
           return await ctx.resolve(target, v, def.name);
-        } catch {
-          throw `Unknown related object(s): ${JSON.stringify(v)}`;
+        } catch (err) {
+          if (err instanceof ValidationError) throw `Unknown related object(s): ${JSON.stringify(v)}`;
+          throw err;
         }
       };
       if (def.type === 'object') return resolve(value);

@@ -98,6 +98,26 @@ describe('custom fields', () => {
     await t.request('DELETE', `${CF}${(await t.get(`${CF}?name=contract`)).body.results[0].id}/`);
   });
 
+  it('judge unique values across the objects of one write by their new values', async () => {
+    await t.post('/api/tenancy/tenant-groups/', { name: 'Unique group', slug: 'ugroup' });
+    // The first item waits on its group lookup, the second does not: both are judged together all the same.
+    const twice = await t.post(TENANTS, [
+      { name: 'U1', slug: 'u1', group: { slug: 'ugroup' }, custom_fields: { code: 'UNQ1' } },
+      { name: 'U2', slug: 'u2', custom_fields: { code: 'UNQ1' } },
+    ]);
+    expect(twice.status).toBe(400);
+    expect(twice.body).toEqual([{}, { __all__: ["Custom field 'code' must have a unique value."] }]);
+    const { body: made } = await t.post(TENANTS, [
+      { name: 'U3', slug: 'u3', custom_fields: { code: 'UNQ3' } },
+      { name: 'U4', slug: 'u4', custom_fields: { code: 'UNQ4' } },
+    ]);
+    // Two objects trading their values is fine: no other object holds either.
+    const swap = await t.request('PATCH', TENANTS, { body: [{ id: made[0].id, custom_fields: { code: 'UNQ4' } }, { id: made[1].id, custom_fields: { code: 'UNQ3' } }] });
+    expect(swap.status, JSON.stringify(swap.body)).toBe(200);
+    expect(swap.body.map((r: { custom_fields: { code: string } }) => r.custom_fields.code)).toEqual(['UNQ4', 'UNQ3']);
+    await t.request('DELETE', TENANTS, { body: made.map((r: { id: number }) => ({ id: r.id })) });
+  });
+
   it('filter with cf_<name> and the lookups of each type', async () => {
     expect(await names('cf_code=ACM1')).toEqual(['Acme']);
     expect(await names('cf_code__isw=be')).toEqual(['Beta']);

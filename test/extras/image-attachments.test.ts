@@ -66,6 +66,7 @@ describe('image attachments', () => {
     const image = png(37, 21);
     const res = await upload({ object_type: 'tenancy.tenant', object_id: String(tenant.id), name: 'Rack photo' }, { data: image, name: 'photo.png', type: 'image/png' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect((await t.get(`/api/extras/image-attachments/${res.body.id}/?fields=image_width,image_height`)).body).toEqual({ image_width: 37, image_height: 21 });
     expect(res.body).toMatchObject({
       object_type: 'tenancy.tenant', object_id: tenant.id, parent: { id: tenant.id, name: 'Pictured' },
       name: 'Rack photo', image_width: 37, image_height: 21,

@@ -53,6 +53,12 @@ describe('model lifecycle hooks', () => {
     expect(refused.body).toEqual({ detail: 'afterSave refused boom' });
     expect((await t.get(`${PROBES}?name=c&name=boom`)).body.count).toBe(0);
     expect(await changesOf(refused)).toEqual([]);
+
+    // A failed write of the hook's own fails the caller's write as a whole, not as if its items were the caller's.
+    const nested = await t.post(PROBES, [{ name: 'd' }, { name: 'nested' }]);
+    expect(nested.status).toBe(400);
+    expect(nested.body).toEqual({ __all__: ['name: Ensure this field has no more than 50 characters.'] });
+    expect((await t.get(`${PROBES}?name=d`)).body.count).toBe(0);
   });
 
   it('beforeDelete and afterDelete see the rows before and after they go, in the transaction; a refusal keeps them', async () => {

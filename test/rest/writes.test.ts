@@ -134,6 +134,23 @@ describe('delete', () => {
     expect(await names()).not.toContain('D2');
   });
 
+  it('checks uniqueness and tree moves across the objects of one bulk update', async () => {
+    const { body: pair } = await t.post(TENANTS, [{ name: 'Swap A', slug: 'swap-a' }, { name: 'Swap B', slug: 'swap-b' }]);
+    // PostgreSQL checks unique indexes row by row: two objects cannot trade names in one statement, so it is refused per item.
+    const swap = await t.request('PATCH', TENANTS, { body: [{ id: pair[0].id, name: 'Swap B' }, { id: pair[1].id, name: 'Swap A' }] });
+    expect(swap.status).toBe(400);
+    expect(swap.body).toEqual([{ __all__: ['Tenant name must be globally unique.'] }, { __all__: ['Tenant name must be globally unique.'] }]);
+    const { body: groups } = await t.post('/api/tenancy/tenant-groups/', [{ name: 'Loop 1', slug: 'loop-1' }, { name: 'Loop 2', slug: 'loop-2' }]);
+    const loop = await t.request('PATCH', '/api/tenancy/tenant-groups/', { body: [{ id: groups[0].id, parent: groups[1].id }, { id: groups[1].id, parent: groups[0].id }] });
+    expect(loop.status).toBe(400);
+    expect(loop.body).toEqual([
+      { parent: ['Cannot assign self or child Tenant Group as parent.'] },
+      { parent: ['Cannot assign self or child Tenant Group as parent.'] },
+    ]);
+    // A chain is fine: 1 under 2, 2 stays a root.
+    expect((await t.request('PATCH', '/api/tenancy/tenant-groups/', { body: [{ id: groups[0].id, parent: groups[1].id }] })).status).toBe(200);
+  });
+
   it('refuses an object listed twice in one bulk update or delete, changing nothing', async () => {
     const { body: rows } = await t.post(TENANTS, [{ name: 'Twice', slug: 'twice' }]);
     const id = rows[0].id;
@@ -174,6 +191,21 @@ describe('related objects in writes', () => {
     expect(nested.body.group.id).toBe(child.id);
     const numeric = await t.post(TENANTS, { name: 'Numeric', slug: 'numeric', group: String(parent.id) });
     expect(numeric.body.group.id).toBe(parent.id);
+  });
+
+  it('compares attributes for equality only: lookups and values of the wrong type are a 400, never a 500', async () => {
+    expect((await t.post(TENANTS, { name: 'X', slug: 'x', group: { name__regex: '[' } })).body).toEqual({
+      group: ["Cannot resolve keyword 'regex' into field."],
+    });
+    expect((await t.post(TENANTS, { name: 'X', slug: 'x', tags: [{ name__icontains: 'a' }] })).body).toEqual({
+      tags: ["Cannot resolve keyword 'icontains' into field."],
+    });
+    expect((await t.post('/api/extras/custom-fields/', { name: 'sel', type: 'select', object_types: ['tenancy.tenant'], choice_set: { extra_choices: 'abc' } })).body).toEqual({
+      choice_set: ['Related object not found using the provided attributes: {\'extra_choices\': \'abc\'}'],
+    });
+    expect((await t.post(TENANTS, { name: 'X', slug: 'x', group: { parent: { id: 99999999999 } } })).body).toEqual({
+      group: ["Related object not found using the provided attributes: {'parent__id': 99999999999}"],
+    });
   });
 
   it('answers 400 naming the field when attributes match zero or several objects', async () => {

@@ -1,12 +1,12 @@
 import { naturalKey, relationFilter, type QueryFilter } from '../../filters/builders.js';
 import type { Comparison } from '../../filters/compile.js';
-import type { WriteContext } from '../../write/context.js';
+import type { WriteContext, WriteScope } from '../../write/context.js';
 import type { ValueSchema } from '../description.js';
-import { Field, type Column, type CommonOptions, type DerivedField, type ObjectRef, type Reference, type WriteValues } from '../field.js';
+import { Field, type CheckEntry, type Column, type CommonOptions, type DerivedField, type ObjectRef, type Reference, type WriteValues } from '../field.js';
 import type { Model } from '../model.js';
 import type { OrderStep } from '../ordering.js';
 import type { ModelRegistry } from '../registry.js';
-import { ValidationError, type FieldRenderer, type RenderContext, type Row } from '../types.js';
+import { ValidationError, type ErrorMap, type FieldRenderer, type RenderContext, type Row } from '../types.js';
 import { CountField, DepthField } from './computed.js';
 import { relatedModel, relationCondition, searchKey } from './relation.js';
 
@@ -124,22 +124,33 @@ export class ParentField extends ForeignKeyField {
     return [...super.link(registry), { model: this.model, name: '_depth', field: new DepthField() }];
   }
 
-  override async parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> {
-    await super.parse(body, ctx, out);
-    const parentId = out.columns[this.column] as number | null;
-    const selfId = ctx.instance?.id as number | undefined;
-    if (parentId === null || selfId === undefined) return;
+  /**
+   * No object may become its own ancestor, with every move of the write applied: one query reads the stored
+   * ancestors of every new parent, then each moved object walks up through the new tree.
+   */
+  override async check(entries: CheckEntry[], scope: WriteScope): Promise<(ErrorMap | undefined)[]> {
+    const moved = new Map(entries.flatMap((e) => (e.id === undefined ? [] : [[e.id, e.value as number | null]])));
+    const parents = [...new Set([...moved.values()].filter((p): p is number => p !== null))];
+    if (!parents.length) return entries.map(() => undefined);
     const table = this.model.table;
-    // The descendants of every object a write moves, in one query.
-    const descendants = await ctx.batch(`descendants:${table}`, selfId, async (ids) => {
-      const { rows } = (await ctx.db.raw(
-        `with recursive sub(root, id) as (select s, s from unnest(?::int[]) s union select sub.root, t.id from ${table} t join sub on t.parent_id = sub.id)
-         select root, id from sub`,
-        [ids],
-      )) as { rows: { root: number; id: number }[] };
-      return ids.map((id) => new Set(rows.filter((r) => r.root === id).map((r) => r.id)));
+    const { rows } = (await scope.db.raw(
+      `with recursive up(id, parent_id) as (select id, parent_id from ${table} where id = any(?)
+         union select t.id, t.parent_id from ${table} t join up on t.id = up.parent_id)
+       select id, parent_id from up`,
+      [parents],
+    )) as { rows: { id: number; parent_id: number | null }[] };
+    const stored = new Map(rows.map((r) => [r.id, r.parent_id]));
+    const parentOf = (id: number) => (moved.has(id) ? moved.get(id)! : stored.get(id) ?? null);
+    const message = { [this.name]: [`Cannot assign self or child ${this.model.title} as parent.`] };
+    return entries.map((e) => {
+      if (e.id === undefined) return undefined;
+      const seen = new Set<number>();
+      for (let node = e.value as number | null; node !== null && !seen.has(node); node = parentOf(node)) {
+        if (node === e.id) return message;
+        seen.add(node);
+      }
+      return undefined;
     });
-    if (descendants.has(parentId)) throw ValidationError.of(this.name, `Cannot assign self or child ${this.model.title} as parent.`);
   }
 
   override filters(registry: ModelRegistry): Record<string, QueryFilter> {

@@ -3,7 +3,7 @@ import type { Comparison } from '../../filters/compile.js';
 import { FilterError } from '../../filters/errors.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
-import { wholeNumber } from './scalar.js';
+import { wholeNumber } from '../values.js';
 
 /** How a relation links its rows to target ids: by a column, or through a join table. */
 export interface RelationLink {
@@ -24,8 +24,8 @@ export function relationCondition(c: Comparison, target: Model, link: RelationLi
     [lookup, rest] = [rest[0], []];
   }
   if (rest.length === 0 && (lookup === 'isnull' || (lookup === 'exact' && c.value === null))) {
-    if (lookup === 'isnull' && typeof c.value !== 'boolean') throw new FilterError("The 'isnull' lookup expects true or false.", 'value');
-    link.isNull(c.qb, c.alias, lookup === 'isnull' ? c.value === true : true);
+    if (lookup === 'isnull' && ![true, false, 'true', 'false'].includes(c.value as string)) throw new FilterError("The 'isnull' lookup expects true or false.", 'value');
+    link.isNull(c.qb, c.alias, lookup === 'isnull' ? c.value === true || c.value === 'true' : true);
     return;
   }
   let ids: Knex.QueryBuilder;

@@ -6,6 +6,7 @@ import type { ValueSchema } from '../description.js';
 import { Field, type Column, type CommonOptions, type ExpressionIndex, type WriteValues } from '../field.js';
 import type { OrderStep } from '../ordering.js';
 import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../types.js';
+import { INT_MAX, wholeNumber } from '../values.js';
 import { formatDate, formatDateTime, parseDate, parseDateTime } from './time.js';
 
 /**
@@ -106,12 +107,12 @@ export class StringField<O extends StringOptions = StringOptions> extends Scalar
     if (this.options.max && text.length > this.options.max) {
       throw `Ensure this field has no more than ${this.options.max} characters.`;
     }
-    this.check(text);
+    this.checkFormat(text);
     return text;
   }
 
   /** Format rules of subclasses (slug, email, url). */
-  protected check(text: string): void {
+  protected checkFormat(text: string): void {
     void text;
   }
 
@@ -148,7 +149,7 @@ export class StringField<O extends StringOptions = StringOptions> extends Scalar
 }
 
 export class SlugField extends StringField {
-  protected override check(text: string): void {
+  protected override checkFormat(text: string): void {
     if (!/^[-a-zA-Z0-9_]+$/.test(text)) throw 'Enter a valid “slug” consisting of letters, numbers, underscores or hyphens.';
   }
 
@@ -158,7 +159,7 @@ export class SlugField extends StringField {
 }
 
 export class EmailField extends StringField {
-  protected override check(text: string): void {
+  protected override checkFormat(text: string): void {
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) throw 'Enter a valid email address.';
   }
 
@@ -168,7 +169,7 @@ export class EmailField extends StringField {
 }
 
 export class UrlField extends StringField {
-  protected override check(text: string): void {
+  protected override checkFormat(text: string): void {
     let ok = false;
     try {
       const url = new URL(text);
@@ -187,14 +188,6 @@ export class UrlField extends StringField {
 export interface IntegerOptions extends CommonOptions {
   min?: number;
   max?: number;
-}
-
-const INT_MAX = 2147483647;
-
-/** A whole number that fits PostgreSQL's integer, from JSON or text; otherwise undefined. */
-export function wholeNumber(value: unknown): number | undefined {
-  const n = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
-  return typeof n === 'number' && Number.isInteger(n) && Math.abs(n) <= INT_MAX ? n : undefined;
 }
 
 export class IntegerField extends ScalarField<IntegerOptions> {
@@ -408,6 +401,11 @@ export class JsonField extends ScalarField {
 
   protected schema(): ValueSchema {
     return { type: 'json' };
+  }
+
+  /** Compared as JSON: the value is encoded, so any value is valid jsonb. */
+  override filterValue(value: unknown): string {
+    return JSON.stringify(value);
   }
 }
 

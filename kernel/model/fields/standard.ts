@@ -7,7 +7,8 @@ import { Field, plainRenderer, type Column } from '../field.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
 import type { FieldRenderer, RenderContext, Row } from '../types.js';
-import { TimestampField, wholeNumber } from './scalar.js';
+import { wholeNumber } from '../values.js';
+import { TimestampField } from './scalar.js';
 
 /** Fields every model has, read-only and filled by the kernel. */
 abstract class ReadOnlyField extends Field {

@@ -1,22 +1,12 @@
 import {
   ValidationError,
-  type Db, type FieldRenderer, type Json, type JsonObject, type ModelRegistry, type RenderContext, type Row, type StoreEntry, type ValueSchema,
-  type WriteContext, type WriteScope, type WriteValues,
+  type CheckEntry, type Db, type ErrorMap, type FieldRenderer, type Json, type JsonObject, type ModelRegistry, type RenderContext, type Row,
+  type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
 import { SideTableField } from './side-table.js';
 import { cleanValue, definitionsOf } from '../custom-values.js';
 
 export const CUSTOM_FIELD_DATA = 'extras_customfielddata';
-
-/** A unique custom field value one item writes; `n` keeps the asks of different items apart. */
-interface UniqueAsk {
-  name: string;
-  value: string;
-  id: number | null;
-  n: number;
-}
-
-let asks = 0;
 
 /**
  * `custom_fields` on every model declaring the feature: every defined field of the model, null when unset.
@@ -94,27 +84,39 @@ export class CustomFieldsField extends SideTableField {
     for (const def of defs) {
       if (def.required && (data[def.name] === null || data[def.name] === undefined)) problems.push(`Missing required custom field '${def.name}'.`);
     }
-    const unique = defs.filter((d) => d.unique && data[d.name] !== null && data[d.name] !== undefined);
-    const taken = await Promise.all(unique.map((def) => this.isTaken(ctx, { name: def.name, value: JSON.stringify(data[def.name]), id: id ?? null, n: asks++ })));
-    unique.forEach((def, i) => taken[i] && problems.push(`Custom field '${def.name}' must have a unique value.`));
     if (problems.length) throw new ValidationError({ __all__: problems });
     out.values.custom_fields = data;
   }
 
-  /** Whether another object holds the value, stored or written earlier in the same write: one query per write. */
-  private isTaken(ctx: WriteContext, ask: UniqueAsk): Promise<boolean> {
-    return ctx.batch(`extras.custom-field-unique:${this.model.key}`, ask, async (list: UniqueAsk[]) => {
-      const qb = ctx.db(CUSTOM_FIELD_DATA).select('object_id', 'data').where('object_type_id', this.typeId(ctx.registry));
-      qb.where((q) => list.forEach((a) => q.orWhereRaw('data -> ? = ?::jsonb', [a.name, a.value])));
-      const rows = (await qb) as { object_id: number; data: JsonObject }[];
-      const claimed = new Set<string>();
-      return list.map((a) => {
-        const key = JSON.stringify([a.name, a.value]);
-        const stored = rows.some((r) => r.object_id !== a.id && JSON.stringify(r.data[a.name]) === a.value);
-        const earlier = claimed.has(key);
-        claimed.add(key);
-        return stored || earlier;
-      });
+  /**
+   * Unique custom fields, for a whole write at once: a value is taken when an object outside the write holds
+   * it, or an earlier object of the write gives it (the write's objects are judged by their new values).
+   */
+  override async check(entries: CheckEntry[], scope: WriteScope): Promise<(ErrorMap | undefined)[]> {
+    const unique = (await definitionsOf(scope, this.model.key)).filter((d) => d.unique);
+    const valueOf = (e: CheckEntry, name: string) => (e.value as JsonObject)[name];
+    const asked = unique.filter((d) => entries.some((e) => valueOf(e, d.name) !== null && valueOf(e, d.name) !== undefined));
+    if (!asked.length) return entries.map(() => undefined);
+    const qb = scope.db(CUSTOM_FIELD_DATA).select('object_id', 'data').where('object_type_id', this.typeId(scope.registry));
+    qb.where((q) => {
+      for (const def of asked) {
+        const values = entries.map((e) => valueOf(e, def.name)).filter((v) => v !== null && v !== undefined).map((v) => JSON.stringify(v));
+        q.orWhereRaw('data -> ? = any(?::jsonb[])', [def.name, values]);
+      }
+    });
+    const written = new Set(entries.flatMap((e) => (e.id === undefined ? [] : [e.id])));
+    const stored = ((await qb) as { object_id: number; data: JsonObject }[]).filter((r) => !written.has(r.object_id));
+    const taken = new Map(asked.map((d) => [d.name, new Set(stored.map((r) => JSON.stringify(r.data[d.name])))]));
+    return entries.map((e) => {
+      const problems: string[] = [];
+      for (const def of asked) {
+        const value = valueOf(e, def.name);
+        if (value === null || value === undefined) continue;
+        const key = JSON.stringify(value);
+        if (taken.get(def.name)!.has(key)) problems.push(`Custom field '${def.name}' must have a unique value.`);
+        taken.get(def.name)!.add(key);
+      }
+      return problems.length ? { __all__: problems } : undefined;
     });
   }
 

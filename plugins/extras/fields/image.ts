@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
-  Field, ValidationError, type Column, type FieldRenderer, type RenderContext, type Row, type ValueSchema, type WriteValues,
+  Field, ValidationError,
+  type Column, type FieldRenderer, type ModelRegistry, type PropertyDescription, type RenderContext, type Row, type ValueSchema, type WriteValues,
 } from '../../../kernel/index.js';
 
 /** A stored upload, waiting to be claimed by the object being created from the same multipart request. */
@@ -50,6 +51,12 @@ export class ImageField extends Field {
 
   protected schema(): ValueSchema {
     return { type: 'string', format: 'image' };
+  }
+
+  /** The file, and its size read from it. */
+  override describe(registry: ModelRegistry): PropertyDescription[] {
+    const size = (key: string, label: string): PropertyDescription => ({ key, label, type: 'integer', readOnly: true, required: false, nullable: false });
+    return [...super.describe(registry), size('image_height', 'Image height'), size('image_width', 'Image width')];
   }
 
   parse(body: Record<string, unknown>, _ctx: unknown, out: WriteValues): void {

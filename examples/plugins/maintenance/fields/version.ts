@@ -53,7 +53,7 @@ export class VersionField extends ScalarField {
 
   override filterValue(value: unknown, lookup: string): unknown {
     if (lookup === 'major') {
-      if (!Number.isInteger(Number(value))) throw new FilterError(`Expected a major version number, got ${JSON.stringify(value)}.`, 'value');
+      if (!/^\d{1,9}$/.test(String(value))) throw new FilterError(`Expected a major version number, got ${JSON.stringify(value)}.`, 'value');
       return Number(value);
     }
     const version = normalise(value);
