@@ -213,6 +213,14 @@ describe('lifecycle hooks of a third-party model', () => {
       related_object_type: 'maintenance.window', related_object_id: created.body.id,
     });
 
+    // Tasks are a model like any other: unique per window, its rules a 400 naming the field.
+    const TASKS = '/api/plugins/maintenance/tasks/';
+    expect((await t.post(TASKS, { window: created.body.id, name: 'Verify' })).body).toEqual({
+      __all__: ['Maintenance task with this Window and Name already exists.'],
+    });
+    expect((await t.post(TASKS, { window: 999999, name: 'Orphan' })).body).toEqual({ window: ['Related object not found using the provided numeric ID: 999999'] });
+    expect((await t.post(TASKS, { window: created.body.id, name: 'Rollback plan', done: 'maybe' })).body).toEqual({ done: ['Must be a valid boolean.'] });
+
     const patched = await t.request('PATCH', `${WINDOWS}${created.body.id}/`, { body: { ends: '2031-01-01T03:00:00Z', status: 'in-progress' } });
     expect(patched.body).toMatchObject({ duration_minutes: 180, task_count: 3 });
     // The column is the plugin's to set: clients cannot.
