@@ -29,11 +29,12 @@ export type { OrderStep } from './model/ordering.js';
 export type { Comparison } from './filters/compile.js';
 export { SCALAR_LOOKUPS, EQUALITY_LOOKUPS, ORDER_LOOKUPS, TEXT_LOOKUPS, type LookupSql, type Lookups } from './filters/lookups.js';
 export { parseDate, parseDateTime } from './model/fields/time.js';
+export { userRegex, type UserRegex } from './model/regex.js';
 
 // Filters.
 export { and, or, not, cmp, type FilterNode, type Lookup, type SqlCondition } from './filters/tree.js';
 export {
-  textFilter, orderedFilter, booleanFilter, relationFilter, anyOf, lastValue,
+  textFilter, orderedFilter, booleanFilter, relationFilter, anyOf, lastValue, checkRegex,
   type QueryFilter, type FilterContext,
 } from './filters/builders.js';
 export type { FilterExtension } from './filters/filterset.js';

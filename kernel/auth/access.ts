@@ -63,6 +63,10 @@ export class Access implements Gate {
     return sets === undefined ? false : sets;
   }
 
+  async unrestricted(model: Model, action: Action): Promise<boolean> {
+    return (await this.grants(model, action)) === null;
+  }
+
   async can(model: Model, action: Action): Promise<boolean> {
     return (await this.grants(model, action)) !== false;
   }

@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { PropertyDescription, ValueSchema } from '../model/description.js';
 import { Field, type Column, type CommonOptions, type WriteValues } from '../model/field.js';
+import { anyOf, type QueryFilter } from '../filters/builders.js';
+import type { Comparison } from '../filters/compile.js';
+import { FilterError } from '../filters/errors.js';
 import { StringField } from '../model/fields/scalar.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../model/types.js';
@@ -87,4 +90,18 @@ export class TokenKeyField extends StringField {
       if (visible) outObj.key = row.key as string;
     };
   }
+
+  /** `?key=<40 hex>`: whole keys only, matched through their digest; no lookup may reveal part of a key. */
+  override filters(): Record<string, QueryFilter> {
+    return { key: { suffixes: [], build: (_s, values) => anyOf(['key'], values, false) } };
+  }
+
+  override condition(c: Comparison): void {
+    const keys = c.lookup === 'exact' ? [c.value] : c.lookup === 'in' && Array.isArray(c.value) ? c.value : undefined;
+    if (c.rest.length || !keys) throw new FilterError('A token key can only be matched whole.');
+    c.qb.whereIn(`${c.alias}.key_digest`, keys.map((k) => keyDigest(String(k).toLowerCase())));
+  }
+
+  /** Secrets order nothing. */
+  override order(): void {}
 }

@@ -1,13 +1,21 @@
 import express, { type Router } from 'express';
 import type { Settings } from '../config/settings.js';
 import type { Database } from '../db/database.js';
+import { textProblem } from '../http/text.js';
 import { verifyPassword } from './password.js';
 import { endSession, startSession } from './sessions.js';
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Only local paths: a login must not redirect to another site. */
-const safeNext = (next: unknown) => (typeof next === 'string' && /^\/(?!\/)/.test(next) ? next : '/api/');
+/**
+ * Only paths of this site: a login must not redirect to another one (`//evil.com` and `/\\evil.com` are other
+ * sites to a browser).
+ */
+function safeNext(next: unknown): string {
+  if (typeof next !== 'string' || !next.startsWith('/') || textProblem(next)) return '/api/';
+  const url = new URL(next, 'http://this.site');
+  return url.origin === 'http://this.site' && !/[\\\x00-\x1f]/.test(next) ? next : '/api/';
+}
 
 function page(next: string, error?: string): string {
   return `<!doctype html>
@@ -24,15 +32,16 @@ ${error ? `<p class="error">${escape(error)}</p>` : ''}
 
 /** `/login/` (form and post) and `/logout/` for browsing the API with a session cookie. */
 export function loginRouter(db: Database, settings: Settings): Router {
-  const router = express.Router({ strict: true });
+  const router = express.Router({ strict: true, caseSensitive: true });
   router.get('/login/', (req, res) => {
     res.type('html').send(page(safeNext(req.query.next)));
   });
   router.post('/login/', async (req, res) => {
     const form = (req.payload ?? {}) as Record<string, unknown>;
     const next = safeNext(form.next);
-    const username = typeof form.username === 'string' ? form.username : '';
-    const password = typeof form.password === 'string' ? form.password : '';
+    const text = (value: unknown) => (typeof value === 'string' && !textProblem(value) ? value : '');
+    const username = text(form.username);
+    const password = text(form.password);
     const user = (await db.knex('users_user').select('id', 'password', 'is_active').where('username', username).first()) as
       | { id: number; password: string; is_active: boolean }
       | undefined;

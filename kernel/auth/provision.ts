@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { HttpError } from '../errors.js';
 import { send } from '../http/respond.js';
+import { checkTexts } from '../http/text.js';
 import type { PluginContext } from '../plugin.js';
 import { ItemErrors, ValidationError, type ErrorMap } from '../model/types.js';
 import { Access } from './access.js';
@@ -21,6 +22,7 @@ export async function provisionToken(req: Request, res: Response, ctx: PluginCon
   if (typeof username !== 'string' || !username) errors.username = ['This field is required.'];
   if (typeof password !== 'string' || !password) errors.password = ['This field is required.'];
   if (Object.keys(errors).length) throw new ValidationError(errors);
+  checkTexts({ username, password });
 
   const row = (await ctx.db('users_user')
     .select('id', 'username', 'password', 'is_superuser', 'is_staff', 'is_active')

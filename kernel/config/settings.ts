@@ -22,6 +22,11 @@ export const SETTINGS = {
   DATA_DIR: setting(defaulted(string(), './data'), 'string', 'Where the embedded PostgreSQL keeps its files.'),
   REDIS_URL: setting(optional(nullable(string())), 'string', 'Redis URL for the job queue (bull). Unset: an in-process queue, not for production.'),
   HOST: setting(defaulted(string(), '127.0.0.1'), 'string', 'Address the HTTP server binds.'),
+  ALLOWED_HOSTS: setting(
+    defaulted(array(string()), ['*']),
+    'list',
+    'Host names the server answers to (`Host` header): names, `.example.com` for a domain and its subdomains, `*` for any. Others get 400.',
+  ),
   PORT: setting(defaulted(min(integer(), 0), 8000), 'integer', 'HTTP port (0 picks a free one).'),
   SECRET_KEY: setting(optional(nullable(string())), 'string', 'Secret for signing sessions. Unset: generated once and kept in DATA_DIR/secret_key.'),
   PAGINATE_COUNT: setting(defaulted(min(integer(), 1), 50), 'integer', 'Default page size of REST lists.'),

@@ -39,7 +39,8 @@ export function anyOf(path: string[], values: unknown[], negate: boolean): Filte
   return negate ? not(node) : node;
 }
 
-async function checkRegex(db: Db, pattern: string): Promise<void> {
+/** A regular expression PostgreSQL will evaluate: its syntax checked now, so a bad one is a 400, not a failed query. */
+export async function checkRegex(db: Db, pattern: string): Promise<void> {
   try {
     await db.raw(`select '' ~ ?`, [pattern]);
   } catch (err) {

@@ -9,7 +9,7 @@ import { modelRouter } from '../rest/viewset.js';
 import type { RestServices } from '../rest/services.js';
 import type { QueuePort } from '../queue/port.js';
 import { errorHandler, notFoundHandler } from './errors.js';
-import { bodyParser, requestHeaders, trailingSlash } from './pipeline.js';
+import { allowedHost, bodyParser, queryTexts, requestHeaders, trailingSlash } from './pipeline.js';
 import { rootRouter } from './root.js';
 
 export interface AppDeps extends RestServices {
@@ -25,10 +25,12 @@ export interface AppDeps extends RestServices {
 export function buildApp(deps: AppDeps): Express {
   const app = express();
   app.set('strict routing', true);
+  // NetBox's URLs are case-sensitive; so are the checks that compare paths (CSRF, login, maintenance).
+  app.set('case sensitive routing', true);
   app.set('x-powered-by', false);
   // Repeated parameters become arrays; no cap on their number (the filter DSL refuses too many with a 400).
   app.set('query parser', (text: string) => parse(text, '&', '=', { maxKeys: 0 }));
-  app.use(requestHeaders, trailingSlash, bodyParser(deps.settings.MAX_BODY_SIZE), authenticate(deps));
+  app.use(requestHeaders, allowedHost(deps.settings), queryTexts, trailingSlash, bodyParser(deps.settings.MAX_BODY_SIZE), authenticate(deps));
   app.use(loginRouter(deps.db, deps.settings));
   // Uploaded files (MEDIA_ROOT): for logged-in users, or anyone when LOGIN_REQUIRED is false.
   app.use(
@@ -41,7 +43,7 @@ export function buildApp(deps: AppDeps): Express {
   for (const { plugin, ctx } of deps.plugins) {
     // Extra routes first, so that e.g. `tokens/provision/` is not taken for a detail URL.
     if (plugin.routes) {
-      const router = express.Router({ strict: true, mergeParams: true });
+      const router = express.Router({ strict: true, caseSensitive: true, mergeParams: true });
       plugin.routes(router, ctx);
       app.use(plugin.basePath, router);
     }

@@ -2,7 +2,6 @@ import type { NextFunction, Request, Response } from 'express';
 import { HttpError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ItemErrors, ValidationError } from '../model/types.js';
-import { PATCHBAY_VERSION } from '../version.js';
 import { send } from './respond.js';
 
 /** Turns every error into a JSON response with the right status; unexpected ones are logged as 500s. */
@@ -22,9 +21,10 @@ export function errorHandler(log: Logger) {
     const pgCode = (err as { code?: string }).code;
     if (pgCode === '23505') return send(req, res, 400, { __all__: ['An object with these values already exists.'] });
     if (pgCode === '23503') return send(req, res, 409, { detail: 'The change conflicts with objects that refer to this one.' });
+    // The cause goes to the log, under the request id the client is given; never SQL or a stack in the answer.
     const error = err instanceof Error ? err : new Error(String(err));
     log.error(`${req.method} ${req.originalUrl} [${req.requestId}]: ${error.stack ?? error.message}`);
-    send(req, res, 500, { error: error.message, exception: error.name, 'patchbay-version': PATCHBAY_VERSION });
+    send(req, res, 500, { detail: 'Server error', request_id: req.requestId });
   };
 }
 

@@ -1,13 +1,52 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import type { Settings } from '../config/settings.js';
 import { HttpError } from '../errors.js';
 import { API_VERSION } from '../version.js';
+import { checkTexts } from './text.js';
 
 /** Every response carries its request's id and the API level. */
 export function requestHeaders(req: Request, res: Response, next: NextFunction): void {
   req.requestId = randomUUID();
   res.setHeader('X-Request-ID', req.requestId);
   res.setHeader('API-Version', API_VERSION);
+  next();
+}
+
+/** A host name or address, with an optional port, as Django validates `Host`. */
+const HOST = /^([a-z0-9.-]+|\[[a-f0-9]*:[a-f0-9.:]+\])(?::(\d{1,5}))?$/i;
+
+/** Whether `name` (lower case, no port) matches ALLOWED_HOSTS: `*`, an exact name, or `.example.com` and its subdomains. */
+function hostAllowed(name: string, allowed: string[]): boolean {
+  return allowed.some((pattern) => {
+    const p = pattern.toLowerCase();
+    if (p === '*' || p === name) return true;
+    return p.startsWith('.') && (name === p.slice(1) || name.endsWith(p));
+  });
+}
+
+/**
+ * Refuses (400) a request whose `Host` is malformed or not in ALLOWED_HOSTS, before anything builds an
+ * absolute URL from it.
+ */
+export function allowedHost(settings: Settings) {
+  return (req: Request, _res: Response, next: NextFunction): void => {
+    const host = req.get('host') ?? '';
+    const m = HOST.exec(host);
+    if (!m || (m[2] !== undefined && Number(m[2]) > 65535)) {
+      throw new HttpError(400, { detail: `Invalid HTTP_HOST header: '${host}'. The domain name provided is not valid.` });
+    }
+    const name = m[1].toLowerCase().replace(/\.$/, '');
+    if (!hostAllowed(name, settings.ALLOWED_HOSTS)) {
+      throw new HttpError(400, { detail: `Invalid HTTP_HOST header: '${host}'. You may need to add '${name}' to ALLOWED_HOSTS.` });
+    }
+    next();
+  };
+}
+
+/** Query parameters with text PostgreSQL cannot take (a NUL character, a lone surrogate) are a 400 naming them. */
+export function queryTexts(req: Request, _res: Response, next: NextFunction): void {
+  checkTexts(req.query as Record<string, unknown>);
   next();
 }
 

@@ -26,7 +26,7 @@ function endpointsOf(plugin: Plugin, registry: ModelRegistry, base: string): Rec
 
 /** `/api/`, `/api/plugins/`, each app's root and `/api/status/`. */
 export function rootRouter({ plugins, registry, db, queue }: RootDeps): Router {
-  const router = express.Router({ strict: true });
+  const router = express.Router({ strict: true, caseSensitive: true });
   const builtins = plugins.filter((p) => BUILTIN.test(p.basePath));
   const thirdParty = plugins.filter((p) => !BUILTIN.test(p.basePath));
 

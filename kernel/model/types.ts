@@ -1,5 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Settings } from '../config/settings.js';
+import type { Model } from './model.js';
 import type { ModelRegistry } from './registry.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
@@ -68,6 +69,11 @@ export interface RenderContext {
   /** e.g. `http://127.0.0.1:8000`; empty for host-less rendering (events). */
   baseUrl: string;
   memo: Memo;
+  /**
+   * Which of `ids` the reader may view, for fields that may point at any object (generic relations, custom
+   * field objects): what the reader may not view renders as null. Absent: everything (events, the server).
+   */
+  viewable?(model: Model, ids: number[]): Promise<Set<number>>;
 }
 
 /** Rendering modes: the full object, `?brief=1`, or nested inside another object. */

@@ -11,7 +11,7 @@ import { renderRows, type FieldSelection } from '../model/render.js';
 import { Memo, type JsonObject, type RenderMode, type Row } from '../model/types.js';
 import { isStoredId } from '../model/values.js';
 import type { Actor } from '../write/context.js';
-import type { Action, Gate } from '../write/gate.js';
+import { viewableBy, type Action, type Gate } from '../write/gate.js';
 import type { WriteSession } from '../write/session.js';
 import type { WriteRunner } from '../write/writer.js';
 
@@ -84,7 +84,7 @@ export function dataAccess(services: DataServices, who: { gate: Gate; userId: nu
       return (await qb.where('t.id', id).first()) as Row | undefined;
     },
     render: (model, rows, options = {}) =>
-      renderRows(model, rows, { db: knex, registry, settings, baseUrl, memo: new Memo() }, options.mode ?? 'full', options.selection),
+      renderRows(model, rows, { db: knex, registry, settings, baseUrl, memo: new Memo(), viewable: viewableBy(gate, knex) }, options.mode ?? 'full', options.selection),
     write: (work) => writes.run({ actor: who.actor(), gate, baseUrl }, work),
   };
 }

@@ -2,6 +2,8 @@ import type { Request } from 'express';
 import type { Settings } from '../config/settings.js';
 import { maxPageSize } from '../config/load.js';
 import { baseUrl, queryParam } from '../http/request.js';
+import { ValidationError } from '../model/types.js';
+import { INT_MAX } from '../model/values.js';
 
 export interface Page {
   /** null: every row. */
@@ -9,16 +11,20 @@ export interface Page {
   offset: number;
 }
 
-function nonNegativeInt(text: string | undefined): number | undefined {
+/** A `limit` or `offset`: a whole number up to PostgreSQL's integer (anything else is ignored, as DRF ignores it). */
+function nonNegativeInt(req: Request, name: string): number | undefined {
+  const text = queryParam(req, name);
   if (text === undefined || !/^\d+$/.test(text.trim())) return undefined;
-  return Number(text);
+  const n = Number(text);
+  if (n > INT_MAX) throw ValidationError.of(name, `Ensure this value is less than or equal to ${INT_MAX}.`);
+  return n;
 }
 
 /** NetBox's limit/offset rules: PAGINATE_COUNT default, MAX_PAGE_SIZE cap, `limit=0` for all when uncapped. */
 export function pageOf(req: Request, settings: Settings): Page {
   const max = maxPageSize(settings);
-  const requested = nonNegativeInt(queryParam(req, 'limit'));
-  const offset = nonNegativeInt(queryParam(req, 'offset')) ?? 0;
+  const requested = nonNegativeInt(req, 'limit');
+  const offset = nonNegativeInt(req, 'offset') ?? 0;
   let limit: number | null;
   if (requested === undefined) limit = settings.PAGINATE_COUNT;
   else if (requested === 0) limit = max;

@@ -6,11 +6,12 @@ import { baseUrl, queryParam } from '../http/request.js';
 import type { Model } from '../model/model.js';
 import { applyOrdering } from '../model/ordering.js';
 import { renderRows } from '../model/render.js';
-import { isStoredId } from '../model/values.js';
+import { INT_MAX, isStoredId } from '../model/values.js';
 import { Memo, ValidationError, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
 import { cursorUrl, pageLinks, pageOf } from './pagination.js';
 import { selectionOf } from './selection.js';
 import type { RestServices } from './services.js';
+import { viewableBy } from '../write/gate.js';
 
 /** `?brief` with any non-empty value turns brief mode on, as in NetBox. */
 export function renderMode(req: Request): RenderMode {
@@ -19,7 +20,8 @@ export function renderMode(req: Request): RenderMode {
 }
 
 function renderContext(req: Request, services: RestServices): RenderContext {
-  return { db: services.db.knex, registry: services.registry, settings: services.settings, baseUrl: baseUrl(req), memo: new Memo() };
+  const db = services.db.knex;
+  return { db, registry: services.registry, settings: services.settings, baseUrl: baseUrl(req), memo: new Memo(), viewable: viewableBy(req.access, db) };
 }
 
 /** Parses a detail URL's id; anything but a positive integer is a 404. */
@@ -52,6 +54,7 @@ function cursorOf(req: Request): number | undefined {
   const start = queryParam(req, 'start');
   if (start === undefined) return undefined;
   if (!/^\d+$/.test(start.trim())) throw new ValidationError({ start: ['Enter a non-negative whole number.'] });
+  if (Number(start) > INT_MAX) throw new ValidationError({ start: [`Ensure this value is less than or equal to ${INT_MAX}.`] });
   if (req.query.offset !== undefined || req.query.ordering !== undefined) {
     throw new ValidationError({ start: ['Cursor pagination (start) cannot be combined with offset or ordering.'] });
   }

@@ -13,7 +13,7 @@ function methodNotAllowed(req: Request): never {
 
 /** The generic list and detail endpoints of one model, derived from its declaration. */
 export function modelRouter(model: Model, services: RestServices): Router {
-  const router = express.Router({ strict: true, mergeParams: true });
+  const router = express.Router({ strict: true, caseSensitive: true, mergeParams: true });
   const title = (kind: string) => `${model.title} ${kind}`;
   if (model.decl.readOnly) {
     router.use((req, _res, next) => (['GET', 'HEAD', 'OPTIONS'].includes(req.method) ? next() : methodNotAllowed(req)));

@@ -10,6 +10,12 @@ export interface Actor {
   requestId: string;
 }
 
+/** How a reference is looked up. */
+export interface ReferenceOptions {
+  /** Only objects the writer may view count (references to any object: generic relations, custom field objects). */
+  viewable?: boolean;
+}
+
 /** `create`; `update` (PUT: every required field); `partial` (PATCH). */
 export type WriteMode = 'create' | 'update' | 'partial';
 
@@ -28,10 +34,13 @@ export interface WriteScope {
    * one query per round: `load` receives the distinct keys and returns their values in the same order.
    */
   batch<K, V>(loader: string, key: K, load: (keys: K[]) => Promise<V[]>): Promise<V>;
-  /** Resolves a related-object reference (an id, a numeric string or attributes) to one id of `model`. */
-  resolve(model: Model, value: unknown, key: string): Promise<number>;
-  /** Whether object `id` of `model` exists. */
-  exists(model: Model, id: number): Promise<boolean>;
+  /**
+   * Resolves a related-object reference (an id, a numeric string or attributes) to one id of `model`;
+   * `viewable`: only among the objects the writer may view (others are reported as not found).
+   */
+  resolve(model: Model, value: unknown, key: string, options?: ReferenceOptions): Promise<number>;
+  /** Whether object `id` of `model` exists (and, with `viewable`, the writer may view it). */
+  exists(model: Model, id: number, options?: ReferenceOptions): Promise<boolean>;
 }
 
 /** Parsing one item: the scope plus the stored row when updating. */

@@ -12,6 +12,8 @@ export interface Gate {
    */
   prepare(): Promise<void>;
   can(model: Model, action: Action): Promise<boolean>;
+  /** Whether `action` on `model` is permitted on every object (no constraint narrows it). */
+  unrestricted(model: Model, action: Action): Promise<boolean>;
   /** Refuses (403) unless `action` on `model` is permitted at all. */
   require(model: Model, action: Action): Promise<void>;
   /** Narrows a query over `model` (aliased `t`) to the objects `action` may touch. */
@@ -20,10 +22,21 @@ export interface Gate {
   verify(db: Db, model: Model, action: 'add' | 'change', rows: Row[], previous: Map<number, Row>): Promise<void>;
 }
 
+/** Which of `ids` (objects of `model`) the reader may view: one query, none when nothing restricts the reader. */
+export function viewableBy(gate: Gate, db: Db): (model: Model, ids: number[]) => Promise<Set<number>> {
+  return async (model, ids) => {
+    if (!ids.length || (await gate.unrestricted(model, 'view'))) return new Set(ids);
+    const qb = db(`${model.table} as t`).whereIn('t.id', ids);
+    await gate.restrict(qb, model, 'view');
+    return new Set((await qb.pluck('t.id')) as number[]);
+  };
+}
+
 /** The server itself: everything is permitted (jobs, commands, derived writes). */
 export const SYSTEM: Gate = {
   prepare: async () => {},
   can: async () => true,
+  unrestricted: async () => true,
   require: async () => {},
   restrict: async () => {},
   verify: async () => {},

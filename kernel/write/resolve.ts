@@ -7,6 +7,7 @@ import type { ModelRegistry } from '../model/registry.js';
 import { ValidationError } from '../model/types.js';
 import { isStoredId } from '../model/values.js';
 import type { WriteScope } from './context.js';
+import type { Gate } from './gate.js';
 
 /** Python's repr of the flattened lookup, as NetBox words its related-object errors. */
 function pyRepr(params: Record<string, unknown>): string {
@@ -55,16 +56,16 @@ function pathProblem(model: Model, path: string[], registry: ModelRegistry): str
  * Matches many attribute sets of one model in a single query: each set compiles through the filter tree
  * (relation paths become subqueries) and the sets are joined with UNION ALL, two rows at most each.
  */
-async function matchAll(scope: WriteScope, model: Model, sets: Record<string, unknown>[]): Promise<Match[]> {
+async function matchAll(scope: WriteScope, model: Model, sets: Record<string, unknown>[], gate?: Gate): Promise<Match[]> {
   const { db, registry } = scope;
   const matches: Match[] = sets.map(() => ({ ids: [] }));
   const parts: Knex.QueryBuilder[] = [];
-  sets.forEach((attrs, i) => {
+  for (const [i, attrs] of sets.entries()) {
     const paths = Object.entries(flatten(attrs)).map(([path, value]) => ({ path: path.split('__'), value }));
     const problem = paths.map(({ path }) => pathProblem(model, path, registry)).find(Boolean);
     if (problem) {
       matches[i] = { error: problem };
-      return;
+      continue;
     }
     const node: FilterNode = and(paths.map(({ path, value }) => cmp(path, 'exact', value)));
     const qb = db(`${model.table} as t`).select(db.raw('? as k', [i]), 't.id');
@@ -74,10 +75,11 @@ async function matchAll(scope: WriteScope, model: Model, sets: Record<string, un
       if (!(err instanceof FilterError)) throw err;
       // A value of the wrong type matches nothing; a name that does not resolve is the client's mistake.
       if (err.kind === 'field') matches[i] = { error: err.message };
-      return;
+      continue;
     }
+    if (gate) await gate.restrict(qb, model, 'view');
     parts.push(qb.limit(2));
-  });
+  }
   if (parts.length) {
     const compiled = parts.map((p) => p.toSQL());
     const { rows } = (await db.raw(compiled.map((c) => `(${c.sql})`).join(' union all '), compiled.flatMap((c) => c.bindings))) as {
@@ -88,11 +90,13 @@ async function matchAll(scope: WriteScope, model: Model, sets: Record<string, un
   return matches;
 }
 
-/** Which of `ids` exist in `model`'s table, in one query per round of the write. */
-export function exists(scope: WriteScope, model: Model, id: number): Promise<boolean> {
+/** Whether `id` exists in `model`'s table (and `gate`, when given, lets the writer view it); one query per round of the write. */
+export function exists(scope: WriteScope, model: Model, id: number, gate?: Gate): Promise<boolean> {
   if (!isStoredId(id)) return Promise.resolve(false);
-  return scope.batch(`exists:${model.key}`, id, async (ids) => {
-    const found = new Set(((await scope.db(model.table).whereIn('id', ids).pluck('id')) as number[]).map(Number));
+  return scope.batch(`exists:${model.key}:${gate ? 'viewable' : 'any'}`, id, async (ids) => {
+    const qb = scope.db(`${model.table} as t`).whereIn('t.id', ids);
+    if (gate) await gate.restrict(qb, model, 'view');
+    const found = new Set(((await qb.pluck('t.id')) as number[]).map(Number));
     return ids.map((i) => found.has(i));
   });
 }
@@ -101,15 +105,15 @@ export function exists(scope: WriteScope, model: Model, id: number): Promise<boo
  * Resolves a written related-object value (id, numeric string or attribute object) to one id of `model`,
  * or throws a ValidationError under `key` worded as NetBox words it. Lookups of one write are batched.
  */
-export async function resolveRelated(scope: WriteScope, model: Model, value: unknown, key: string): Promise<number> {
+export async function resolveRelated(scope: WriteScope, model: Model, value: unknown, key: string, gate?: Gate): Promise<number> {
   if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) {
     const id = Number(value);
-    if (!(await exists(scope, model, id))) throw ValidationError.of(key, `Related object not found using the provided numeric ID: ${value}`);
+    if (!(await exists(scope, model, id, gate))) throw ValidationError.of(key, `Related object not found using the provided numeric ID: ${value}`);
     return id;
   }
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const attrs = value as Record<string, unknown>;
-    const match = await scope.batch(`attributes:${model.key}`, attrs, (sets) => matchAll(scope, model, sets));
+    const match = await scope.batch(`attributes:${model.key}:${gate ? 'viewable' : 'any'}`, attrs, (sets) => matchAll(scope, model, sets, gate));
     if ('error' in match) throw ValidationError.of(key, match.error);
     if (match.ids.length === 0) throw ValidationError.of(key, `Related object not found using the provided attributes: ${pyRepr(flatten(attrs))}`);
     if (match.ids.length > 1) throw ValidationError.of(key, `Multiple objects match the provided attributes: ${pyRepr(flatten(attrs))}`);

@@ -1,6 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Settings } from '../config/settings.js';
 import { notFound } from '../errors.js';
+import { checkTexts } from '../http/text.js';
 import type { EventBus, ModelAction, ModelEvent } from '../events/bus.js';
 import { displaysOf } from '../model/display.js';
 import type { WriteValues } from '../model/field.js';
@@ -11,9 +12,9 @@ import { ItemErrors, Memo, ValidationError, type ErrorMap, type JsonObject, type
 import { isPlainObject, isStoredId, pythonType } from '../model/values.js';
 import { Batcher } from './batch.js';
 import { snapshotRows, type ChangeHook, type ChangeRecord } from './changes.js';
-import type { Actor, WriteContext, WriteMode, WriteScope } from './context.js';
+import type { Actor, ReferenceOptions, WriteContext, WriteMode, WriteScope } from './context.js';
 import { planDeletion } from './deletion.js';
-import type { Gate } from './gate.js';
+import { viewableBy, type Gate } from './gate.js';
 import { exists, resolveRelated } from './resolve.js';
 import { insertRows, updateRows } from './store.js';
 import { checkUnique } from './unique.js';
@@ -123,11 +124,12 @@ export class WriteSession {
     return this.services.registry;
   }
 
-  /** A render context inside the transaction. */
+  /** A render context inside the transaction: for the writer (what they may view), or host-less for events and the log. */
   context(options: { hostless?: boolean; created?: boolean } = {}): RenderContext {
     return {
       db: this.db, registry: this.registry, settings: this.settings, memo: this.memo,
       baseUrl: options.hostless ? '' : this.baseUrl, created: options.created,
+      viewable: options.hostless ? undefined : viewableBy(this.gate, this.db),
     };
   }
 
@@ -201,6 +203,7 @@ export class WriteSession {
       return item;
     }
     try {
+      checkTexts(item.body);
       item.message = changelogMessage(item.body);
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
@@ -244,10 +247,15 @@ export class WriteSession {
       db: this.db, registry: this.registry, settings: this.settings, memo: this.memo, actor: this.actor, mode,
       internal: options.internal === true,
       batch: (loader, key, load) => this.batcher.load(loader, key, load),
-      resolve: (model, value, key) => resolveRelated(scope, model, value, key),
-      exists: (model, id) => exists(scope, model, id),
+      // Looking only among viewable objects is the writer's permission, not the server's.
+      resolve: (model, value, key, opts) => resolveRelated(scope, model, value, key, this.viewGate(opts, options)),
+      exists: (model, id, opts) => exists(scope, model, id, this.viewGate(opts, options)),
     };
     return scope;
+  }
+
+  private viewGate(reference: ReferenceOptions | undefined, options: WriteOptions): Gate | undefined {
+    return reference?.viewable && !options.internal ? this.gate : undefined;
   }
 
   private get logging(): boolean {

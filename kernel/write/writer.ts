@@ -10,18 +10,37 @@ export interface Writer {
   baseUrl?: string;
 }
 
-/** Runs write sessions: one transaction each; events and follow-up work after the commit. */
+/**
+ * Conflicts a concurrent write causes, which a fresh attempt resolves: a deadlock, a serialization failure, and
+ * a unique violation by an object committed between our check and our insert (the retry's check then words it).
+ */
+const RETRIED = new Set(['40P01', '40001', '23505']);
+const ATTEMPTS = 3;
+
+/**
+ * Runs write sessions: one transaction each; events and follow-up work after the commit. A write that lost a
+ * race to a concurrent one is run again (at most ATTEMPTS times), so clients do not see deadlocks: the work
+ * must keep effects outside the database for `session.afterCommit`.
+ */
 export class WriteRunner {
   constructor(private readonly knex: Knex, private readonly services: SessionServices) {}
 
   async run<T>(writer: Writer, work: (session: WriteSession) => Promise<T>): Promise<T> {
     await writer.gate.prepare();
-    let session: WriteSession | undefined;
-    const result = await this.knex.transaction(async (trx) => {
-      session = new WriteSession(trx, this.services, writer.actor, writer.gate, writer.baseUrl);
-      return work(session);
-    });
-    await session!.committed();
-    return result;
+    for (let attempt = 1; ; attempt++) {
+      let session: WriteSession | undefined;
+      try {
+        const result = await this.knex.transaction(async (trx) => {
+          session = new WriteSession(trx, this.services, writer.actor, writer.gate, writer.baseUrl);
+          return work(session);
+        });
+        await session!.committed();
+        return result;
+      } catch (err) {
+        if (attempt >= ATTEMPTS || !RETRIED.has((err as { code?: string }).code ?? '')) throw err;
+        // A short, random pause lets the other writer finish first.
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+      }
+    }
   }
 }

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { ParamError, parseDate, parseDateTime, type FilterExtension, type QueryFilter, type SqlCondition } from '../../kernel/index.js';
+import { ParamError, checkRegex, lastValue, parseDate, parseDateTime, type FilterExtension, type QueryFilter, type SqlCondition } from '../../kernel/index.js';
 import { CUSTOM_FIELD_DATA } from './fields/custom-fields.js';
 
 const TEXT = ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty', 'regex', 'iregex'];
@@ -43,8 +43,8 @@ function condition(type: string, logic: string, suffix: string, value: string): 
       return { sql: `(d.data -> :name) @> ?::jsonb`, bindings: [type === 'object' ? value : `[${value}]`], negate };
     }
     default: {
-      // text, longtext, url, select: loose matching is a case-insensitive "contains" without lookups.
-      if (logic === 'loose' && type !== 'select') return { sql: `${text} ilike ?`, bindings: [`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`], negate };
+      // text, longtext, url, select: loose matching makes the bare filter a case-insensitive "contains".
+      if (logic === 'loose' && type !== 'select' && op === '') return { sql: `${text} ilike ?`, bindings: [`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`], negate };
       const like = (pattern: string) => ({ sql: `${text} ilike ?`, bindings: [pattern] as Knex.Value[], negate });
       const esc = value.replace(/[\\%_]/g, (c) => `\\${c}`);
       if (op === '') return { sql: `${text} = ?`, bindings: [value], negate };
@@ -70,25 +70,26 @@ export const customFieldFilters: FilterExtension = {
       async build(suffix, values, ctx) {
         const def = (await ctx.db('extras_customfield').where('name', name).first('type', 'filter_logic')) as { type: string; filter_logic: string } | undefined;
         if (!def || def.filter_logic === 'disabled' || def.type === 'json') return { op: 'and', nodes: [] };
+        // Every value is parsed here, before any SQL is built: a bad one is a 400 naming the parameter.
+        const empty = suffix === 'empty' ? bool(lastValue(values)) : undefined;
+        const parts = suffix === 'empty' ? [] : values.map((v) => condition(def.type, def.filter_logic, suffix, v));
+        if (suffix === 'regex' || suffix === 'iregex') for (const v of values) await checkRegex(ctx.db, v);
         const sqlCondition: SqlCondition = (qb, alias, model, db) => {
           const typeId = db('core_objecttype').select('id').where({ app_label: model.app, model: model.name });
           const rows = (where: (q: Knex.QueryBuilder) => void) =>
             db(`${CUSTOM_FIELD_DATA} as d`).select('d.object_id').whereIn('d.object_type_id', typeId).where(where);
-          if (suffix === 'empty') {
+          if (empty !== undefined) {
             const filled = rows((q) => q.whereRaw(`coalesce(d.data ->> ?, '') <> ''`, [name]));
-            if (bool(values[values.length - 1])) qb.whereNotIn(`${alias}.id`, filled);
+            if (empty) qb.whereNotIn(`${alias}.id`, filled);
             else qb.whereIn(`${alias}.id`, filled);
             return;
           }
-          const parts = values.map((v) => condition(def.type, def.filter_logic, suffix, v));
           const matching = rows((q) => {
             for (const part of parts) q.orWhereRaw(part.sql.replace(/:name/g, '?'), substitute(part.sql, name, part.bindings));
           });
           if (parts[0]?.negate) qb.whereNotIn(`${alias}.id`, matching);
           else qb.whereIn(`${alias}.id`, matching);
         };
-        // Validate values now (a ParamError becomes a 400), before the query is built.
-        for (const v of values) if (suffix !== 'empty') condition(def.type, def.filter_logic, suffix, v);
         return { op: 'sql', condition: sqlCondition };
       },
     };

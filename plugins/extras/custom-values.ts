@@ -1,4 +1,4 @@
-import { ValidationError, parseDate, parseDateTime, type Db, type Memo, type WriteScope } from '../../kernel/index.js';
+import { ValidationError, parseDate, parseDateTime, userRegex, type Db, type Memo, type WriteScope } from '../../kernel/index.js';
 
 /** A custom field definition as stored. */
 export interface CustomFieldDef {
@@ -48,11 +48,13 @@ export async function cleanValue(def: CustomFieldDef, value: unknown, ctx: Write
     case 'url': {
       if (typeof value !== 'string') throw 'Value must be a string.';
       if (def.type === 'url' && !/^(https?|ftps?):\/\/[^\s/$.?#].[^\s]*$/i.test(value)) throw 'Enter a valid URL.';
-      if (def.validation_regex && !new RegExp(def.validation_regex).test(value)) throw `Values must match this regex: '${def.validation_regex}'`;
+      if (def.validation_regex && !userRegex(def.validation_regex).test(value)) throw `Values must match this regex: '${def.validation_regex}'`;
       return value;
     }
     case 'integer':
       if (typeof value !== 'number' || !Number.isInteger(value)) throw 'Value must be an integer.';
+      // JSON numbers beyond 2^53 lose digits: such integers cannot be kept as given.
+      if (!Number.isSafeInteger(value)) throw `Value must be between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}.`;
       return range(value);
     case 'decimal': {
       const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
@@ -83,7 +85,8 @@ export async function cleanValue(def: CustomFieldDef, value: unknown, ctx: Write
       const target = ctx.registry.get(def.related_object_type ?? '');
       const resolve = async (v: unknown) => {
         try {
-          return await ctx.resolve(target, v, def.name);
+          // Objects the writer may not view are, to them, unknown.
+          return await ctx.resolve(target, v, def.name, { viewable: true });
         } catch (err) {
           if (err instanceof ValidationError) throw `Unknown related object(s): ${JSON.stringify(v)}`;
           throw err;

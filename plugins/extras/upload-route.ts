@@ -40,9 +40,11 @@ export function uploadRoute(ctx: PluginContext) {
           const [created] = await ctx.as(req).write(async (s) => s.render(ImageAttachment, await s.create(ImageAttachment, [body])));
           send(req, res, 201, created);
         } catch (failure) {
-          dropTicket(ticket);
           await rm(full, { force: true });
           throw failure instanceof ItemErrors ? failure.first() : failure;
+        } finally {
+          // The ticket serves this request only (a write run again after a conflict reads it again).
+          dropTicket(ticket);
         }
       } catch (failure) {
         next(failure);

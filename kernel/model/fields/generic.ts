@@ -83,7 +83,10 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
     const loaded = new Map<number, Map<number, JsonObject>>();
     for (const [typeId, ids] of byType) {
       const model = ctx.registry.find(ctx.registry.objectTypes.keyOf(typeId) ?? '');
-      if (model) loaded.set(typeId, await ctx.registry.loadNested(model, ids, ctx));
+      if (!model) continue;
+      // Objects the reader may not view stay null: their type and id show, nothing of them.
+      const viewable = ctx.viewable ? await ctx.viewable(model, ids) : undefined;
+      loaded.set(typeId, await ctx.registry.loadNested(model, viewable ? ids.filter((id) => viewable.has(id)) : ids, ctx));
     }
     return (row, out) => {
       const typeId = row[this.typeColumn] as number | null;
@@ -151,7 +154,10 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
       errors[this.idKey] = ['A valid integer is required.'];
     }
 
-    if (model && id !== undefined && !(await ctx.exists(model, id))) errors[this.idKey] = [`Related object not found using the provided value: ${id}.`];
+    // An object the writer may not view is, to them, one that does not exist.
+    if (model && id !== undefined && !(await ctx.exists(model, id, { viewable: true }))) {
+      errors[this.idKey] = [`Related object not found using the provided value: ${id}.`];
+    }
     if (Object.keys(errors).length) throw new ValidationError(errors);
     out.columns[this.typeColumn] = ctx.registry.objectTypes.idOf(model!.key)!;
     out.columns[this.idKey] = id!;

@@ -26,12 +26,18 @@ export function formatDate(value: string | Date): string {
   return value instanceof Date ? value.toISOString().slice(0, 10) : value.slice(0, 10);
 }
 
-const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,6})?)?)?(?:Z|[+-]\d{2}:?\d{2})?$/;
+const ISO_DATETIME = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,6})?)?)?(?:Z|[+-](\d{2}):?(\d{2}))?$/;
 
-/** Accepts ISO 8601 (a date alone means midnight UTC); returns text PostgreSQL reads, or undefined. */
+/**
+ * Accepts ISO 8601 (a date alone means midnight UTC) naming a real moment: no February 30th, no hour 25;
+ * returns text PostgreSQL reads, or undefined.
+ */
 export function parseDateTime(text: string): string | undefined {
   const value = text.trim();
-  if (!ISO_DATETIME.test(value)) return undefined;
+  const m = ISO_DATETIME.exec(value);
+  if (!m || !parseDate(m[1])) return undefined;
+  const [hour, minute, second, offsetHours, offsetMinutes] = m.slice(2).map((v) => Number(v ?? 0));
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 14 || offsetMinutes > 59) return undefined;
   const hasZone = /(Z|[+-]\d{2}:?\d{2})$/.test(value) && value.length > 10;
   const ms = Date.parse(hasZone ? value : `${value.length === 10 ? `${value}T00:00` : value}Z`);
   if (Number.isNaN(ms)) return undefined;

@@ -33,8 +33,11 @@ export class CustomFieldsField extends SideTableField {
     // Object-type fields render nested objects: one query per related model.
     const nested = new Map<string, Map<number, JsonObject>>();
     for (const def of defs.filter((d) => d.type === 'object' || d.type === 'multiobject')) {
+      const target = ctx.registry.get(def.related_object_type!);
       const ids = [...data.values()].flatMap((d) => (d[def.name] === null || d[def.name] === undefined ? [] : ([] as number[]).concat(d[def.name] as number)));
-      nested.set(def.name, await ctx.registry.loadNested(ctx.registry.get(def.related_object_type!), ids, ctx));
+      // Objects the reader may not view render as null.
+      const viewable = ctx.viewable ? await ctx.viewable(target, ids) : undefined;
+      nested.set(def.name, await ctx.registry.loadNested(target, viewable ? ids.filter((id) => viewable.has(id)) : ids, ctx));
     }
     return (row, out) => {
       const stored = data.get(row.id as number) ?? {};

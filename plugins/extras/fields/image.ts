@@ -26,7 +26,8 @@ export function dropTicket(ticket: string): void {
 
 /**
  * `image`, `image_width`, `image_height`: the file is uploaded with multipart/form-data; JSON cannot name
- * a file (only a ticket the upload route issued), so no client can point an attachment at another path.
+ * a file (only a ticket the upload route issued for its own request), so no client can point an attachment
+ * at another path.
  */
 export class ImageField extends Field {
   constructor() {
@@ -62,7 +63,6 @@ export class ImageField extends Field {
   parse(body: Record<string, unknown>, _ctx: unknown, out: WriteValues): void {
     const upload = typeof body.image === 'string' ? pending.get(body.image) : undefined;
     if (!upload) throw ValidationError.of('image', 'Upload a valid image with multipart/form-data.');
-    pending.delete(body.image as string);
     Object.assign(out.columns, { image: upload.path, image_width: upload.width, image_height: upload.height });
     out.values.image = upload.path;
   }

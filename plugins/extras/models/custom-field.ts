@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, userRegex } from '../../../kernel/index.js';
 import { CustomFieldType, FilterLogic } from '../choices.js';
 
 export const CustomFieldChoiceSet = defineModel('extras.customfieldchoiceset', {
@@ -64,9 +64,9 @@ export const CustomField = defineModel('extras.customfield', {
     }
     if (row.validation_regex) {
       try {
-        new RegExp(row.validation_regex as string);
-      } catch {
-        throw new ValidationError({ validation_regex: ['Enter a valid regular expression.'] });
+        userRegex(row.validation_regex as string);
+      } catch (problem) {
+        throw new ValidationError({ validation_regex: [String(problem)] });
       }
     }
   },
