@@ -60,6 +60,10 @@ describe('browser sessions', () => {
     expect(noCsrf.body).toEqual({ detail: 'CSRF Failed: CSRF token missing or incorrect.' });
     const badCsrf = await t.post('/api/tenancy/tenants/', { name: 'C', slug: 'c' }, { token: null, headers: { Cookie: cookie, 'X-CSRFToken': 'x'.repeat(64) } });
     expect(badCsrf.status).toBe(403);
+    // Paths are case-sensitive, as NetBox's: another spelling reaches no endpoint (and no check is skipped on the way).
+    const shouted = await t.post('/API/tenancy/tenants/', { name: 'C', slug: 'c' }, { token: null, headers: { Cookie: cookie } });
+    expect(shouted.status).toBe(404);
+    expect((await t.get('/api/tenancy/tenants/?name=C')).body.count).toBe(0);
     const ok = await t.post('/api/tenancy/tenants/', { name: 'C', slug: 'c' }, { token: null, headers: { Cookie: cookie, 'X-CSRFToken': jar.csrftoken.value } });
     expect(ok.status).toBe(201);
 
@@ -70,7 +74,11 @@ describe('browser sessions', () => {
   });
 
   it('never redirects off the site after a login', async () => {
-    const login = await t.request('POST', '/login/', form({ username: 'admin', password: t.admin.password, next: '//evil.example/' }));
-    expect(login.headers.get('location')).toBe('/api/');
+    for (const next of ['//evil.example/', '/\\evil.example/', '/\\/evil.example', 'https://evil.example/', '/\t/evil.example']) {
+      const login = await t.request('POST', '/login/', form({ username: 'admin', password: t.admin.password, next }));
+      expect(login.headers.get('location'), next).toBe('/api/');
+    }
+    const local = await t.request('POST', '/login/', form({ username: 'admin', password: t.admin.password, next: '/api/tenancy/?q=a//b' }));
+    expect(local.headers.get('location')).toBe('/api/tenancy/?q=a//b');
   });
 });

@@ -45,11 +45,11 @@ function png(width: number, height: number, noisy = false): Buffer {
   ]);
 }
 
-async function upload(fields: Record<string, string>, file?: { data: Buffer; name: string; type: string }) {
+async function upload(fields: Record<string, string>, file?: { data: Buffer; name: string; type: string }, token = t.admin.token) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
   if (file) form.set('image', new Blob([new Uint8Array(file.data)], { type: file.type }), file.name);
-  const res = await fetch(`${t.base}${ATTACHMENTS}`, { method: 'POST', body: form, headers: { Authorization: `Token ${t.admin.token}`, Accept: 'application/json' } });
+  const res = await fetch(`${t.base}${ATTACHMENTS}`, { method: 'POST', body: form, headers: { Authorization: `Token ${token}`, Accept: 'application/json' } });
   return { status: res.status, body: await res.json() };
 }
 
@@ -111,5 +111,21 @@ describe('image attachments', () => {
     expect(json.body).toEqual({ image: ['Upload a valid image with multipart/form-data.'] });
     const { readdirSync } = await import('node:fs');
     expect(existsSync(join(mediaRoot, 'image-attachments')) ? readdirSync(join(mediaRoot, 'image-attachments')) : []).toEqual([]);
+  });
+
+  it('refuse to attach to an object the user cannot view, as if it did not exist, and hide it when read', async () => {
+    const { body: tenants } = await t.post('/api/tenancy/tenants/', [{ name: 'Seen', slug: 'seen' }, { name: 'Hidden', slug: 'hidden' }]);
+    const user = await t.createUser('photographer');
+    await t.post('/api/users/permissions/', [
+      { name: 'seen tenant', object_types: ['tenancy.tenant'], actions: ['view'], constraints: { slug: 'seen' }, users: [user.id] },
+      { name: 'attach', object_types: ['extras.imageattachment'], actions: ['view', 'add'], users: [user.id] },
+    ]);
+    const image = { data: png(3, 3), name: 'p.png', type: 'image/png' };
+    const hidden = await upload({ object_type: 'tenancy.tenant', object_id: String(tenants[1].id) }, image, user.token);
+    expect(hidden.body).toEqual({ object_id: [`Related object not found using the provided value: ${tenants[1].id}.`] });
+    expect((await upload({ object_type: 'tenancy.tenant', object_id: String(tenants[0].id) }, image, user.token)).status).toBe(201);
+    const mine = await upload({ object_type: 'tenancy.tenant', object_id: String(tenants[1].id) }, image);
+    const read = (await t.get(`${ATTACHMENTS}${mine.body.id}/`, { token: user.token })).body;
+    expect(read).toMatchObject({ object_type: 'tenancy.tenant', object_id: tenants[1].id, parent: null });
   });
 });

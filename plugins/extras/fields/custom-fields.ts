@@ -100,6 +100,10 @@ export class CustomFieldsField extends SideTableField {
     const valueOf = (e: CheckEntry, name: string) => (e.value as JsonObject)[name];
     const asked = unique.filter((d) => entries.some((e) => valueOf(e, d.name) !== null && valueOf(e, d.name) !== undefined));
     if (!asked.length) return entries.map(() => undefined);
+    // No database index backs these values: concurrent writes of the same fields take turns (in a fixed order,
+    // so they cannot deadlock) until they commit, and each check then sees what the ones before it stored.
+    const locks = asked.map((d) => `extras.custom-field-unique:${this.model.key}:${d.name}`).sort();
+    await scope.db.raw('select pg_advisory_xact_lock(hashtext(k)) from unnest(?::text[]) as k order by k', [locks]);
     const qb = scope.db(CUSTOM_FIELD_DATA).select('object_id', 'data').where('object_type_id', this.typeId(scope.registry));
     qb.where((q) => {
       for (const def of asked) {
