@@ -29,6 +29,8 @@ export interface PatchbayServer {
   app: Express;
   settings: Settings;
   registry: ModelRegistry;
+  /** Every model's query-string filters. */
+  filters: FilterSets;
   db: Database;
   queue: QueuePort;
   log: Logger;
@@ -93,6 +95,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     app,
     settings,
     registry,
+    filters,
     db,
     queue,
     log,

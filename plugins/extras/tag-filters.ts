@@ -1,4 +1,4 @@
-import { ParamError, and, not, or, type FilterExtension, type FilterNode, type QueryFilter, type SqlCondition } from '../../kernel/index.js';
+import { ParamError, and, not, or, parseWholeNumber, type FilterExtension, type FilterNode, type QueryFilter, type SqlCondition } from '../../kernel/index.js';
 import { TAGGED_ITEMS } from './fields/tags.js';
 import { Tag } from './models/tag.js';
 
@@ -21,9 +21,7 @@ function tagFilter(by: 'slug' | 'id'): QueryFilter {
   return {
     suffixes: ['n'],
     async build(suffix, values, ctx) {
-      const keys = by === 'id' ? values.map((v) => (/^\d+$/.test(v) ? Number(v) : NaN)) : values;
-      const bad = keys.find((k) => Number.isNaN(k));
-      if (bad !== undefined) throw new ParamError('Enter a whole number.');
+      const keys = by === 'id' ? values.map(parseWholeNumber) : values;
       const rows = (await ctx.db(Tag.table).select('id', `${by} as key`).whereIn(by, keys)) as { id: number; key: unknown }[];
       const missing = keys.find((k) => !rows.some((r) => String(r.key) === String(k)));
       if (missing !== undefined) throw new ParamError(`Select a valid choice. ${missing} is not one of the available choices.`);
