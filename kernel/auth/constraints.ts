@@ -4,6 +4,7 @@ import { FilterError } from '../filters/errors.js';
 import { and, cmp, or, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
+import { userRegex } from '../model/regex.js';
 import type { Db } from '../model/types.js';
 
 /** One constraint object: Django-style lookups ANDed, e.g. `{"group__slug": "eu", "name__istartswith": "a"}`. */
@@ -45,12 +46,30 @@ export function applyConstraints(
   applyFilter(qb, model, toFilter(sets, userId), { registry, db }, alias);
 }
 
+/**
+ * A regular expression of a constraint, which PostgreSQL would only reject when a request evaluates it (failing
+ * every request of the user): it must compile, as users' patterns do, for RE2.
+ */
+function regexProblem(sets: ConstraintSet[]): string | undefined {
+  for (const [key, value] of sets.flatMap((set) => Object.entries(set))) {
+    if (!/__i?regex$/.test(key)) continue;
+    if (typeof value !== 'string') return `${key} expects a regular expression.`;
+    try {
+      userRegex(value);
+    } catch (problem) {
+      return `${key}: ${String(problem)}`;
+    }
+  }
+  return undefined;
+}
+
 /** Why these constraints cannot apply to `model`, or undefined when they can. */
 export function constraintProblem(model: Model, constraints: unknown, registry: ModelRegistry, db: Db): string | undefined {
   try {
     const sets = constraintSets(constraints);
-    if (sets) applyConstraints(db(`${model.table} as t`).select('t.id'), model, sets, registry, db, 0);
-    return undefined;
+    if (!sets) return undefined;
+    applyConstraints(db(`${model.table} as t`).select('t.id'), model, sets, registry, db, 0);
+    return regexProblem(sets);
   } catch (err) {
     if (err instanceof FilterError) return err.message;
     throw err;

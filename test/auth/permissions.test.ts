@@ -137,7 +137,10 @@ describe('constraints', () => {
     expect(writes.map((w) => w.status)).toEqual(writes.map(() => 201));
   });
 
-    it('are validated when a permission is written', async () => {
+    it('are validated when a permission is written, regular expressions included', async () => {
+    const regex = await t.post(PERMS, { name: 'bad regex', object_types: ['tenancy.tenant'], actions: ['view'], constraints: { name__regex: '[' } });
+    expect(regex.body).toEqual({ constraints: ['Invalid filter for tenancy.tenant: name__regex: Enter a valid regular expression: /[/u: missing ]: ['] });
+
     const res = await t.post(PERMS, { name: 'bad', object_types: ['tenancy.tenant', 'tenancy.contact'], actions: ['view'], constraints: { group__slug: 'x' } });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ constraints: ["Invalid filter for tenancy.contact: Cannot resolve keyword 'group' into field."] });
