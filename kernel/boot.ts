@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { usersPlugin } from './auth/plugin.js';
-import { loadSettings } from './config/load.js';
+import { SettingsError, loadSettings } from './config/load.js';
 import type { Settings } from './config/settings.js';
 import { Database } from './db/database.js';
 import { EmbeddedDatabase } from './db/embedded.js';
@@ -37,15 +37,38 @@ export interface Booted {
   closeDatabase(): Promise<void>;
 }
 
+/** What an error says of itself in one line: its code and the first line of its message. */
+function reason(err: unknown): string {
+  const { code, message } = err as { code?: string; message?: string };
+  const first = String(message ?? err).split('\n')[0].trim();
+  return code && !first.includes(code) ? `${code}: ${first}` : first;
+}
+
+/** The secret, or one generated and kept in DATA_DIR (which must then be writable). */
 function secretKey(settings: Settings, log: Logger): string {
   if (settings.SECRET_KEY) return settings.SECRET_KEY;
   const file = resolve(settings.DATA_DIR, 'secret_key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(settings.DATA_DIR, { recursive: true });
-  const key = randomBytes(48).toString('base64url');
-  writeFileSync(file, key, { mode: 0o600 });
-  log.warn(`SECRET_KEY is not set: generated one in ${file}`);
-  return key;
+  try {
+    if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+    mkdirSync(settings.DATA_DIR, { recursive: true });
+    const key = randomBytes(48).toString('base64url');
+    writeFileSync(file, key, { mode: 0o600 });
+    log.warn(`SECRET_KEY is not set: generated one in ${file}`);
+    return key;
+  } catch (err) {
+    throw new SettingsError(`DATA_DIR: cannot write to ${resolve(settings.DATA_DIR)} (${reason(err)}); set DATA_DIR to a writable directory`);
+  }
+}
+
+/** A PostgreSQL URL fit to print: without its password. */
+function withoutPassword(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(not a URL)';
+  }
 }
 
 const KERNEL_MIGRATIONS = new URL('./db/migrations/', import.meta.url);
@@ -73,18 +96,27 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
   let embedded: EmbeddedDatabase | undefined;
   let url = settings.DATABASE_URL;
   if (!url) {
+    const dir = resolve(settings.DATA_DIR, 'pg');
     embedded = new EmbeddedDatabase(settings.DATA_DIR);
-    url = await embedded.start((m) => log.info(m));
-    log.info(`Embedded PostgreSQL running (data in ${resolve(settings.DATA_DIR, 'pg')})`);
+    try {
+      url = await embedded.start((m) => log.info(m));
+    } catch (err) {
+      await embedded.stop().catch(() => {});
+      throw new SettingsError(`DATA_DIR: the embedded PostgreSQL in ${dir} did not start (${reason(err)}); check that directory, or set DATABASE_URL to use another PostgreSQL`);
+    }
+    log.info(embedded.attached ? `Using the embedded PostgreSQL of the server running on ${dir}` : `Started an embedded PostgreSQL (data in ${dir})`);
   }
 
   let db: Database;
   let applied: string[] = [];
   try {
-    db = await Database.open(url, [objectTypeEntity, ...registry.all().map((m) => entityOf(m, registry))], migrations);
+    try {
+      db = await Database.open(url, [objectTypeEntity, ...registry.all().map((m) => entityOf(m, registry))], migrations);
+    } catch (err) {
+      throw new SettingsError(`DATABASE_URL: cannot connect to ${withoutPassword(url)} (${reason(err)}); check that PostgreSQL runs there and the URL is right`);
+    }
     if (options.migrate !== false) {
       applied = await db.migrate();
-      if (applied.length) log.info(`Applied migrations: ${applied.join(', ')}`);
       await registry.objectTypes.sync(db.knex, registry.all());
     }
   } catch (err) {

@@ -23,7 +23,10 @@ import type { ChangeHook } from './write/changes.js';
 import { SYSTEM } from './write/gate.js';
 import { WriteRunner } from './write/writer.js';
 
-export type ServerOptions = BootOptions;
+export interface ServerOptions extends BootOptions {
+  /** The server will serve requests (runserver), not run one command. */
+  serving?: boolean;
+}
 
 export interface PatchbayServer {
   app: Express;
@@ -45,10 +48,12 @@ export interface PatchbayServer {
 
 /** Assembles a Patchbay server: settings, plugins, database, queue and the HTTP app. */
 export async function createServer(options: ServerOptions): Promise<PatchbayServer> {
-  const { settings, log, enabled, registry, db, closeDatabase } = await bootstrap(options);
+  const { settings, log, enabled, registry, db, applied, closeDatabase } = await bootstrap(options);
+  if (applied.length) log.info(`Applied migrations: ${applied.join(', ')}`);
 
   const queue: QueuePort = settings.REDIS_URL ? new BullQueue(settings.REDIS_URL) : new InProcessQueue((m) => log.warn(m));
-  if (!settings.REDIS_URL) log.warn('REDIS_URL is not set: background jobs run in this process (not for production)');
+  // A command (createtoken, say) runs no jobs worth a warning.
+  if (!settings.REDIS_URL && options.serving) log.warn('REDIS_URL is not set: background jobs run in this process (not for production)');
   const bus = new EventBus((err) => log.error(`event handler failed: ${err.message}`));
   const filters = new FilterSets(registry);
   const changeHooks: ChangeHook[] = [];

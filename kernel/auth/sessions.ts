@@ -12,13 +12,39 @@ function sessionDigest(key: string, settings: Settings): string {
   return createHmac('sha256', settings.SECRET_KEY ?? '').update(key).digest('hex');
 }
 
+/** A cookie value as sent: percent-decoded when it decodes, as is otherwise (a malformed cookie is the client's, not a 500). */
+function decodeCookie(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 export function cookies(req: Request): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of (req.get('cookie') ?? '').split(';')) {
     const i = part.indexOf('=');
-    if (i > 0) out[part.slice(0, i).trim()] = decodeURIComponent(part.slice(i + 1).trim());
+    if (i > 0) out[part.slice(0, i).trim()] = decodeCookie(part.slice(i + 1).trim());
   }
   return out;
+}
+
+/** Whether a given CSRF token is the expected one (compared in constant time). */
+export function sameToken(given: string, expected: string): boolean {
+  return given.length === expected.length && expected.length > 0 && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+}
+
+/**
+ * The CSRF token of a browser without a session (the login form's, as Django's): the `csrftoken` cookie when it
+ * holds one, else a new one set on the response.
+ */
+export function formCsrfToken(req: Request, res: Response, settings: Settings): string {
+  const current = cookies(req)[CSRF_COOKIE];
+  if (current && /^[0-9a-f]{64}$/.test(current)) return current;
+  const token = randomBytes(32).toString('hex');
+  res.append('Set-Cookie', cookie(CSRF_COOKIE, token, settings.SESSION_COOKIE_AGE, req, false));
+  return token;
 }
 
 function cookie(name: string, value: string, maxAge: number, req: Request, httpOnly: boolean): string {
@@ -68,7 +94,5 @@ export async function sessionPrincipal(db: Db, settings: Settings, req: Request)
 
 /** Cookie-authenticated unsafe requests must echo the session's CSRF token in X-CSRFToken. */
 export function csrfValid(principal: Principal, req: Request): boolean {
-  const given = req.get('x-csrftoken') ?? '';
-  const expected = principal.csrfToken ?? '';
-  return given.length === expected.length && expected.length > 0 && timingSafeEqual(Buffer.from(given), Buffer.from(expected));
+  return sameToken(req.get('x-csrftoken') ?? '', principal.csrfToken ?? '');
 }

@@ -15,17 +15,19 @@ const COMMANDS: Record<string, { run: Command; usage: string; help: string }> = 
   migrate: { run: migrate, usage: 'migrate', help: 'Apply pending database migrations of the kernel and every enabled plugin.' },
   showmigrations: { run: showmigrations, usage: 'showmigrations', help: 'List migrations and whether each is applied.' },
   makemigrations: { run: makemigrations, usage: 'makemigrations <plugin> [name]', help: 'Write a migration for the model changes of a plugin.' },
-  createsuperuser: { run: createsuperuser, usage: 'createsuperuser --username U [--password P] [--email E]', help: 'Create a superuser (prompts for the password on a terminal).' },
+  createsuperuser: { run: createsuperuser, usage: 'createsuperuser [--username U] [--password P] [--email E]', help: 'Create a superuser (asks for what is missing on a terminal).' },
   changepassword: { run: changepassword, usage: 'changepassword --username U [--password P]', help: "Change a user's password." },
-  createtoken: { run: createtoken, usage: 'createtoken --username U [--read-only] [--expires ISO]', help: 'Create an API token for a user and print its key.' },
+  createtoken: { run: createtoken, usage: 'createtoken --username U [--read-only] [--expires ISO] [--description D]', help: 'Create an API token for a user and print its key.' },
   settings: { run: printSettings, usage: 'settings [--markdown]', help: 'Print every setting with its current value and meaning.' },
   help: { run: async (_args, builtins) => (printUsage(process.stdout, builtins), 0), usage: 'help', help: 'Show this help.' },
 };
 
+/** The usage and a table of the commands, their arguments in one column and what they do in the next. */
 function printUsage(out: NodeJS.WritableStream, builtins: Plugin[]): void {
-  out.write('Usage: npm run manage -- <command> [arguments]\n\nCommands:\n');
-  const plugged = builtins.flatMap((p) => Object.values(p.commands ?? {}));
-  for (const { usage, help } of [...Object.values(COMMANDS), ...plugged]) out.write(`  ${usage.padEnd(60)} ${help}\n`);
+  out.write('Usage: npm run -s manage -- <command> [arguments]\n\nCommands:\n');
+  const rows = [...Object.values(COMMANDS), ...builtins.flatMap((p) => Object.values(p.commands ?? {}))];
+  const width = Math.max(...rows.map((r) => r.usage.length));
+  for (const { usage, help } of rows) out.write(`  ${usage.padEnd(width)}   ${help}\n`);
 }
 
 /** Commands built-in plugins add (`housekeeping`), run on a server that does not listen. */
@@ -60,7 +62,7 @@ export async function run(argv: string[], builtins: Plugin[]): Promise<number> {
     return await command.run(args, builtins);
   } catch (err) {
     if (err instanceof SettingsError) {
-      process.stderr.write(`Configuration error: ${err.message}\n`);
+      process.stderr.write(`Cannot start: ${err.message}\n`);
       return 1;
     }
     throw err;

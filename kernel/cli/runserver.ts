@@ -1,10 +1,34 @@
+import { SettingsError } from '../config/load.js';
 import type { Plugin } from '../plugin.js';
-import { createServer } from '../server.js';
+import { createServer, type PatchbayServer } from '../server.js';
+
+/** Why the server cannot listen, as a start-up message naming the setting to change. */
+function listenProblem(err: unknown, server: PatchbayServer): unknown {
+  const { HOST, PORT } = server.settings;
+  switch ((err as { code?: string }).code) {
+    case 'EADDRINUSE':
+      return new SettingsError(`PORT: ${HOST}:${PORT} is already in use; stop the program using it or set PORT to a free port`);
+    case 'EACCES':
+      return new SettingsError(`PORT: this user may not listen on ${HOST}:${PORT} (ports below 1024 need privileges); set PORT to 1024 or above`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return new SettingsError(`HOST: ${HOST} is not an address of this machine; set HOST to one of its addresses (0.0.0.0 for all)`);
+    default:
+      return err;
+  }
+}
 
 /** Serves until SIGINT or SIGTERM, then closes connections and stops the embedded database cleanly. */
 export async function runserver(_args: string[], builtins: Plugin[]): Promise<number> {
-  const server = await createServer({ builtins });
-  const url = await server.listen();
+  const server = await createServer({ builtins, serving: true });
+  let url: string;
+  try {
+    url = await server.listen();
+  } catch (err) {
+    // Nothing is left running: the embedded PostgreSQL stops with the server.
+    await server.close();
+    throw listenProblem(err, server);
+  }
   server.log.info(`Patchbay listening on ${url}/api/`);
   const signal = await new Promise<NodeJS.Signals>((ok) => {
     process.once('SIGINT', ok);

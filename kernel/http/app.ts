@@ -32,6 +32,8 @@ export function buildApp(deps: AppDeps): Express {
   app.set('query parser', (text: string) => parse(text, '&', '=', { maxKeys: 0 }));
   app.use(requestHeaders, allowedHost(deps.settings), queryTexts, trailingSlash, bodyParser(deps.settings.MAX_BODY_SIZE), authenticate(deps));
   app.use(loginRouter(deps.db, deps.settings));
+  // There is no UI yet: the site's root is the browsable API.
+  app.get('/', (_req, res) => res.redirect(302, '/api/'));
   // Uploaded files (MEDIA_ROOT): for logged-in users, or anyone when LOGIN_REQUIRED is false.
   app.use(
     '/media/',

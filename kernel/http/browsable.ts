@@ -19,9 +19,18 @@ function toHtml(value: Json, indent: string): string {
   return `{\n${entries.map(([k, v]) => `${inner}<span class="key">${escape(JSON.stringify(k))}</span>: ${toHtml(v, inner)}`).join(',\n')}\n${indent}}`;
 }
 
+/** `path` (with its query) asking for JSON instead: its other parameters kept. */
+function asJson(path: string): string {
+  const url = new URL(path, 'http://page');
+  url.searchParams.set('format', 'json');
+  return `${url.pathname}${url.search}`;
+}
+
 /** The browsable API: the JSON response as a page with clickable links. */
 export function browsablePage(opts: { title: string; method: string; path: string; status: number; body: Json; user: string }): string {
-  const who = opts.user ? `Logged in as ${escape(opts.user)}` : 'Not logged in';
+  const who = opts.user
+    ? `Logged in as ${escape(opts.user)} · <a href="/logout/">Log out</a>`
+    : `<a href="/login/?next=${encodeURIComponent(opts.path)}">Log in</a>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(opts.title)} – Patchbay API</title>
 <style>
@@ -36,6 +45,6 @@ pre{background:#fff;border:1px solid #dde;padding:1rem;overflow:auto;font-size:.
 <main><h1>${escape(opts.title)}</h1>
 <p class="req"><b>${escape(opts.method)}</b> ${escape(opts.path)} → HTTP ${opts.status}</p>
 <pre>${toHtml(opts.body, '')}</pre>
-<p><a href="${escape(opts.path.split('?')[0])}?format=json">View as JSON</a></p>
+<p><a href="${escape(asJson(opts.path))}">View as JSON</a></p>
 </main></body></html>`;
 }

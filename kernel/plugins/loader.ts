@@ -54,13 +54,13 @@ export async function loadPlugins(builtins: Plugin[], settings: Settings): Promi
   const names = new Set<string>();
   const paths = new Set<string>();
   for (const plugin of plugins) {
-    if (names.has(plugin.name)) throw new SettingsError(`Plugin ${plugin.name} is enabled twice`);
+    if (names.has(plugin.name)) throw new SettingsError(`PLUGINS: plugin ${plugin.name} is enabled twice`);
     names.add(plugin.name);
-    if (paths.has(plugin.basePath)) throw new SettingsError(`Plugin ${plugin.name}: base path ${plugin.basePath} is taken`);
+    if (paths.has(plugin.basePath)) throw new SettingsError(`PLUGINS: plugin ${plugin.name}: base path ${plugin.basePath} is taken`);
     paths.add(plugin.basePath);
     if (!semver.validRange(plugin.kernel) || !semver.satisfies(PATCHBAY_VERSION, plugin.kernel, { includePrerelease: true })) {
       throw new SettingsError(
-        `Plugin ${plugin.name} ${plugin.version} requires Patchbay kernel ${plugin.kernel}, but this is ${PATCHBAY_VERSION}`,
+        `PLUGINS: plugin ${plugin.name} ${plugin.version} requires Patchbay kernel ${plugin.kernel}, but this is ${PATCHBAY_VERSION}`,
       );
     }
   }

@@ -10,11 +10,21 @@ afterAll(async () => {
   await t?.close();
 });
 
-const form = (fields: Record<string, string>) => ({
-  raw: new URLSearchParams(fields).toString(),
-  headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-  token: null,
-});
+/** The login form's CSRF token, as a browser gets it: a cookie and the same value in the form. */
+async function csrf(): Promise<string> {
+  const page = await t.get('/login/', { token: null });
+  return /name="csrfmiddlewaretoken" value="([0-9a-f]{64})"/.exec(page.text)![1];
+}
+
+/** A login form post, with the CSRF cookie and token a browser would send. */
+const form = async (fields: Record<string, string>) => {
+  const token = await csrf();
+  return {
+    raw: new URLSearchParams({ csrfmiddlewaretoken: token, ...fields }).toString(),
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: `csrftoken=${token}` },
+    token: null,
+  };
+};
 
 /** `name=value` pairs of the Set-Cookie headers. */
 function cookieJar(headers: Headers): Record<string, { value: string; attrs: string }> {
@@ -32,14 +42,25 @@ describe('browser sessions', () => {
     const page = await t.get('/login/', { token: null });
     expect(page.status).toBe(200);
     expect(page.text).toContain('<form method="post" action="/login/">');
-    const wrong = await t.request('POST', '/login/', form({ username: 'admin', password: 'nope' }));
+    // The form is protected as Django's: without the cookie's token in it, nothing is checked.
+    const token = cookieJar(page.headers).csrftoken.value;
+    expect(page.text).toContain(`name="csrfmiddlewaretoken" value="${token}"`);
+    const forged = await t.request('POST', '/login/', {
+      raw: new URLSearchParams({ username: 'admin', password: t.admin.password }).toString(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: `csrftoken=${token}` },
+      token: null,
+    });
+    expect(forged.status).toBe(403);
+    expect(forged.text).toContain('CSRF verification failed.');
+    expect(forged.headers.getSetCookie()).toEqual([]);
+    const wrong = await t.request('POST', '/login/', await form({ username: 'admin', password: 'nope' }));
     expect(wrong.status).toBe(200);
     expect(wrong.text).toContain('Invalid username/password');
     expect(wrong.headers.getSetCookie()).toEqual([]);
   });
 
   it('logs in with an HttpOnly SameSite cookie, shows the user in the browsable API, and logs out', async () => {
-    const login = await t.request('POST', '/login/', form({ username: 'admin', password: t.admin.password, next: '/api/tenancy/' }));
+    const login = await t.request('POST', '/login/', await form({ username: 'admin', password: t.admin.password, next: '/api/tenancy/' }));
     expect(login.status).toBe(302);
     expect(login.headers.get('location')).toBe('/api/tenancy/');
     const jar = cookieJar(login.headers);
@@ -75,10 +96,24 @@ describe('browser sessions', () => {
 
   it('never redirects off the site after a login', async () => {
     for (const next of ['//evil.example/', '/\\evil.example/', '/\\/evil.example', 'https://evil.example/', '/\t/evil.example']) {
-      const login = await t.request('POST', '/login/', form({ username: 'admin', password: t.admin.password, next }));
+      const login = await t.request('POST', '/login/', await form({ username: 'admin', password: t.admin.password, next }));
       expect(login.headers.get('location'), next).toBe('/api/');
     }
-    const local = await t.request('POST', '/login/', form({ username: 'admin', password: t.admin.password, next: '/api/tenancy/?q=a//b' }));
+    const local = await t.request('POST', '/login/', await form({ username: 'admin', password: t.admin.password, next: '/api/tenancy/?q=a//b' }));
     expect(local.headers.get('location')).toBe('/api/tenancy/?q=a//b');
+  });
+
+  it('guide a browser: / leads to the API, every page offers to log in or out, View as JSON keeps the query', async () => {
+    const root = await t.get('/', { token: null });
+    expect(root.status).toBe(302);
+    expect(root.headers.get('location')).toBe('/api/');
+    const missing = await t.get('/nothing/here/?x=1', { token: null, headers: { Accept: 'text/html' } });
+    expect(missing.status).toBe(404);
+    expect(missing.text).toContain('<a href="/login/?next=%2Fnothing%2Fhere%2F%3Fx%3D1">Log in</a>');
+    const login = await t.request('POST', '/login/', await form({ username: 'admin', password: t.admin.password }));
+    const jar = cookieJar(login.headers);
+    const page = await t.get('/api/tenancy/tenants/?limit=1&ordering=-name', { token: null, headers: { Cookie: `sessionid=${jar.sessionid.value}`, Accept: 'text/html' } });
+    expect(page.text).toContain('Logged in as admin · <a href="/logout/">Log out</a>');
+    expect(page.text).toContain('<a href="/api/tenancy/tenants/?limit=1&#38;ordering=-name&#38;format=json">View as JSON</a>');
   });
 });

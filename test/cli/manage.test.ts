@@ -1,21 +1,29 @@
-import { existsSync, mkdtempSync, chmodSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../kernel/db/embedded.js';
-import { manage, manageOnTerminal, spawnManage } from '../helpers/cli.js';
+import { manage, manageOnTerminal, spawnManage, spawnNpm } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/server.js';
 
 describe('manage', () => {
   it('prints usage for help, and usage with exit code 2 for an unknown command', async () => {
     const help = await manage(['help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: npm run manage -- <command>/);
-    for (const cmd of ['runserver', 'migrate', 'help']) expect(help.stdout).toContain(`  ${cmd}`);
+    expect(help.stderr).toBe('');
+    const [usage, blank, title, ...rows] = help.stdout.trimEnd().split('\n');
+    expect([usage, blank, title]).toEqual(['Usage: npm run -s manage -- <command> [arguments]', '', 'Commands:']);
+    // A table: every command's text starts in the same column.
+    const column = rows.map((row) => row.search(/ {3}\S/) + 3);
+    expect(new Set(column).size).toBe(1);
+    expect(rows.map((row) => row.trim().split(' ')[0])).toEqual([
+      'runserver', 'migrate', 'showmigrations', 'makemigrations', 'createsuperuser', 'changepassword', 'createtoken', 'settings', 'help', 'housekeeping',
+    ]);
     const unknown = await manage(['frobnicate']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('Unknown command: frobnicate');
-    expect(unknown.stderr).toContain('Usage: npm run manage');
+    expect(unknown.stderr).toContain('Usage: npm run -s manage');
   });
 
   it('applies each plugin migration once', async () => {
@@ -24,6 +32,9 @@ describe('manage', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/Applied kernel\/\d{14}_object_types/);
     expect(first.stdout).toMatch(/Applied tenancy\/\d{14}_initial/);
+    // Each migration is reported once, on stdout only.
+    expect(first.stdout.match(/tenancy\/\d{14}_initial/g)).toHaveLength(1);
+    expect(first.stderr).not.toContain('Applied');
     const again = await manage(['migrate'], env);
     expect(again.stdout).toBe('No migrations to apply.\n');
     const shown = await manage(['showmigrations'], { ...env, PLUGINS: './examples/plugins/maintenance/index.ts' });
@@ -46,6 +57,8 @@ describe('manage', () => {
     expect(ghost.stderr).toMatch(/(^|\n)No user called ghost\n$/);
     const token = await manage(['createtoken', '--username', 'root', '--read-only', '--expires', '2099-01-01T00:00:00Z'], env);
     expect(token.stdout).toMatch(/^[0-9a-f]{40}\n$/);
+    // Nothing about the queue or anything else a command does not use.
+    expect(token.stderr).toBe('');
     const { default: pg } = await import('pg');
     const client = new pg.Client({ connectionString: env.DATABASE_URL });
     await client.connect();
@@ -55,21 +68,59 @@ describe('manage', () => {
     expect((await manage(['createtoken', '--username', 'root', '--expires', 'soon'], env)).stderr).toMatch(/(^|\n)expires: Datetime has wrong format/);
   });
 
-  it('prompts for the password when a terminal is attached', async () => {
+  it('asks for what is missing on a terminal, and again until the passwords agree and pass the rules', async () => {
     const env = { DATABASE_URL: await freshDatabase() };
-    const made = await manageOnTerminal(['createsuperuser', '--username', 'typed'], 'typed password 1\ntyped password 1\n', env);
-    expect(made.stdout).toContain('Password: ');
-    expect(made.stdout).toContain('Password (again): ');
-    expect(made.stdout).toContain('Superuser typed created.');
-    const mismatch = await manageOnTerminal(['changepassword', '--username', 'typed'], 'first password 1\nother password 2\n', env);
-    expect(mismatch.code).toBe(2);
-    expect(mismatch.stdout).toContain('The passwords do not match');
+    await manage(['migrate'], env);
+    const typed = ['', 'typed', 'first password 1', 'other password 2', 'short', 'short', 'typed password 1', 'typed password 1'];
+    const made = await manageOnTerminal(['createsuperuser'], typed, env);
+    expect(made.code).toBe(0);
+    expect(made.stdout).toBe(
+      [
+        'Username: ', 'Error: This field cannot be blank.', 'Username: typed', 'Password: ', 'Password (again): ', "Error: Your passwords didn't match.",
+        'Password: ', 'Password (again): ', 'Error: This password is too short. It must contain at least 12 characters.', 'Password: ', 'Password (again): ',
+        'Superuser typed created.', '',
+      ].join('\n'),
+    );
+    const ended = await manageOnTerminal(['changepassword', '--username', 'typed'], ['first password 1', 'other password 2'], env);
+    expect(ended.code).toBe(2);
+    expect(ended.stdout).toContain('Aborted: the input ended.');
   });
 
   it('stops with exit code 1 and the message on a bad setting', async () => {
     const res = await manage(['runserver'], { PORT: 'x' });
     expect(res.code).toBe(1);
-    expect(res.stderr).toBe('Configuration error: Setting PORT (environment): expected an integer, got "x"\n');
+    expect(res.stderr).toBe('Cannot start: PORT (environment): expected an integer, got "x"\n');
+  });
+
+  it('names the cause and the setting to change in one line when it cannot start, leaving no database running', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'patchbay-data-'));
+    chmodSync(dataDir, 0o755);
+    const lastLine = (text: string) => text.trimEnd().split('\n').pop();
+    const busy = createServer().listen(0, '127.0.0.1');
+    await new Promise((ok) => busy.once('listening', ok));
+    const port = (busy.address() as { port: number }).port;
+    const taken = await manage(['runserver'], { DATA_DIR: dataDir, PORT: String(port) });
+    busy.close();
+    expect(taken.code).toBe(1);
+    expect(lastLine(taken.stderr)).toBe(`Cannot start: PORT: 127.0.0.1:${port} is already in use; stop the program using it or set PORT to a free port`);
+    expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+
+    const unwritable = await manage(['migrate'], { DATA_DIR: '/dev/null/data' });
+    expect(unwritable).toMatchObject({ code: 1, stdout: '' });
+    expect(unwritable.stderr).toBe("Cannot start: DATA_DIR: cannot write to /dev/null/data (ENOTDIR: not a directory, mkdir '/dev/null/data'); set DATA_DIR to a writable directory\n");
+
+    const unreachable = await manage(['migrate'], { DATA_DIR: dataDir, DATABASE_URL: 'postgres://me:secret@127.0.0.1:1/db' });
+    expect(unreachable.code).toBe(1);
+    expect(lastLine(unreachable.stderr)).toBe('Cannot start: DATABASE_URL: cannot connect to postgres://me:***@127.0.0.1:1/db (connect ECONNREFUSED 127.0.0.1:1); check that PostgreSQL runs there and the URL is right');
+
+    const broken = mkdtempSync(join(tmpdir(), 'patchbay-data-'));
+    chmodSync(broken, 0o755);
+    mkdirSync(join(broken, 'pg'), { mode: 0o777 });
+    writeFileSync(join(broken, 'pg', 'PG_VERSION'), '99\n');
+    const failed = await manage(['migrate'], { DATA_DIR: broken });
+    expect(failed.code).toBe(1);
+    expect(lastLine(failed.stderr)).toMatch(/^Cannot start: DATA_DIR: the embedded PostgreSQL in \S+ did not start \(.+\); check that directory, or set DATABASE_URL to use another PostgreSQL$/);
+    for (const run of [taken, unwritable, unreachable, failed]) expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
   it('runserver starts on an embedded PostgreSQL, keeps data across restarts and stops it on SIGTERM and SIGINT', async () => {
@@ -77,6 +128,7 @@ describe('manage', () => {
     chmodSync(dataDir, 0o755);
     const su = await manage(['createsuperuser', '--username', 'root', '--password', 'a long enough secret', '--email', 'root@example.com'], { DATA_DIR: dataDir });
     expect(su).toMatchObject({ code: 0, stdout: 'Superuser root created.\n' });
+    expect(su.stderr).toContain(`Started an embedded PostgreSQL (data in ${join(dataDir, 'pg')})`);
     const minted = await manage(['createtoken', '--username', 'root'], { DATA_DIR: dataDir });
     expect(minted.stdout).toMatch(/^[0-9a-f]{40}\n$/);
     const auth = { Authorization: `Token ${minted.stdout.trim()}` };
@@ -105,9 +157,10 @@ describe('manage', () => {
         method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Kept', slug: 'kept' }),
       });
       expect(res.status).toBe(201);
-      // A command run beside the server uses the server's embedded PostgreSQL.
+      // A command run beside the server uses the server's embedded PostgreSQL, and says so.
       const beside = await manage(['createtoken', '--username', 'root'], { DATA_DIR: dataDir });
       expect(beside.code).toBe(0);
+      expect(beside.stderr).toContain(`Using the embedded PostgreSQL of the server running on ${join(dataDir, 'pg')}`);
       expect((await fetch(`${base}/api/status/`, { headers: { Authorization: `Token ${beside.stdout.trim().split('\n').pop()}` } })).status).toBe(200);
     });
     await run('SIGINT', async (base) => {
@@ -116,3 +169,66 @@ describe('manage', () => {
     });
   }, 90_000);
 });
+
+describe('the npm start process', () => {
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const until = async (what: () => boolean, ms: number) => {
+    const deadline = Date.now() + ms;
+    while (!what()) {
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return true;
+  };
+  /** Starts the server and waits for it to listen; returns the process and where PostgreSQL's lock file is. */
+  async function started(spawnIt: () => ReturnType<typeof spawnNpm>, dataDir: string) {
+    const child = spawnIt();
+    let log = '';
+    child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
+    if (!(await until(() => log.includes('Patchbay listening') || child.exitCode !== null, 60_000))) throw new Error(`did not start:\n${log}`);
+    const lock = join(dataDir, 'pg', 'postmaster.pid');
+    return { child, log: () => log, postmaster: Number(readFileSync(lock, 'utf8').split('\n')[0]), lock };
+  }
+
+  it('stops the server and its database on SIGTERM to npm, with no wrapper process in between', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'patchbay-data-'));
+    chmodSync(dataDir, 0o755);
+    const port = await freePort();
+    const { child, log, postmaster, lock } = await started(() => spawnNpm(['start'], { DATA_DIR: dataDir, PORT: String(port) }), dataDir);
+    // npm runs the server itself: no shell, no tsx wrapper.
+    const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);
+    expect(children).toHaveLength(1);
+    expect(readFileSync(`/proc/${children[0]}/cmdline`, 'utf8').split('\0').slice(0, 4)).toEqual(['node', '--import', 'tsx', 'bin/manage.ts']);
+    expect((await fetch(`http://127.0.0.1:${port}/api/`)).status).toBe(200);
+    child.kill('SIGTERM');
+    await new Promise((ok) => child.once('exit', ok));
+    expect(log()).toContain('SIGTERM: shutting down');
+    expect(await until(() => !alive(Number(children[0])) && !alive(postmaster), 10_000)).toBe(true);
+    expect(existsSync(lock)).toBe(false);
+    await expect(fetch(`http://127.0.0.1:${port}/api/`)).rejects.toThrow();
+  }, 90_000);
+
+  it('leaves no database running after the server is killed, and the next start recovers', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'patchbay-data-'));
+    chmodSync(dataDir, 0o755);
+    const port = await freePort();
+    const first = await started(() => spawnManage(['runserver'], { DATA_DIR: dataDir, PORT: String(port) }), dataDir);
+    first.child.kill('SIGKILL');
+    // Its watchdog stops the orphaned PostgreSQL within a second or two.
+    expect(await until(() => !alive(first.postmaster), 10_000)).toBe(true);
+    const second = await started(() => spawnManage(['runserver'], { DATA_DIR: dataDir, PORT: String(port) }), dataDir);
+    expect((await fetch(`http://127.0.0.1:${port}/api/`)).status).toBe(200);
+    second.child.kill('SIGTERM');
+    expect(await new Promise((ok) => second.child.once('exit', ok))).toBe(0);
+    expect(await until(() => !alive(second.postmaster), 10_000)).toBe(true);
+  }, 120_000);
+});
+

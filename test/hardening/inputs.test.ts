@@ -48,7 +48,12 @@ describe('text PostgreSQL cannot store', () => {
     expect((await t.get(`${TENANTS}?cf_note=%00`)).body).toEqual({ cf_note: [NUL] });
     const provision = await t.post('/api/users/tokens/provision/', { username: 'admin\u0000', password: 'x' }, { token: null });
     expect(provision.body).toEqual({ username: [NUL] });
-    const login = await t.request('POST', '/login/', { raw: 'username=a%00&password=b', token: null, headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const token = /name="csrfmiddlewaretoken" value="([0-9a-f]{64})"/.exec((await t.get('/login/', { token: null })).text)![1];
+    const login = await t.request('POST', '/login/', {
+      raw: `username=a%00&password=b&csrfmiddlewaretoken=${token}`,
+      token: null,
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: `csrftoken=${token}` },
+    });
     expect(login.status).toBe(200);
     expect(login.text).toContain('Invalid username/password');
   });

@@ -2,7 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
+/** What `npm run manage` and `npm start` run (package.json), without npm. */
+const MANAGE = [process.execPath, '--import', 'tsx', 'bin/manage.ts'];
+const ENV = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PATCHBAY_CONFIG: '' });
 
 export interface CliResult {
   code: number | null;
@@ -12,26 +14,38 @@ export interface CliResult {
 
 /** Starts `manage <args>` as `npm run manage` would, with a clean environment plus `env`. */
 export function spawnManage(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(TSX, ['bin/manage.ts', ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PATCHBAY_CONFIG: '', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return spawn(MANAGE[0], [...MANAGE.slice(1), ...args], { cwd: ROOT, env: { ...ENV(), LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** Runs `manage <args>` on a pseudo-terminal (util-linux `script`), typing `input`. */
-export async function manageOnTerminal(args: string[], input: string, env: Record<string, string>): Promise<CliResult> {
-  const command = [TSX, 'bin/manage.ts', ...args].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
-  const child = spawn('script', ['-qec', command, '/dev/null'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PATCHBAY_CONFIG: '', TERM: 'dumb', ...env },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
+/** Starts `npm <args>` itself (`npm start`), as a newcomer would. */
+export function spawnNpm(args: string[], env: Record<string, string> = {}): ChildProcess {
+  return spawn('npm', args, { cwd: ROOT, env: { ...ENV(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+const PROMPT = /(Username|Password|Password \(again\)): $/;
+
+/**
+ * Runs `manage <args>` on a pseudo-terminal (util-linux `script`), typing each of `answers` when a prompt
+ * waits for it, as a person would; after the last answer the input ends. Returns what the terminal showed.
+ */
+export function manageOnTerminal(args: string[], answers: string[], env: Record<string, string>): Promise<CliResult> {
+  return onTerminal([...MANAGE, ...args], answers, env);
+}
+
+/** Runs any command line on a pseudo-terminal, answering its prompts (see manageOnTerminal). */
+export async function onTerminal(argv: string[], answers: string[], env: Record<string, string>): Promise<CliResult> {
+  const command = argv.map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+  const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...ENV(), TERM: 'dumb', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
-  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stdin!.end(input);
+  let typed = 0;
+  child.stdout!.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    if (!PROMPT.test(stdout)) return;
+    if (typed < answers.length) child.stdin!.write(`${answers[typed++]}\n`);
+    else child.stdin!.end();
+  });
   const code = await new Promise<number | null>((ok) => child.once('exit', ok));
-  return { code, stdout, stderr: '' };
+  return { code, stdout: stdout.replace(/\r/g, ''), stderr: '' };
 }
 
 /** Runs `manage <args>` to completion. */

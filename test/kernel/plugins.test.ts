@@ -38,13 +38,13 @@ describe('plugin loading', () => {
 
   it('stops start-up on an incompatible kernel version or a module that is no plugin', async () => {
     expect((await startupError({ PLUGINS: ['./test/fixtures/plugins/future.ts'] })).message).toMatch(
-      /^Plugin future 2\.0\.0 requires Patchbay kernel \^9\.0\.0, but this is \d+\.\d+\.\d+$/,
+      /^PLUGINS: plugin future 2\.0\.0 requires Patchbay kernel \^9\.0\.0, but this is \d+\.\d+\.\d+$/,
     );
     expect((await startupError({ PLUGINS: ['./test/fixtures/plugins/not-a-plugin.ts'] })).message).toBe(
       'PLUGINS: "./test/fixtures/plugins/not-a-plugin.ts" does not export a plugin made with definePlugin()',
     );
     expect((await startupError({ PLUGINS: ['./test/fixtures/plugins/missing.ts'] })).message).toMatch(/^PLUGINS: cannot load "\.\/test\/fixtures\/plugins\/missing\.ts"/);
-    expect((await startupError({ PLUGINS: [EXAMPLE_PLUGIN, EXAMPLE_PLUGIN] })).message).toBe('Plugin maintenance is enabled twice');
+    expect((await startupError({ PLUGINS: [EXAMPLE_PLUGIN, EXAMPLE_PLUGIN] })).message).toBe('PLUGINS: plugin maintenance is enabled twice');
   });
 
   it('rejects malformed plugin definitions when they are declared', () => {
