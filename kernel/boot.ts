@@ -113,7 +113,9 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
     try {
       db = await Database.open(url, [objectTypeEntity, ...registry.all().map((m) => entityOf(m, registry))], migrations);
     } catch (err) {
-      throw new SettingsError(`DATABASE_URL: cannot connect to ${withoutPassword(url)} (${reason(err)}); check that PostgreSQL runs there and the URL is right`);
+      // The embedded PostgreSQL is DATA_DIR's; any other is DATABASE_URL's.
+      const setting = embedded ? 'DATA_DIR' : 'DATABASE_URL';
+      throw new SettingsError(`${setting}: cannot connect to ${withoutPassword(url)} (${reason(err)}); check that PostgreSQL runs there and the URL is right`);
     }
     if (options.migrate !== false) {
       applied = await db.migrate();
