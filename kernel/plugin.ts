@@ -44,6 +44,8 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   description?: string;
   /** Where the plugin's endpoints live. Default `/api/plugins/<name>/`. */
   basePath?: string;
+  /** Plugins whose models this one refers to (`['tenancy']`): registered and migrated before it, and required. */
+  dependencies?: string[];
   /** Superstruct schema of PLUGINS_CONFIG[<name>] and the defaults merged under it. */
   config?: { schema: Struct<C, unknown>; defaults?: Partial<C> };
   models?: Model[];

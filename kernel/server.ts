@@ -92,6 +92,8 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     return { plugin, ctx };
   });
   for (const { plugin, ctx } of contexts) await plugin.setup?.(ctx);
+  // Every model's filters, derived now: a declaration mistake stops start-up rather than a request.
+  for (const model of registry.all()) filters.of(model);
 
   const app = buildApp({ ...services, queue, log, plugins: contexts });
 

@@ -1,6 +1,6 @@
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import { searchFilter, type QueryFilter } from './builders.js';
+import { naturalKey, relationFilter, searchFilter, type QueryFilter } from './builders.js';
 
 export type { FilterContext, QueryFilter } from './builders.js';
 
@@ -38,6 +38,17 @@ export class FilterSets {
     return undefined;
   }
 
+  /** The model a path of relations ends on, or a start-up error naming the model and the path. */
+  private relationTarget(model: Model, steps: string[]): Model {
+    let current = model;
+    for (const step of steps) {
+      const relation = current.field(step)?.describe(this.registry).find((p) => p.relation)?.relation;
+      if (!relation) throw new Error(`${model.key}: related filter path ${steps.join('__')} does not follow relations (at ${step})`);
+      current = this.registry.get(relation);
+    }
+    return current;
+  }
+
   of(model: Model): Map<string, QueryFilter> {
     let set = this.sets.get(model.key);
     if (!set) {
@@ -46,6 +57,13 @@ export class FilterSets {
       // `q` searches what the model's search fields say they match (a relation: its target's name).
       const paths = model.search.flatMap((name) => model.field(name)?.searchPaths(this.registry) ?? []);
       if (paths.length) set.set('q', searchFilter(paths));
+      for (const [name, path] of Object.entries(model.decl.relatedFilters ?? {})) {
+        const steps = path.split('__');
+        const target = this.relationTarget(model, steps);
+        set.set(`${name}_id`, relationFilter(steps, target, 'id', target.isTree));
+        const key = naturalKey(target);
+        if (key) set.set(name, relationFilter(steps, target, key, target.isTree));
+      }
       for (const ext of this.extensions) if (ext.appliesTo(model)) for (const [name, filter] of Object.entries(ext.filters(model))) set.set(name, filter);
       this.sets.set(model.key, set);
     }

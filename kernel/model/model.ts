@@ -93,6 +93,11 @@ export interface ModelDeclaration {
   ordering?: string[];
   /** Fields `q` searches. */
   search?: string[];
+  /**
+   * Filters along relation paths, beside the fields' own: `{ region: 'site__region' }` offers `region_id` and
+   * `region` (by slug, username or name; on a tree, a node matches its descendants too).
+   */
+  relatedFilters?: Record<string, string>;
   /** `display` of one object from its row; defaults to its `name`. */
   display?: (row: Row) => string;
   displayLoader?: DisplayLoader;

@@ -67,5 +67,29 @@ export async function loadPlugins(builtins: Plugin[], settings: Settings): Promi
   for (const name of Object.keys(settings.PLUGINS_CONFIG)) {
     if (!names.has(name)) throw new SettingsError(`PLUGINS_CONFIG.${name}: no enabled plugin is called ${name}`);
   }
-  return plugins.map((plugin) => ({ plugin, config: validateConfig(plugin, settings.PLUGINS_CONFIG[plugin.name]) }));
+  return inDependencyOrder(plugins).map((plugin) => ({ plugin, config: validateConfig(plugin, settings.PLUGINS_CONFIG[plugin.name]) }));
+}
+
+/**
+ * The plugins with each one after those it depends on (otherwise in the order given): their models register and
+ * their migrations run in this order. A missing dependency or a cycle stops start-up.
+ */
+function inDependencyOrder(plugins: Plugin[]): Plugin[] {
+  const byName = new Map(plugins.map((p) => [p.name, p]));
+  const ordered: Plugin[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (plugin: Plugin, path: string[]) => {
+    if (state.get(plugin.name) === 'done') return;
+    if (state.get(plugin.name) === 'visiting') throw new SettingsError(`PLUGINS: plugins depend on each other in a circle: ${[...path, plugin.name].join(' → ')}`);
+    state.set(plugin.name, 'visiting');
+    for (const name of plugin.dependencies ?? []) {
+      const needed = byName.get(name);
+      if (!needed) throw new SettingsError(`PLUGINS: plugin ${plugin.name} needs plugin ${name}, which is not enabled`);
+      visit(needed, [...path, plugin.name]);
+    }
+    state.set(plugin.name, 'done');
+    ordered.push(plugin);
+  };
+  for (const plugin of plugins) visit(plugin, []);
+  return ordered;
 }

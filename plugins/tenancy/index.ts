@@ -1,4 +1,5 @@
 import { definePlugin } from '../../kernel/index.js';
+import { contactFilters, tenantGroupFilters } from './filters.js';
 import { ContactAssignment } from './models/contact-assignment.js';
 import { ContactGroup } from './models/contact-group.js';
 import { ContactRole } from './models/contact-role.js';
@@ -15,4 +16,8 @@ export default definePlugin({
   basePath: '/api/tenancy/',
   models: [TenantGroup, Tenant, ContactGroup, ContactRole, Contact, ContactAssignment],
   migrations: new URL('./migrations/', import.meta.url),
+  setup(ctx) {
+    ctx.filters.extend(tenantGroupFilters(ctx.registry));
+    ctx.filters.extend(contactFilters);
+  },
 });

@@ -105,6 +105,26 @@ describe('a third-party plugin enabled through PLUGINS', () => {
     expect(res.status).toBe(201);
     expect(res.body.object).toMatchObject({ id: window.id, display: 'Contacted', name: 'Contacted' });
     expect(res.body.display).toBe('On call -> Contacted');
+    // Its list takes tenancy's contact filters; an assignment to a tenant with the same id does not count.
+    const db = t.server.db.knex;
+    const other = (await db('maintenance_window').select('id').whereNot('id', window.id).first()) as { id: number };
+    if (!(await db('tenancy_tenant').where('id', other.id).first())) {
+      await db('tenancy_tenant').insert({ id: other.id, name: `Same id ${other.id}`, slug: `same-id-${other.id}`, description: '', comments: '' });
+    }
+    const mixed = await t.post('/api/tenancy/contact-assignments/', { object_type: 'tenancy.tenant', object_id: other.id, contact: contact.id });
+    expect(mixed.status).toBe(201);
+    expect((await t.get(`${WINDOWS}?contact=${contact.id}`)).body.results.map((w: { id: number }) => w.id)).toEqual([window.id]);
+  });
+
+  it('takes tenancy\'s tenant group filters, because it has a tenant', async () => {
+    const { body: group } = await t.post('/api/tenancy/tenant-groups/', { name: 'Carriers', slug: 'carriers' });
+    const { body: sub } = await t.post('/api/tenancy/tenant-groups/', { name: 'Carriers EU', slug: 'carriers-eu', parent: group.id });
+    const { body: tenant } = await t.post('/api/tenancy/tenants/', { name: 'Grouped', slug: 'grouped', group: sub.id });
+    const { body: window } = await t.post(WINDOWS, { name: 'Grouped window', starts: inDays(40), tenant: tenant.id });
+    for (const query of [`tenant_group_id=${group.id}`, 'tenant_group=carriers', 'tenant_group=carriers-eu']) {
+      expect((await t.get(`${WINDOWS}?${query}`)).body.results.map((w: { id: number }) => w.id)).toEqual([window.id]);
+    }
+    expect((await t.get(`${WINDOWS}?tenant_group=nowhere`)).body).toEqual({ tenant_group: ['Select a valid choice. nowhere is not one of the available choices.'] });
   });
 
   it('announces new windows in a background job on the Redis queue, only after the write committed', async () => {

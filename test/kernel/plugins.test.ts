@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SettingsError } from '../../kernel/config/load.js';
-import { definePlugin } from '../../kernel/index.js';
+import { SettingsError, loadSettings } from '../../kernel/config/load.js';
+import { definePlugin, type Plugin } from '../../kernel/index.js';
+import { loadPlugins } from '../../kernel/plugins/loader.js';
 import { createServer } from '../../kernel/server.js';
 import { builtinPlugins } from '../../plugins/index.js';
 import { EXAMPLE_PLUGIN } from '../helpers/server.js';
@@ -52,12 +53,26 @@ describe('plugin loading', () => {
     expect(() => definePlugin({ name: 'ok', version: '1.0.0', kernel: '*', basePath: '/elsewhere/' })).toThrow(/basePath "\/elsewhere\/"/);
   });
 
-  it('refuses a model that refers to a model no enabled plugin provides', async () => {
-    const err = await createServer({
-      builtins: [],
-      env: { PATCHBAY_CONFIG: '' },
-      settings: { DATABASE_URL: UNUSED_DB, PLUGINS: [EXAMPLE_PLUGIN] },
-    }).catch((e: Error) => e);
-    expect((err as Error).message).toBe('maintenance.window.tenant refers to tenancy.tenant, which no enabled plugin provides');
+  it('refuses a plugin whose dependency is not enabled, and a model that refers to a model no enabled plugin provides', async () => {
+    const start = (builtins: Plugin[]) =>
+      createServer({ builtins, env: { PATCHBAY_CONFIG: '' }, settings: { DATABASE_URL: UNUSED_DB, PLUGINS: [EXAMPLE_PLUGIN] } }).catch((e: Error) => e);
+    expect(((await start([])) as Error).message).toBe('PLUGINS: plugin maintenance needs plugin tenancy, which is not enabled');
+    // A plugin of that name that lacks the model.
+    const hollow = definePlugin({ name: 'tenancy', version: '1.0.0', kernel: '*', basePath: '/api/tenancy/' });
+    expect(((await start([hollow])) as Error).message).toBe('maintenance.window.tenant refers to tenancy.tenant, which no enabled plugin provides');
+  });
+
+  it('registers and migrates plugins after those they depend on, and refuses a circle', async () => {
+    const plugin = (name: string, dependencies: string[]) => definePlugin({ name, version: '1.0.0', kernel: '*', dependencies });
+    const settings = loadSettings({ DATABASE_URL: UNUSED_DB }, { PATCHBAY_CONFIG: '' });
+    const order = async (plugins: Plugin[]) => (await loadPlugins(plugins, settings)).map((e) => e.plugin.name);
+    expect(await order([plugin('c', ['b']), plugin('b', ['a']), plugin('a', []), plugin('d', [])])).toEqual(['a', 'b', 'c', 'd']);
+    expect(await order([plugin('a', []), plugin('b', ['a'])])).toEqual(['a', 'b']);
+    await expect(order([plugin('a', ['c']), plugin('b', ['a']), plugin('c', ['b'])])).rejects.toThrow(
+      'PLUGINS: plugins depend on each other in a circle: a → c → b → a',
+    );
+    // The built-in apps too: dcim after tenancy, whatever order they are listed in.
+    const names = await order([...builtinPlugins].reverse());
+    for (const p of builtinPlugins) for (const d of p.dependencies ?? []) expect(names.indexOf(d)).toBeLessThan(names.indexOf(p.name));
   });
 });

@@ -135,3 +135,33 @@ describe('contact assignments (a generic relation)', () => {
     });
   });
 });
+
+describe('contact filters on objects with contacts', () => {
+  it('selects objects by assigned contact, role and contact group (a group matching its descendants)', async () => {
+    const { body: parent } = await t.post(`${API}/contact-groups/`, { name: 'NOC', slug: 'noc' });
+    const { body: child } = await t.post(`${API}/contact-groups/`, { name: 'NOC EU', slug: 'noc-eu', parent: parent.id });
+    const { body: ann } = await t.post(`${API}/contacts/`, { name: 'Ann', groups: [child.id] });
+    const { body: bob } = await t.post(`${API}/contacts/`, { name: 'Bob' });
+    const { body: role } = await t.post(`${API}/contact-roles/`, { name: 'On call', slug: 'on-call' });
+    const { body: tenants } = await t.post(`${API}/tenants/`, [
+      { name: 'Cf one', slug: 'cf-one' },
+      { name: 'Cf two', slug: 'cf-two' },
+      { name: 'Cf three', slug: 'cf-three' },
+    ]);
+    await t.post(`${API}/contact-assignments/`, [
+      { object_type: 'tenancy.tenant', object_id: tenants[0].id, contact: ann.id, role: role.id },
+      { object_type: 'tenancy.tenant', object_id: tenants[1].id, contact: bob.id },
+    ]);
+    const names = async (query: string) => (await t.get(`${API}/tenants/?slug__isw=cf-&${query}`)).body.results.map((r: { name: string }) => r.name);
+    expect(await names(`contact=${ann.id}`)).toEqual(['Cf one']);
+    expect(await names(`contact=${ann.id}&contact=${bob.id}`)).toEqual(['Cf one', 'Cf two']);
+    expect(await names(`contact__n=${ann.id}`)).toEqual(['Cf three', 'Cf two']);
+    expect(await names(`contact_role=${role.id}`)).toEqual(['Cf one']);
+    expect(await names(`contact_group=${parent.id}`)).toEqual(['Cf one']);
+    expect(await names(`contact_group=${child.id}`)).toEqual(['Cf one']);
+    const bad = await t.get(`${API}/tenants/?contact=987654`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ contact: ['Select a valid choice. 987654 is not one of the available choices.'] });
+    expect((await t.get(`${API}/tenants/?contact_group=x`)).status).toBe(400);
+  });
+});

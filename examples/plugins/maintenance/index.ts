@@ -17,6 +17,7 @@ export default definePlugin<MaintenanceConfig>({
   label: 'Maintenance windows',
   version: '1.0.0',
   kernel: '^0.1.0',
+  dependencies: ['tenancy'],
   config: { schema: object({ horizon_days: min(integer(), 1) }), defaults: { horizon_days: 14 } },
   models: [MaintenanceWindow, MaintenanceTask],
   migrations: new URL('./migrations/', import.meta.url),

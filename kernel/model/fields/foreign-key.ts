@@ -153,6 +153,22 @@ export class ParentField extends ForeignKeyField {
     });
   }
 
+  /**
+   * Ordering by a tree's parent is the tree's order: depth-first, siblings by name (NetBox's MPTT order); a
+   * longer path (`parent__name`) orders by the parent's field.
+   */
+  override order(step: OrderStep): void {
+    if (step.rest.length) return super.order(step);
+    const table = this.model.table;
+    step.qb.orderByRaw(
+      `(with recursive up(id, parent_id, name, depth) as (
+          select id, parent_id, name, 0 from ${table} where id = ??
+          union all select p.id, p.parent_id, p.name, up.depth + 1 from ${table} p join up on p.id = up.parent_id where up.depth < 100)
+        select array_agg(name order by depth desc) from up) ${step.desc ? 'desc' : 'asc'}`,
+      [`${step.alias}.id`],
+    );
+  }
+
   override filters(registry: ModelRegistry): Record<string, QueryFilter> {
     const filters = super.filters(registry);
     const key = naturalKey(this.model);

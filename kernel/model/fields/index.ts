@@ -5,7 +5,7 @@ import { GenericForeignKeyField, type GenericOptions } from './generic.js';
 import { ListField, type ListOptions } from './list.js';
 import { ManyToManyField, type ManyToManyOptions } from './many-to-many.js';
 import {
-  BooleanField, DateField, DateTimeField, DecimalField, EmailField, IntegerField, JsonField, SlugField, StringField, UrlField,
+  BooleanField, ColorField, DateField, DateTimeField, DecimalField, EmailField, IntegerField, JsonField, SlugField, StringField, TimeZoneField, UrlField,
   type DecimalOptions, type IntegerOptions, type StringOptions, type TemporalOptions,
 } from './scalar.js';
 
@@ -18,6 +18,10 @@ export const f = {
   slug: (o: StringOptions = {}) => new SlugField({ max: 100, ...o }),
   email: (o: StringOptions = {}) => new EmailField({ max: 254, ...o }),
   url: (o: StringOptions = {}) => new UrlField({ max: 200, ...o }),
+  /** Six hex digits (`9e9e9e`). */
+  color: (o: StringOptions = {}) => new ColorField({ max: 6, ...o }),
+  /** An IANA time zone name, or null. */
+  timezone: (o: StringOptions = {}) => new TimeZoneField({ max: 63, nullable: true, ...o }),
   integer: (o: IntegerOptions = {}) => new IntegerField(o),
   decimal: (o: DecimalOptions) => new DecimalField(o),
   boolean: (o: CommonOptions = {}) => new BooleanField(o),

@@ -185,6 +185,27 @@ export class UrlField extends StringField {
   }
 }
 
+/** An RGB colour as six lower-case hex digits, without `#` (NetBox's ColorField). */
+export class ColorField extends StringField {
+  protected override checkFormat(text: string): void {
+    if (!/^[0-9a-f]{6}$/.test(text)) throw 'Enter a valid hexadecimal RGB color code.';
+  }
+}
+
+let zones: ReadonlySet<string> | undefined;
+
+/** An IANA time zone name (`Europe/Paris`), as the runtime knows them. */
+export class TimeZoneField extends StringField {
+  protected override checkFormat(text: string): void {
+    zones ??= new Set([...Intl.supportedValuesOf('timeZone'), 'UTC']);
+    if (!zones.has(text)) throw `Select a valid choice. ${text} is not one of the available choices.`;
+  }
+
+  protected override format(): string {
+    return 'timezone';
+  }
+}
+
 export interface IntegerOptions extends CommonOptions {
   min?: number;
   max?: number;

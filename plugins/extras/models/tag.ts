@@ -1,11 +1,11 @@
-import { ValidationError, defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f } from '../../../kernel/index.js';
 
 export const Tag = defineModel('extras.tag', {
   path: 'tags',
   fields: {
     name: f.string({ max: 100, unique: true }),
     slug: f.slug({ max: 100, unique: true }),
-    color: f.string({ max: 6, default: '9e9e9e' }),
+    color: f.color({ default: '9e9e9e' }),
     description: f.string({ max: 200, blank: true }),
     weight: f.integer({ min: 0, max: 32767, default: 1000 }),
     object_types: f.list({
@@ -22,9 +22,4 @@ export const Tag = defineModel('extras.tag', {
   ordering: ['weight', 'name'],
   search: ['name', 'slug', 'description'],
   features: ['changelog'],
-  validate: (row) => {
-    if (typeof row.color === 'string' && !/^[0-9a-f]{6}$/.test(row.color)) {
-      throw new ValidationError({ color: ['Enter a valid hexadecimal RGB color code.'] });
-    }
-  },
 });
