@@ -1,5 +1,6 @@
+import dcim from './dcim/index.js';
 import extras from './extras/index.js';
 import tenancy from './tenancy/index.js';
 
-/** The built-in apps, enabled on every server, in dependency order. */
-export const builtinPlugins = [extras, tenancy];
+/** The built-in apps, enabled on every server; each registers after the apps it declares as dependencies. */
+export const builtinPlugins = [extras, tenancy, dcim];

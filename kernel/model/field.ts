@@ -173,6 +173,11 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return [];
   }
 
+  /** Called once every field is linked, to check names that refer to other models' fields; throws a start-up error. */
+  verify(registry: ModelRegistry): void {
+    void registry;
+  }
+
   /** How this field's rows refer to objects of `target`, if they do (for deletes). */
   references(target: Model, registry: ModelRegistry): Reference | undefined {
     void target;

@@ -64,6 +64,7 @@ export class ModelRegistry {
       for (const name of model.brief) {
         if (!this.fieldOf(model, name)) throw new Error(`${model.key}: brief field "${name}" is not a field of the model`);
       }
+      for (const field of model.fields) field.verify(this);
     }
   }
 
@@ -104,14 +105,17 @@ export class ModelRegistry {
     return model.brief.map((name) => this.fieldOf(model, name)!);
   }
 
-  /** Nested representations of `ids`, in the model's default ordering. */
-  async loadNested(model: Model, ids: number[], ctx: RenderContext): Promise<Map<number, JsonObject>> {
+  /**
+   * Nested representations of `ids`, in the model's default ordering: id, url, display and the brief fields, or
+   * exactly the fields `keys` names where NetBox nests another form (tree parents, interface LAGs).
+   */
+  async loadNested(model: Model, ids: number[], ctx: RenderContext, keys?: string[]): Promise<Map<number, JsonObject>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     const qb = ctx.db(`${model.table} as t`).select('t.*').whereIn('t.id', unique);
     applyOrdering(qb, model, model.ordering, this);
     const rows = await qb;
-    const rendered = await renderRows(model, rows, ctx, 'nested');
+    const rendered = await renderRows(model, rows, ctx, 'nested', undefined, keys?.map((k) => this.fieldOf(model, k)!));
     return new Map(rendered.map((obj) => [obj.id as number, obj]));
   }
 

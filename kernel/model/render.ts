@@ -26,9 +26,11 @@ export function readKeys(field: Field, registry: ModelRegistry): string[] {
  * related model), so the query count does not depend on the number of rows; a field the selection leaves
  * out is not prepared at all.
  */
-export async function renderRows(model: Model, rows: Row[], ctx: RenderContext, mode: RenderMode, selection?: FieldSelection): Promise<JsonObject[]> {
+export async function renderRows(
+  model: Model, rows: Row[], ctx: RenderContext, mode: RenderMode, selection?: FieldSelection, only?: Field[],
+): Promise<JsonObject[]> {
   const wanted = (key: string) => (!selection?.only || selection.only.has(key)) && !selection?.omit?.has(key);
-  let fields = ctx.registry.outputFields(model, mode);
+  let fields = only ?? ctx.registry.outputFields(model, mode);
   if (selection) fields = fields.filter((f) => readKeys(f, ctx.registry).some(wanted));
   const renderers: FieldRenderer[] = [];
   for (const field of fields) renderers.push(await field.prepare(rows, ctx, mode, selection && wanted));

@@ -41,6 +41,11 @@ export interface WriteScope {
   resolve(model: Model, value: unknown, key: string, options?: ReferenceOptions): Promise<number>;
   /** Whether object `id` of `model` exists (and, with `viewable`, the writer may view it). */
   exists(model: Model, id: number, options?: ReferenceOptions): Promise<boolean>;
+  /**
+   * The stored row `id` of `model` (undefined when there is none), batched with the write's other items; `lock`
+   * holds it until the write commits, for rules that read one object to decide about another.
+   */
+  stored(model: Model, id: number, options?: { lock?: boolean }): Promise<Row | undefined>;
 }
 
 /** Parsing one item: the scope plus the stored row when updating. */

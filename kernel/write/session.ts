@@ -17,6 +17,7 @@ import { planDeletion } from './deletion.js';
 import { viewableBy, type Gate } from './gate.js';
 import { exists, resolveRelated } from './resolve.js';
 import { insertRows, updateRows } from './store.js';
+import { stored } from './stored.js';
 import { checkUnique } from './unique.js';
 
 /** What a write session needs from the server. */
@@ -250,6 +251,7 @@ export class WriteSession {
       // Looking only among viewable objects is the writer's permission, not the server's.
       resolve: (model, value, key, opts) => resolveRelated(scope, model, value, key, this.viewGate(opts, options)),
       exists: (model, id, opts) => exists(scope, model, id, this.viewGate(opts, options)),
+      stored: (model, id, opts) => stored(scope, model, id, opts?.lock === true),
     };
     return scope;
   }

@@ -50,6 +50,7 @@ describe('API roots and status', () => {
     const root = await t.get('/api/');
     expect(root.body).toEqual({
       core: `${t.base}/api/core/`,
+      dcim: `${t.base}/api/dcim/`,
       extras: `${t.base}/api/extras/`,
       plugins: `${t.base}/api/plugins/`,
       status: `${t.base}/api/status/`,

@@ -17,6 +17,8 @@ export interface ForeignKeyOptions extends CommonOptions {
   onDelete?: OnDelete;
   /** Adds a read-only count of objects pointing at each target, under this name, to the target model. */
   countAs?: string;
+  /** Every key of the target when nested here (`['id', 'url', 'display', 'name']`), where NetBox nests another form than the brief one. */
+  nested?: string[];
 }
 
 /** A reference to one object of another (or the same) model: read nested, written as id or attributes. */
@@ -45,6 +47,12 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
     return [{ model: target, name: this.options.countAs, field: new CountField(source, target.isTree) }];
   }
 
+  override verify(registry: ModelRegistry): void {
+    const target = registry.get(this.target);
+    const unknown = this.options.nested?.find((key) => !registry.fieldOf(target, key));
+    if (unknown) throw new Error(`${this.model.key}.${this.name}: nested field "${unknown}" is not a field of ${target.key}`);
+  }
+
   override references(target: Model): Reference | undefined {
     if (target.key !== this.target) return undefined;
     return { onDelete: this.onDelete, select: (db, ids) => db(this.model.table).select('*').whereIn(this.column, ids) };
@@ -58,7 +66,7 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const { column, name } = this;
     const ids = rows.map((r) => r[column] as number | null).filter((id): id is number => id !== null && id !== undefined);
-    const nested = await ctx.registry.loadNested(ctx.registry.get(this.target), ids, ctx);
+    const nested = await ctx.registry.loadNested(ctx.registry.get(this.target), ids, ctx, this.options.nested);
     return (row, out) => {
       const id = row[column] as number | null;
       out[name] = id === null || id === undefined ? null : nested.get(id) ?? null;

@@ -1,0 +1,19 @@
+import type { Model } from '../model/model.js';
+import type { Row } from '../model/types.js';
+import { isStoredId } from '../model/values.js';
+import type { WriteScope } from './context.js';
+
+/**
+ * The stored row `id` of `model` as the transaction sees it, loaded with the rows the write's other items ask for
+ * (one query per round). `lock` takes a row lock (in id order, so concurrent writes cannot deadlock on them): a
+ * rule that reads one object to decide about another (free rack units) holds it until the write commits.
+ */
+export function stored(scope: WriteScope, model: Model, id: number, lock: boolean): Promise<Row | undefined> {
+  if (!isStoredId(id)) return Promise.resolve(undefined);
+  return scope.batch(`stored:${model.key}:${lock ? 'lock' : 'read'}`, id, async (ids) => {
+    const qb = scope.db(model.table).select('*').whereIn('id', ids).orderBy('id');
+    const rows = (await (lock ? qb.forUpdate() : qb)) as Row[];
+    const byId = new Map(rows.map((r) => [r.id as number, r]));
+    return ids.map((i) => byId.get(i));
+  });
+}

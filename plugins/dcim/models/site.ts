@@ -1,0 +1,26 @@
+import { defineModel, f } from '../../../kernel/index.js';
+import { SiteStatus } from '../choices.js';
+
+export const Site = defineModel('dcim.site', {
+  path: 'sites',
+  fields: {
+    name: f.string({ max: 100, unique: true }),
+    slug: f.slug({ max: 100, unique: true }),
+    status: f.choice(SiteStatus, { default: 'active' }),
+    region: f.fk('dcim.region', { nullable: true, countAs: 'site_count' }),
+    group: f.fk('dcim.sitegroup', { nullable: true, countAs: 'site_count' }),
+    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    facility: f.string({ max: 50, blank: true }),
+    time_zone: f.timezone(),
+    description: f.string({ max: 200, blank: true }),
+    physical_address: f.string({ max: 200, blank: true }),
+    shipping_address: f.string({ max: 200, blank: true }),
+    latitude: f.decimal({ digits: 8, places: 6, min: -90, max: 90, nullable: true }),
+    longitude: f.decimal({ digits: 9, places: 6, min: -180, max: 180, nullable: true }),
+    comments: f.text({ blank: true }),
+  },
+  brief: ['name', 'description', 'slug'],
+  ordering: ['name'],
+  search: ['name', 'facility', 'description', 'physical_address', 'shipping_address', 'comments'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'contacts', 'imageAttachments'],
+});
