@@ -48,14 +48,17 @@ export async function checkRegex(db: Db, pattern: string): Promise<void> {
   }
 }
 
-/** Text and choices: exact (case-sensitive) and the string lookups with their negations; `check` vets exact values. */
-export function textFilter(path: string[], check: (value: string) => void = () => {}): QueryFilter {
+/**
+ * Text and choices: exact (case-sensitive) and the string lookups with their negations; `check` vets exact values
+ * and `convert` turns them into the column's type (an integer choice).
+ */
+export function textFilter(path: string[], check: (value: string) => void = () => {}, convert: (value: string) => unknown = (v) => v): QueryFilter {
   return {
     suffixes: STRING_SUFFIXES,
     async build(suffix, values, ctx) {
       if (suffix === '' || suffix === 'n') {
         values.forEach(check);
-        return anyOf(path, values, suffix === 'n');
+        return anyOf(path, values.map(convert), suffix === 'n');
       }
       if (suffix === 'empty') return cmp(path, 'empty', parseBoolean(lastValue(values)));
       const negated = suffix.startsWith('n') && suffix !== 'n';

@@ -11,7 +11,7 @@ export interface ValueSchema {
   maxDigits?: number;
   decimalPlaces?: number;
   /** The allowed values and their labels. */
-  choices?: { value: string; label: string }[];
+  choices?: { value: string | number; label: string }[];
   /** Read as nested brief objects of this model (`app.model`); written as ids or attribute sets. */
   relation?: string;
   /** What an array holds. */

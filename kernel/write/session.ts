@@ -139,6 +139,11 @@ export class WriteSession {
     return renderRows(model, rows, this.context({ created: options.created }), options.mode ?? 'full', options.selection);
   }
 
+  /** The stored row `id` of `model` as the transaction sees it, batched with the write's other items; `lock` holds it. */
+  stored(model: Model, id: number, options: { lock?: boolean } = {}): Promise<Row | undefined> {
+    return stored({ db: this.db, batch: (loader, key, load) => this.batcher.load(loader, key, load) }, model, id, options.lock === true);
+  }
+
   /** Work to do once the transaction committed (removing files, for instance). */
   afterCommit(work: () => Promise<void>): void {
     this.followUps.push(work);

@@ -8,7 +8,7 @@ import type { WriteScope } from './context.js';
  * (one query per round). `lock` takes a row lock (in id order, so concurrent writes cannot deadlock on them): a
  * rule that reads one object to decide about another (free rack units) holds it until the write commits.
  */
-export function stored(scope: WriteScope, model: Model, id: number, lock: boolean): Promise<Row | undefined> {
+export function stored(scope: Pick<WriteScope, 'db' | 'batch'>, model: Model, id: number, lock: boolean): Promise<Row | undefined> {
   if (!isStoredId(id)) return Promise.resolve(undefined);
   return scope.batch(`stored:${model.key}:${lock ? 'lock' : 'read'}`, id, async (ids) => {
     const qb = scope.db(model.table).select('*').whereIn('id', ids).orderBy('id');

@@ -31,10 +31,10 @@ export const RackFormFactor = defineChoices([
 ]);
 
 export const RackWidth = defineChoices([
-  ['10', '10 inches'],
-  ['19', '19 inches'],
-  ['21', '21 inches'],
-  ['23', '23 inches'],
+  [10, '10 inches'],
+  [19, '19 inches'],
+  [21, '21 inches'],
+  [23, '23 inches'],
 ]);
 
 export const RackStatus = defineChoices([
@@ -134,14 +134,14 @@ export const ConsolePortType = defineChoices([
 ]);
 
 export const ConsolePortSpeed = defineChoices([
-  ['1200', '1200 bps'],
-  ['2400', '2400 bps'],
-  ['4800', '4800 bps'],
-  ['9600', '9600 bps'],
-  ['19200', '19.2 kbps'],
-  ['38400', '38.4 kbps'],
-  ['57600', '57.6 kbps'],
-  ['115200', '115.2 kbps'],
+  [1200, '1200 bps'],
+  [2400, '2400 bps'],
+  [4800, '4800 bps'],
+  [9600, '9600 bps'],
+  [19200, '19.2 kbps'],
+  [38400, '38.4 kbps'],
+  [57600, '57.6 kbps'],
+  [115200, '115.2 kbps'],
 ]);
 
 export const PowerPortType = defineChoices([

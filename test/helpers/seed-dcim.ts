@@ -20,4 +20,10 @@ export async function seedDcim(db: Db, n: number): Promise<void> {
   await db.raw(`insert into dcim_location (name, slug, site_id, parent_id, status, tenant_id, created, last_updated)
     select 'Location ' || i, 'location-' || i, case when i > 3 then (i % 3) + 1 else i end, case when i > 3 then (i % 3) + 1 end, 'active', i, now(), now()
     from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into dcim_racktype (manufacturer_id, model, slug, width, u_height, starting_unit, desc_units, form_factor, created, last_updated)
+    select i, 'Rack type ' || i, 'rack-type-' || i, 19, 42, 1, false, '4-post-cabinet', now(), now() from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into dcim_rack (name, facility_id, site_id, location_id, tenant_id, status, role_id, rack_type_id, width, u_height, starting_unit, desc_units, created, last_updated)
+    select 'Rack ' || i, 'F-' || i, i, i, i, 'active', i, i, 19, 42, 1, false, now(), now() from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into dcim_rackreservation (rack_id, units, status, tenant_id, user_id, description, created, last_updated)
+    select i, array[1, 2], 'active', i, (select min(id) from users_user), 'Reserved ' || i, now(), now() from generate_series(1, ?) i`, [n]);
 }

@@ -1,28 +1,38 @@
 import { textFilter, type QueryFilter } from '../../filters/builders.js';
-import { ParamError } from '../../filters/errors.js';
+import { FilterError, ParamError } from '../../filters/errors.js';
 import type { ValueSchema } from '../description.js';
 import type { CommonOptions } from '../field.js';
 import type { FieldRenderer } from '../types.js';
 import { ScalarField } from './scalar.js';
 
-/** An ordered set of `[value, label]` pairs, as NetBox's ChoiceSet classes. */
-export class ChoiceSet<V extends string = string> {
+/** An ordered set of `[value, label]` pairs, as NetBox's ChoiceSet classes; values are all strings or all integers. */
+export class ChoiceSet<V extends string | number = string | number> {
   private readonly labels: Map<string, string>;
+  private readonly values: Map<string, V>;
+  /** Integer values (rack widths, console speeds): stored in an integer column and read as numbers. */
+  readonly numeric: boolean;
 
   constructor(readonly choices: ReadonlyArray<readonly [V, string]>) {
-    this.labels = new Map(choices.map(([v, l]) => [v, l]));
+    this.labels = new Map(choices.map(([v, l]) => [String(v), l]));
+    this.values = new Map(choices.map(([v]) => [String(v), v]));
+    this.numeric = choices.length > 0 && choices.every(([v]) => typeof v === 'number');
   }
 
-  has(value: string): value is V {
-    return this.labels.has(value);
+  has(value: unknown): boolean {
+    return this.labels.has(String(value));
   }
 
-  label(value: string): string {
-    return this.labels.get(value) ?? value;
+  /** The member a written or queried value names (`19` or `"19"` for an integer set), if any. */
+  member(value: unknown): V | undefined {
+    return typeof value === 'string' || typeof value === 'number' ? this.values.get(String(value)) : undefined;
+  }
+
+  label(value: string | number): string {
+    return this.labels.get(String(value)) ?? String(value);
   }
 }
 
-export function defineChoices<V extends string>(choices: ReadonlyArray<readonly [V, string]>): ChoiceSet<V> {
+export function defineChoices<V extends string | number>(choices: ReadonlyArray<readonly [V, string]>): ChoiceSet<V> {
   return new ChoiceSet(choices);
 }
 
@@ -37,14 +47,14 @@ export class ChoiceField extends ScalarField<ChoiceOptions> {
   }
 
   protected sqlType(): string {
-    return `varchar(${this.options.max ?? 50})`;
+    return this.set.numeric ? 'integer' : `varchar(${this.options.max ?? 50})`;
   }
 
   override prepare(): FieldRenderer {
     const { name, set } = this;
     return (row, out) => {
       const value = row[name];
-      out[name] = typeof value === 'string' && value !== '' ? { value, label: set.label(value) } : null;
+      out[name] = (typeof value === 'string' && value !== '') || typeof value === 'number' ? { value, label: set.label(value) } : null;
     };
   }
 
@@ -55,27 +65,34 @@ export class ChoiceField extends ScalarField<ChoiceOptions> {
   }
 
   protected override acceptsBlankString(): boolean {
-    return true;
+    return !this.set.numeric;
   }
 
-  protected coerce(value: unknown): string {
+  protected coerce(value: unknown): string | number {
     if (typeof value === 'object' && value !== null) {
       throw 'Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.';
     }
-    const text = String(value);
-    if (!this.set.has(text)) throw `${text} is not a valid choice.`;
-    return text;
+    const member = this.set.member(value);
+    if (member === undefined) throw `${String(value)} is not a valid choice.`;
+    return member;
   }
 
   protected schema(): ValueSchema {
-    return { type: 'string', choices: this.set.choices.map(([value, label]) => ({ value, label })) };
+    return { type: this.set.numeric ? 'integer' : 'string', choices: this.set.choices.map(([value, label]) => ({ value, label })) };
+  }
+
+  /** Values compared with the field must be members (an integer set's column takes no text). */
+  override filterValue(value: unknown, lookup: string): unknown {
+    if (!this.set.numeric || lookup !== 'exact') return value;
+    const member = this.set.member(value);
+    if (member === undefined) throw new FilterError(`${JSON.stringify(value)} is not a valid choice.`, 'value');
+    return member;
   }
 
   override filters(): Record<string, QueryFilter> {
-    return {
-      [this.name]: textFilter([this.name], (v) => {
-        if (!this.set.has(v)) throw new ParamError(`Select a valid choice. ${v} is not one of the available choices.`);
-      }),
+    const check = (v: string) => {
+      if (!this.set.has(v)) throw new ParamError(`Select a valid choice. ${v} is not one of the available choices.`);
     };
+    return { [this.name]: textFilter([this.name], check, (v) => this.set.member(v)) };
   }
 }

@@ -13,12 +13,16 @@ export interface ListOptions extends CommonOptions {
   /** PostgreSQL array type, e.g. `varchar(30)[]`, `inet[]`. */
   sqlType: string;
   /** Normalises one item, or throws its error message. */
-  item: (value: unknown, registry: ModelRegistry) => string;
+  item: (value: unknown, registry: ModelRegistry) => string | number;
+  /** What the items are (for descriptions). Default `string`. */
+  itemType?: 'string' | 'integer';
+  /** The query filter's name, when not the field's (`unit` for a rack reservation's `units`). */
+  filter?: string;
   /** At least one item is needed. */
   nonEmpty?: boolean;
 }
 
-/** A list of strings in a PostgreSQL array column (actions, object types, allowed IPs). */
+/** A list of strings or integers in a PostgreSQL array column (actions, object types, allowed IPs, rack units). */
 export class ListField extends Field<ListOptions> {
   columns(): Column[] {
     return [{ name: this.name, type: this.options.sqlType, nullable: this.nullable }];
@@ -32,7 +36,7 @@ export class ListField extends Field<ListOptions> {
   }
 
   protected schema(): ValueSchema {
-    return { type: 'array', items: { type: 'string' } };
+    return { type: 'array', items: { type: this.options.itemType ?? 'string' } };
   }
 
   parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): void {
@@ -43,7 +47,7 @@ export class ListField extends Field<ListOptions> {
     }
     if (!Array.isArray(value)) throw ValidationError.of(this.name, `Expected a list of items but got type "${typeof value === 'string' ? 'str' : typeof value}".`);
     if (this.options.nonEmpty && value.length === 0) throw ValidationError.of(this.name, 'This list may not be empty.');
-    const items: string[] = [];
+    const items: (string | number)[] = [];
     for (const item of value) {
       try {
         items.push(this.options.item(item, ctx.registry));
@@ -68,7 +72,7 @@ export class ListField extends Field<ListOptions> {
   /** `?<name>=a&<name>=b`: lists holding any of the values, each checked as an item would be. */
   override filters(): Record<string, QueryFilter> {
     return {
-      [this.name]: {
+      [this.options.filter ?? this.name]: {
         suffixes: [],
         build: (_s, values, ctx) => {
           const items = values.map((v) => {

@@ -9,7 +9,7 @@ export const RackRole = defineModel('dcim.rackrole', {
     color: f.color({ default: '9e9e9e' }),
     description: f.string({ max: 200, blank: true }),
   },
-  brief: ['name', 'slug', 'description'],
+  brief: ['name', 'slug', 'description', 'rack_count'],
   ordering: ['name'],
   search: ['name', 'slug', 'description'],
   features: ['tags', 'customFields', 'changelog', 'journal'],

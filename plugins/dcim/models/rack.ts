@@ -1,0 +1,49 @@
+import { ValidationError, defineModel, f } from '../../../kernel/index.js';
+import { RackAirflow, RackStatus } from '../choices.js';
+import { RACK_TYPE_ATTRIBUTES, checkDimensions, clearOuterUnit, rackDimensions } from './rack-base.js';
+
+export const Rack = defineModel('dcim.rack', {
+  path: 'racks',
+  fields: {
+    name: f.string({ max: 100, natural: true }),
+    facility_id: f.string({ max: 50, nullable: true, blank: true }),
+    site: f.fk('dcim.site', { onDelete: 'protect', countAs: 'rack_count' }),
+    location: f.fk('dcim.location', { nullable: true, countAs: 'rack_count' }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect' }),
+    status: f.choice(RackStatus, { default: 'active' }),
+    role: f.fk('dcim.rackrole', { nullable: true, onDelete: 'protect', countAs: 'rack_count' }),
+    serial: f.string({ max: 50, blank: true }),
+    asset_tag: f.string({ max: 50, nullable: true, blank: true, unique: true }),
+    rack_type: f.fk('dcim.racktype', { nullable: true, onDelete: 'protect' }),
+    ...rackDimensions(),
+    airflow: f.choice(RackAirflow, { nullable: true }),
+    description: f.string({ max: 200, blank: true }),
+    comments: f.text({ blank: true }),
+  },
+  unique: [{ fields: ['location', 'name'] }, { fields: ['location', 'facility_id'] }],
+  brief: ['name', 'description'],
+  display: (row) => (row.facility_id ? `${row.name} (${row.facility_id})` : String(row.name)),
+  ordering: ['site', 'location', 'name', 'id'],
+  search: ['name', 'facility_id', 'serial', 'asset_tag', 'description', 'comments'],
+  relatedFilters: { region: 'site__region', site_group: 'site__group', manufacturer: 'rack_type__manufacturer' },
+  features: ['tags', 'customFields', 'changelog', 'journal', 'contacts', 'imageAttachments'],
+  hooks: {
+    // A rack of a type takes the type's physical attributes.
+    async beforeSave(item, session) {
+      const typeId = item.row.rack_type_id as number | null;
+      const type = typeId ? await session.stored(session.registry.get('dcim.racktype'), typeId) : undefined;
+      if (type) for (const name of RACK_TYPE_ATTRIBUTES) item.columns[name] = type[name];
+      clearOuterUnit(item);
+    },
+  },
+  async validate(row, ctx) {
+    if (row.location_id) {
+      const location = await ctx.stored(ctx.registry.get('dcim.location'), row.location_id as number);
+      if (location && location.site_id !== row.site_id) {
+        const site = await ctx.stored(ctx.registry.get('dcim.site'), row.site_id as number);
+        throw ValidationError.of('__all__', `Assigned location must belong to parent site (${site?.name}).`);
+      }
+    }
+    checkDimensions(row);
+  },
+});
