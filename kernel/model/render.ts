@@ -1,7 +1,7 @@
 import type { Field } from './field.js';
 import type { Model } from './model.js';
 import type { ModelRegistry } from './registry.js';
-import type { FieldRenderer, JsonObject, RenderContext, RenderMode, Row } from './types.js';
+import type { JsonObject, RenderContext, RenderMode, Row } from './types.js';
 
 /** `?fields=` and `?omit=`: which keys of a representation to render. */
 export interface FieldSelection {
@@ -32,8 +32,8 @@ export async function renderRows(
   const wanted = (key: string) => (!selection?.only || selection.only.has(key)) && !selection?.omit?.has(key);
   let fields = only ?? ctx.registry.outputFields(model, mode);
   if (selection) fields = fields.filter((f) => readKeys(f, ctx.registry).some(wanted));
-  const renderers: FieldRenderer[] = [];
-  for (const field of fields) renderers.push(await field.prepare(rows, ctx, mode, selection && wanted));
+  // Side by side, so that fields loading alike (a page's counts) share one query.
+  const renderers = await Promise.all(fields.map((field) => field.prepare(rows, ctx, mode, selection && wanted)));
   // Fields with several keys (generic relations) may be only partly selected.
   const unwanted = selection ? fields.flatMap((f) => readKeys(f, ctx.registry).filter((k) => !wanted(k))) : [];
   return rows.map((row) => {

@@ -10,7 +10,7 @@ import type { ModelRegistry } from '../model/registry.js';
 import { renderRows, type FieldSelection } from '../model/render.js';
 import { ItemErrors, Memo, ValidationError, type ErrorMap, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
 import { isPlainObject, isStoredId, pythonType } from '../model/values.js';
-import { Batcher } from './batch.js';
+import { Batcher } from '../model/batch.js';
 import { snapshotRows, type ChangeHook, type ChangeRecord } from './changes.js';
 import type { Actor, ReferenceOptions, WriteContext, WriteMode, WriteScope } from './context.js';
 import { planDeletion } from './deletion.js';

@@ -1,3 +1,4 @@
+import { Batcher } from '../batch.js';
 import type { ValueSchema } from '../description.js';
 import { Field, type Column } from '../field.js';
 import type { FieldRenderer, RenderContext, RenderMode, Row } from '../types.js';
@@ -61,18 +62,41 @@ export class CountField extends ComputedField {
   }
 
   protected async load(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
+    if (this.tree) return this.loadTree(ids, ctx);
+    let batcher = pageCounts.get(ctx);
+    if (!batcher) pageCounts.set(ctx, (batcher = new Batcher()));
+    return batcher.load(`${this.model.key}:${ids.join(',')}`, this.name, (names) => this.loadAll(names, ids, ctx));
+  }
+
+  /** The counts named `names` (fields of this model, as this one) of `ids`, in one statement. */
+  private async loadAll(names: string[], ids: number[], ctx: RenderContext): Promise<Map<number, number>[]> {
+    const sources = names.map((name) => (ctx.registry.fieldOf(this.model, name) as CountField).source);
+    const parts = sources.map(
+      ({ table, column, counted }, k) => `select ${k} as k, ${column} as id, count(distinct ${counted})::int as n from ${table} where ${column} = any(?) group by ${column}`,
+    );
+    const { rows } = (await ctx.db.raw(parts.join(' union all '), sources.map(() => ids))) as { rows: { k: number; id: number; n: number }[] };
+    const counts = names.map(() => new Map<number, number>());
+    for (const row of rows) counts[row.k].set(row.id, row.n);
+    return counts;
+  }
+
+  /** Counts that include the objects of every descendant. */
+  private async loadTree(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
     const { table, column, counted } = this.source;
     const owner = this.model.table;
-    const sql = this.tree
-      ? `with recursive sub(root, id) as (
-           select id, id from ${owner} where id = any(?)
-           union select sub.root, t.id from ${owner} t join sub on t.parent_id = sub.id)
-         select sub.root as id, count(distinct s.${counted})::int as n from sub join ${table} s on s.${column} = sub.id group by sub.root`
-      : `select ${column} as id, count(distinct ${counted})::int as n from ${table} where ${column} = any(?) group by ${column}`;
-    const { rows } = (await ctx.db.raw(sql, [ids])) as { rows: { id: number; n: number }[] };
+    const { rows } = (await ctx.db.raw(
+      `with recursive sub(root, id) as (
+         select id, id from ${owner} where id = any(?)
+         union select sub.root, t.id from ${owner} t join sub on t.parent_id = sub.id)
+       select sub.root as id, count(distinct s.${counted})::int as n from sub join ${table} s on s.${column} = sub.id group by sub.root`,
+      [ids],
+    )) as { rows: { id: number; n: number }[] };
     return new Map(rows.map((r) => [r.id, r.n]));
   }
 }
+
+/** The count fields of one page share a batcher: one statement for all of them. */
+const pageCounts = new WeakMap<RenderContext, Batcher>();
 
 /** `_depth` of a tree model: how many ancestors an object has (0 for a root). */
 export class DepthField extends ComputedField {

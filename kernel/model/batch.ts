@@ -9,8 +9,9 @@ interface Round<K, V> {
 }
 
 /**
- * Gathers the keys a write's items ask one loader for while they parse side by side, and loads them in one
- * query once every item is waiting (after the current turn of the event loop): N items, one query per round.
+ * Gathers the keys callers running side by side ask one loader for (a write's items as they parse, a page's
+ * count fields as they prepare), and loads them in one query once every caller is waiting (after the current
+ * turn of the event loop): N callers, one query per round.
  */
 export class Batcher {
   private readonly rounds = new Map<string, Round<unknown, unknown>>();
