@@ -10,7 +10,7 @@ export type { DataAccess, ListQuery } from './plugins/data.js';
 export { defineModel } from './model/define.js';
 export { f, defineChoices, ChoiceSet } from './model/fields/index.js';
 export type {
-  Model, ModelDeclaration, ModelHooks, ModelValidator, SaveItem, SavedItem, UniqueConstraint, ValidateContext, WriteAuthorizer,
+  Model, ModelDeclaration, ModelHooks, ModelValidator, ModelCheck, CheckedRow, SaveItem, SavedItem, UniqueConstraint, ValidateContext, WriteAuthorizer,
 } from './model/model.js';
 export type { ModelRegistry } from './model/registry.js';
 export { loadDisplays } from './model/display.js';

@@ -57,13 +57,16 @@ export class FilterSets {
       // `q` searches what the model's search fields say they match (a relation: its target's name).
       const paths = model.search.flatMap((name) => model.field(name)?.searchPaths(this.registry) ?? []);
       if (paths.length) set.set('q', searchFilter(paths));
-      for (const [name, path] of Object.entries(model.decl.relatedFilters ?? {})) {
+      for (const [name, spec] of Object.entries(model.decl.relatedFilters ?? {})) {
+        const [path, attribute] = spec.split('.');
         const steps = path.split('__');
         const target = this.relationTarget(model, steps);
         set.set(`${name}_id`, relationFilter(steps, target, 'id', target.isTree));
-        const key = naturalKey(target);
+        const key = attribute ?? naturalKey(target);
+        if (key && !target.field(key)) throw new Error(`${model.key}: related filter ${name} names ${key}, which is not a field of ${target.key}`);
         if (key) set.set(name, relationFilter(steps, target, key, target.isTree));
       }
+      for (const [name, filter] of Object.entries(model.decl.filters ?? {})) set.set(name, filter);
       for (const ext of this.extensions) if (ext.appliesTo(model)) for (const [name, filter] of Object.entries(ext.filters(model))) set.set(name, filter);
       this.sets.set(model.key, set);
     }

@@ -1,13 +1,16 @@
-import type { WriteContext } from '../write/context.js';
+import type { WriteContext, WriteScope } from '../write/context.js';
 import type { WriteSession } from '../write/session.js';
+import type { QueryFilter } from '../filters/builders.js';
 import type { Field } from './field.js';
-import type { RenderContext, Row } from './types.js';
+import type { ErrorMap, RenderContext, Row } from './types.js';
 
 /** Several fields whose values together are unique, optionally only where `when` holds. */
 export interface UniqueConstraint {
   fields: string[];
   /** Columns that must be NULL for the constraint to apply (PostgreSQL partial index). */
   whenNull?: string[];
+  /** Fields of `fields` compared case-insensitively (NetBox's `Lower('name')`). */
+  lower?: string[];
   /** Message under `__all__` (NetBox's custom constraint messages). */
   message?: string;
 }
@@ -21,6 +24,18 @@ export interface ValidateContext extends WriteContext {
 
 /** A model's own write rule, run after its fields parsed, on the object as it will be stored; throws ValidationError. */
 export type ModelValidator = (row: Row, ctx: ValidateContext) => Promise<void> | void;
+
+/** One object of a write as a model's `check` sees it: as it will be stored, and its id when it exists. */
+export interface CheckedRow {
+  row: Row;
+  id?: number;
+}
+
+/**
+ * A model's rule over all the objects of a write at once (after `validate`): for rules the objects of one write
+ * can break together (two devices in the same rack units) and set-based checks. Returns errors aligned with `rows`.
+ */
+export type ModelCheck = (rows: CheckedRow[], scope: WriteScope) => Promise<(ErrorMap | undefined)[]>;
 
 /** What a model's own write rule learns about the request. */
 export interface AuthorizeContext {
@@ -95,20 +110,27 @@ export interface ModelDeclaration {
   search?: string[];
   /**
    * Filters along relation paths, beside the fields' own: `{ region: 'site__region' }` offers `region_id` and
-   * `region` (by slug, username or name; on a tree, a node matches its descendants too).
+   * `region` (by slug, username or name, or the attribute after a dot: `device__device_type.model`; on a tree,
+   * a node matches its descendants too).
    */
   relatedFilters?: Record<string, string>;
+  /** Query-string filters of the model's own, beside those its fields and relatedFilters derive. */
+  filters?: Record<string, QueryFilter>;
   /** `display` of one object from its row; defaults to its `name`. */
   display?: (row: Row) => string;
   displayLoader?: DisplayLoader;
   unique?: UniqueConstraint[];
-  /** The field naming the object this one belongs to (a foreign key or generic relation), for the change log. */
-  parent?: string;
+  /**
+   * The field naming the object this one belongs to (a foreign key or generic relation), for the change log; of
+   * several (`['device_type', 'module_type']`), the first that is set.
+   */
+  parent?: string | string[];
   /** Served read-only: writes through the API answer 405 (the change log, for instance). */
   readOnly?: boolean;
   /** Capabilities other plugins act on (e.g. `contacts`, `tags`); the kernel gives them no meaning. */
   features?: string[];
   validate?: ModelValidator;
+  check?: ModelCheck;
   authorize?: WriteAuthorizer;
   hooks?: ModelHooks;
 }

@@ -65,6 +65,9 @@ export class ModelRegistry {
         if (!this.fieldOf(model, name)) throw new Error(`${model.key}: brief field "${name}" is not a field of the model`);
       }
       for (const field of model.fields) field.verify(this);
+      for (const name of [model.decl.parent ?? []].flat()) {
+        if (!model.field(name)) throw new Error(`${model.key}: parent "${name}" is not a field of the model`);
+      }
     }
   }
 

@@ -4,7 +4,7 @@ import { notFound } from '../errors.js';
 import { checkTexts } from '../http/text.js';
 import type { EventBus, ModelAction, ModelEvent } from '../events/bus.js';
 import { displaysOf } from '../model/display.js';
-import type { WriteValues } from '../model/field.js';
+import type { ObjectRef, WriteValues } from '../model/field.js';
 import type { Model, SaveItem } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { renderRows, type FieldSelection } from '../model/render.js';
@@ -308,6 +308,11 @@ export class WriteSession {
     if (validate) {
       await Promise.all(live().map((i) => capture(i, () => validate(merged(i), { ...contextOf(i), model, values: i.values.values }))));
     }
+    if (model.decl.check) {
+      const checked = live();
+      const errors = await model.decl.check(checked.map((i) => ({ row: merged(i), id: i.instance?.id as number | undefined })), scope);
+      errors.forEach((e, n) => e && Object.assign(checked[n].errors, e));
+    }
     const candidates = live();
     const clashes = await checkUnique(model, candidates.map((i) => ({ row: merged(i), id: i.instance?.id as number | undefined })), this.db);
     clashes.forEach((clash, n) => clash && Object.assign(candidates[n].errors, clash.errors));
@@ -352,11 +357,11 @@ export class WriteSession {
       const ctx = this.context({ hostless: true });
       const after = action === 'delete' ? undefined : await snapshotRows(model, rows, ctx);
       const displays = await displaysOf(model, rows, ctx);
-      const parent = model.decl.parent ? model.field(model.decl.parent) : undefined;
+      const parents = [model.decl.parent ?? []].flat().map((name) => model.field(name)!);
       const records: ChangeRecord[] = changes.map(({ row, before, message }) => ({
         action, model, id: row.id as number, before, after: after?.get(row.id as number) ?? null,
         display: displays.get(row.id as number) ?? model.displayOf(row),
-        related: parent?.pointsAt(row, this.registry) ?? null,
+        related: parents.reduce<ObjectRef | null>((found, field) => found ?? field.pointsAt(row, this.registry), null),
         actor: this.actor, message, db: this.db,
       }));
       for (const hook of this.services.changeHooks) await hook(records);

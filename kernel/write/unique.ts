@@ -35,13 +35,21 @@ export async function checkUnique(model: Model, candidates: UniqueCandidate[], d
   const found: (ValidationError | undefined)[] = candidates.map(() => undefined);
   for (const constraint of model.unique) {
     const columns = constraint.fields.flatMap((name) => columnsOf(model, name));
+    const lower = new Set((constraint.lower ?? []).flatMap((name) => columnsOf(model, name)));
     const whenNull = (constraint.whenNull ?? []).flatMap((name) => columnsOf(model, name));
+    const value = (row: Row, col: string) => (lower.has(col) ? String(row[col]).toLowerCase() : row[col]);
     const applies = candidates
       .map((c, i) => ({ c, i }))
       .filter(({ c, i }) => !found[i] && !whenNull.some((col) => c.row[col] !== null && c.row[col] !== undefined) && !columns.some((col) => c.row[col] === null || c.row[col] === undefined));
     if (!applies.length) continue;
-    const keyOf = (row: Row) => JSON.stringify(columns.map((col) => String(row[col])));
-    const qb = db(model.table).select('id', ...columns).whereIn(columns, applies.map(({ c }) => columns.map((col) => c.row[col] as Knex.Value)));
+    const keyOf = (row: Row) => JSON.stringify(columns.map((col) => String(value(row, col))));
+    const tuple = `(${columns.map((col) => (lower.has(col) ? 'lower(??)' : '??')).join(', ')})`;
+    const qb = db(model.table)
+      .select('id', ...columns)
+      .whereRaw(`${tuple} in (${applies.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ')})`, [
+        ...columns,
+        ...applies.flatMap(({ c }) => columns.map((col) => value(c.row, col) as Knex.Value)),
+      ]);
     for (const col of whenNull) qb.whereNull(col);
     const holders = new Map<string, number[]>();
     for (const row of (await qb) as Row[]) holders.set(keyOf(row), [...(holders.get(keyOf(row)) ?? []), row.id as number]);

@@ -1,7 +1,18 @@
 import { definePlugin } from '../../kernel/index.js';
+import { DeviceBay, ModuleBay } from './models/components/bays.js';
+import { Interface } from './models/components/interface.js';
+import { InventoryItem } from './models/components/inventory-item.js';
+import { ConsolePort, ConsoleServerPort, FrontPort, PowerOutlet, PowerPort, RearPort } from './models/components/ports.js';
 import { DeviceRole } from './models/device-role.js';
+import { DeviceType } from './models/device-type.js';
+import { Device } from './models/device.js';
+import { InventoryItemRole } from './models/inventory-item-role.js';
 import { Location } from './models/location.js';
+import { MacAddress } from './models/mac-address.js';
 import { Manufacturer } from './models/manufacturer.js';
+import { ModuleTypeProfile } from './models/module-type-profile.js';
+import { ModuleType } from './models/module-type.js';
+import { Module } from './models/module.js';
 import { Platform } from './models/platform.js';
 import { RackReservation } from './models/rack-reservation.js';
 import { RackRole } from './models/rack-role.js';
@@ -10,8 +21,16 @@ import { Rack } from './models/rack.js';
 import { Region } from './models/region.js';
 import { SiteGroup } from './models/site-group.js';
 import { Site } from './models/site.js';
+import { DeviceBayTemplate, ModuleBayTemplate } from './models/templates/bays.js';
+import { InterfaceTemplate } from './models/templates/interface.js';
+import { InventoryItemTemplate } from './models/templates/inventory-item.js';
+import {
+  ConsolePortTemplate, ConsoleServerPortTemplate, FrontPortTemplate, PowerOutletTemplate, PowerPortTemplate, RearPortTemplate,
+} from './models/templates/ports.js';
+import { VirtualChassis } from './models/virtual-chassis.js';
+import { VirtualDeviceContext } from './models/virtual-device-context.js';
 
-/** Where things are and what they are made of: sites, racks, device types, devices and their components. */
+/** Where things are and what they are made of: sites, racks, device types, devices, modules and their components. */
 export default definePlugin({
   name: 'dcim',
   label: 'DCIM',
@@ -19,6 +38,14 @@ export default definePlugin({
   kernel: '^0.1.0',
   dependencies: ['tenancy'],
   basePath: '/api/dcim/',
-  models: [Region, SiteGroup, Site, Location, Manufacturer, RackRole, RackType, Rack, RackReservation, DeviceRole, Platform],
+  models: [
+    Region, SiteGroup, Site, Location, Manufacturer,
+    RackRole, RackType, Rack, RackReservation,
+    DeviceRole, Platform, DeviceType, ModuleTypeProfile, ModuleType, InventoryItemRole,
+    ConsolePortTemplate, ConsoleServerPortTemplate, PowerPortTemplate, PowerOutletTemplate, InterfaceTemplate, RearPortTemplate,
+    FrontPortTemplate, ModuleBayTemplate, DeviceBayTemplate, InventoryItemTemplate,
+    VirtualChassis, Device, Module, VirtualDeviceContext, MacAddress,
+    ConsolePort, ConsoleServerPort, PowerPort, PowerOutlet, Interface, RearPort, FrontPort, ModuleBay, DeviceBay, InventoryItem,
+  ],
   migrations: new URL('./migrations/', import.meta.url),
 });

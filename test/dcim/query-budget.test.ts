@@ -22,20 +22,20 @@ const BUDGETS: Record<string, { full: number; brief: number }> = {
   '/api/dcim/regions/?ordering=-parent': { full: 9, brief: 5 },
   '/api/dcim/site-groups/?ordering=-parent': { full: 9, brief: 5 },
   '/api/dcim/sites/': { full: 11, brief: 3 },
-  '/api/dcim/locations/?ordering=-name': { full: 11, brief: 5 },
+  '/api/dcim/locations/?ordering=-name': { full: 12, brief: 5 },
   '/api/dcim/manufacturers/': { full: 6, brief: 3 },
   '/api/dcim/rack-roles/': { full: 6, brief: 4 },
-  '/api/dcim/device-roles/?ordering=-parent': { full: 7, brief: 4 },
-  '/api/dcim/platforms/?ordering=-parent': { full: 8, brief: 4 },
+  '/api/dcim/device-roles/?ordering=-parent': { full: 8, brief: 5 },
+  '/api/dcim/platforms/?ordering=-parent': { full: 9, brief: 5 },
   '/api/dcim/rack-types/': { full: 6, brief: 4 },
-  '/api/dcim/racks/': { full: 12, brief: 3 },
+  '/api/dcim/racks/': { full: 13, brief: 4 },
   '/api/dcim/rack-reservations/': { full: 9, brief: 5 },
 };
 
 /** Each filter naming related objects costs one query to check they exist. */
 const FILTERED: Record<string, { query: string; budget: number }> = {
   '/api/dcim/sites/': { query: 'region=region-1&group_id=1&tenant=tenant-6&tenant_group_id=2&status=active&q=site', budget: 15 },
-  '/api/dcim/locations/': { query: 'region_id=1&site_group=sitegroup-1&site=site-1&ancestor_id=1', budget: 15 },
+  '/api/dcim/locations/': { query: 'region_id=1&site_group=sitegroup-1&site=site-1&ancestor_id=1', budget: 16 },
 };
 
 describe('dcim list query budgets', () => {

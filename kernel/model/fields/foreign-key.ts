@@ -17,6 +17,8 @@ export interface ForeignKeyOptions extends CommonOptions {
   onDelete?: OnDelete;
   /** Adds a read-only count of objects pointing at each target, under this name, to the target model. */
   countAs?: string;
+  /** The target's attribute `?<name>=` matches, when not its slug, username or name (`model` of a module type). */
+  filterBy?: string;
   /** Every key of the target when nested here (`['id', 'url', 'display', 'name']`), where NetBox nests another form than the brief one. */
   nested?: string[];
 }
@@ -51,6 +53,7 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
     const target = registry.get(this.target);
     const unknown = this.options.nested?.find((key) => !registry.fieldOf(target, key));
     if (unknown) throw new Error(`${this.model.key}.${this.name}: nested field "${unknown}" is not a field of ${target.key}`);
+    if (this.options.filterBy && !target.field(this.options.filterBy)) throw new Error(`${this.model.key}.${this.name}: filterBy "${this.options.filterBy}" is not a field of ${target.key}`);
   }
 
   override references(target: Model): Reference | undefined {
@@ -91,7 +94,7 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
     const target = registry.get(this.target);
     const tree = target.isTree && !this.treeParent;
     const filters: Record<string, QueryFilter> = { [`${this.name}_id`]: relationFilter([this.name], target, 'id', tree) };
-    const key = naturalKey(target);
+    const key = this.options.filterBy ?? naturalKey(target);
     if (key) filters[this.name] = relationFilter([this.name], target, key, tree);
     return filters;
   }

@@ -3,6 +3,7 @@ import { ChoiceField, type ChoiceOptions, type ChoiceSet } from './choice.js';
 import { ForeignKeyField, ParentField, type ForeignKeyOptions } from './foreign-key.js';
 import { GenericForeignKeyField, type GenericOptions } from './generic.js';
 import { ListField, type ListOptions } from './list.js';
+import { ReverseField, type ReverseOptions } from './reverse.js';
 import { ManyToManyField, type ManyToManyOptions } from './many-to-many.js';
 import {
   BooleanField, ColorField, DateField, DateTimeField, DecimalField, EmailField, IntegerField, JsonField, SlugField, StringField, TimeZoneField, UrlField,
@@ -34,6 +35,8 @@ export const f = {
   parent: (target: string, o: ForeignKeyOptions = {}) => new ParentField(target, { nullable: true, onDelete: 'cascade', ...o }),
   m2m: (target: string, o: ManyToManyOptions = {}) => new ManyToManyField(target, o),
   generic: (o: GenericOptions = {}) => new GenericForeignKeyField(o),
+  /** The object (or, with `many`, the objects) of `model` whose field `via` points here; read-only. */
+  reverse: (model: string, via: string, o: ReverseOptions = {}) => new ReverseField(model, via, o),
   /** A list of strings stored in a PostgreSQL array. */
   list: (o: ListOptions) => new ListField(o),
 };

@@ -18,7 +18,7 @@ export const DeviceRole = defineModel('dcim.devicerole', {
     { fields: ['parent', 'slug'] },
     { fields: ['slug'], whenNull: ['parent'], message: 'A top-level device role with this slug already exists.' },
   ],
-  brief: ['name', 'slug', 'description', '_depth'],
+  brief: ['name', 'slug', 'description', 'device_count', '_depth'],
   ordering: ['name'],
   search: ['name', 'slug', 'description'],
   features: ['tags', 'customFields', 'changelog', 'journal'],

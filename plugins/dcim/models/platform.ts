@@ -16,7 +16,7 @@ export const Platform = defineModel('dcim.platform', {
     { fields: ['manufacturer', 'slug'] },
     { fields: ['slug'], whenNull: ['manufacturer'], message: 'Platform slug must be unique.' },
   ],
-  brief: ['name', 'slug', 'description', '_depth'],
+  brief: ['name', 'slug', 'description', 'device_count', '_depth'],
   ordering: ['name'],
   search: ['name', 'slug', 'description'],
   features: ['tags', 'customFields', 'changelog', 'journal'],

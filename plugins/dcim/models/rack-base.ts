@@ -27,10 +27,16 @@ export const RACK_TYPE_ATTRIBUTES = Object.keys(rackDimensions());
 export function checkDimensions(row: Row): void {
   if ([row.outer_width, row.outer_height, row.outer_depth].some(Boolean) && !row.outer_unit) throw ValidationError.of('__all__', 'Must specify a unit when setting an outer dimension');
   if (row.max_weight && !row.weight_unit) throw ValidationError.of('__all__', 'Must specify a unit when setting a maximum weight');
+  checkWeight(row);
 }
 
 /** Without outer dimensions a rack keeps no outer unit (NetBox clears it on save). */
 export function clearOuterUnit(item: SaveItem): void {
   const { row } = item;
   if (![row.outer_width, row.outer_height, row.outer_depth].some(Boolean)) item.columns.outer_unit = null;
+}
+
+/** A weight needs its unit (NetBox's WeightMixin). */
+export function checkWeight(row: Row): void {
+  if (row.weight !== null && row.weight !== undefined && !row.weight_unit) throw ValidationError.of('__all__', 'Must specify a unit when setting a weight');
 }

@@ -21,7 +21,7 @@ export const Rack = defineModel('dcim.rack', {
     comments: f.text({ blank: true }),
   },
   unique: [{ fields: ['location', 'name'] }, { fields: ['location', 'facility_id'] }],
-  brief: ['name', 'description'],
+  brief: ['name', 'description', 'device_count'],
   display: (row) => (row.facility_id ? `${row.name} (${row.facility_id})` : String(row.name)),
   ordering: ['site', 'location', 'name', 'id'],
   search: ['name', 'facility_id', 'serial', 'asset_tag', 'description', 'comments'],

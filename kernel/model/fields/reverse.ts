@@ -1,0 +1,58 @@
+import type { ValueSchema } from '../description.js';
+import { Field, type Column, type CommonOptions } from '../field.js';
+import type { Model } from '../model.js';
+import type { ModelRegistry } from '../registry.js';
+import type { FieldRenderer, JsonObject, RenderContext, Row } from '../types.js';
+
+export interface ReverseOptions extends CommonOptions {
+  /** Every object pointing here, as a list (`mac_addresses`); default: the one object, or null (`installed_module`). */
+  many?: boolean;
+  /** Every key of the nested objects, when not their brief form. */
+  nested?: string[];
+}
+
+/**
+ * The objects of another model whose field (a foreign key or a generic relation) points at this one, read
+ * nested and loaded for a page at once; written through the other side.
+ */
+export class ReverseField extends Field<ReverseOptions> {
+  constructor(readonly source: string, readonly via: string, options: ReverseOptions) {
+    super({ ...options, readOnly: true });
+  }
+
+  columns(): Column[] {
+    return [];
+  }
+
+  parse(): void {}
+
+  override verify(registry: ModelRegistry): void {
+    if (!registry.find(this.source)?.field(this.via)) throw new Error(`${this.model.key}.${this.name}: ${this.source} has no field ${this.via}`);
+  }
+
+  protected schema(): ValueSchema {
+    return this.options.many ? { type: 'array', items: { type: 'object', relation: this.source } } : { type: 'object', relation: this.source };
+  }
+
+  async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
+    const { registry } = ctx;
+    const source: Model = registry.get(this.source);
+    const via = source.field(this.via)!;
+    const ids = rows.map((r) => r.id as number);
+    const reference = via.references(this.model, registry);
+    if (!reference) throw new Error(`${this.model.key}.${this.name}: ${this.source}.${this.via} does not refer to ${this.model.key}`);
+    const pointing = ids.length ? ((await reference.select(ctx.db, ids).orderBy('id')) as Row[]) : [];
+    const nested = await registry.loadNested(source, pointing.map((r) => r.id as number), ctx, this.options.nested);
+    const byTarget = new Map<number, JsonObject[]>();
+    for (const row of pointing) {
+      const target = via.pointsAt(row, registry)?.id;
+      const object = nested.get(row.id as number);
+      if (target !== undefined && object) byTarget.set(target, [...(byTarget.get(target) ?? []), object]);
+    }
+    const { name, options } = this;
+    return (row, out) => {
+      const found = byTarget.get(row.id as number) ?? [];
+      out[name] = options.many ? found : found[0] ?? null;
+    };
+  }
+}

@@ -1,0 +1,78 @@
+import {
+  ParamError, ValidationError, defineModel, f, textFilter,
+  type Field, type Model, type ModelHooks, type ModelValidator, type UniqueConstraint,
+} from '../../../../kernel/index.js';
+import { DeviceStatus } from '../../choices.js';
+import { labelled } from '../../rules/labelled.js';
+
+export interface ComponentSpec {
+  path: string;
+  verboseName: string;
+  /** The count devices show (`interface_count`). */
+  countAs: string;
+  /** The component's own fields, between `label` and `description`. */
+  fields?: Record<string, Field>;
+  /** Fields after `description` (`mark_connected`). */
+  tail?: Record<string, Field>;
+  /** It may belong to a module of its device (all but device bays and inventory items). Default true. */
+  modular?: boolean;
+  unique?: UniqueConstraint[];
+  brief?: string[];
+  ordering?: string[];
+  /** Features beside tags, custom fields, the change log and the journal. */
+  features?: string[];
+  validate?: ModelValidator;
+  hooks?: ModelHooks;
+  /** NetBox lets inventory items move between devices; other components stay on theirs. */
+  movable?: boolean;
+}
+
+/** A device's status, as component lists filter on it. */
+const deviceStatus = textFilter(['device', 'status'], (v) => {
+  if (!DeviceStatus.has(v)) throw new ParamError(`Select a valid choice. ${v} is not one of the available choices.`);
+});
+
+/**
+ * A component of a device (NetBox's ComponentModel): its device, module, name, label and description, the
+ * filters along the device every component list offers, and the rules they share, plus its own.
+ */
+export function defineComponent(key: string, spec: ComponentSpec): Model {
+  const modular = spec.modular ?? true;
+  return defineModel(key, {
+    path: spec.path,
+    verboseName: spec.verboseName,
+    fields: {
+      device: f.fk('dcim.device', { onDelete: 'cascade', countAs: spec.countAs }),
+      ...(modular ? { module: f.fk('dcim.module', { nullable: true, onDelete: 'cascade' }) } : {}),
+      name: f.string({ max: 64, natural: true }),
+      label: f.string({ max: 64, blank: true }),
+      ...spec.fields,
+      description: f.string({ max: 200, blank: true }),
+      ...spec.tail,
+    },
+    unique: spec.unique ?? [{ fields: ['device', 'name'] }],
+    brief: spec.brief ?? ['device', 'name', 'description'],
+    display: labelled,
+    ordering: spec.ordering ?? ['device', 'name'],
+    search: ['name', 'label', 'description'],
+    relatedFilters: {
+      region: 'device__site__region', site_group: 'device__site__group', site: 'device__site', location: 'device__location',
+      rack: 'device__rack', device_type: 'device__device_type.model', device_role: 'device__role', virtual_chassis: 'device__virtual_chassis',
+      tenant: 'device__tenant',
+    },
+    filters: { device_status: deviceStatus },
+    parent: 'device',
+    hooks: spec.hooks,
+    features: ['tags', 'customFields', 'changelog', 'journal', ...(spec.features ?? [])],
+    async validate(row, ctx) {
+      if (!spec.movable && ctx.instance && ctx.instance.device_id !== row.device_id) {
+        throw ValidationError.of('device', 'Components cannot be moved to a different device.');
+      }
+      if (modular && row.module_id) {
+        const module = await ctx.stored(ctx.registry.get('dcim.module'), row.module_id as number);
+        if (module && module.device_id !== row.device_id) throw ValidationError.of('module', 'The module must belong to the same device.');
+      }
+      await spec.validate?.(row, ctx);
+    },
+  });
+}

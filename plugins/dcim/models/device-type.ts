@@ -1,0 +1,51 @@
+import { ValidationError, defineModel, f, type Row } from '../../../kernel/index.js';
+import { DeviceAirflow, SubdeviceRole, WeightUnit } from '../choices.js';
+import { countRows } from '../rules/count-rows.js';
+import { checkWeight } from './rack-base.js';
+
+/** A device type as a rule reads it (u_height is stored as numeric text). */
+export function height(type: Row): number {
+  return Number(type.u_height);
+}
+
+export const DeviceType = defineModel('dcim.devicetype', {
+  path: 'device-types',
+  verboseName: 'device type',
+  fields: {
+    manufacturer: f.fk('dcim.manufacturer', { onDelete: 'protect', countAs: 'devicetype_count' }),
+    default_platform: f.fk('dcim.platform', { nullable: true }),
+    model: f.string({ max: 100 }),
+    slug: f.slug({ max: 100 }),
+    part_number: f.string({ max: 50, blank: true }),
+    u_height: f.decimal({ digits: 4, places: 1, min: 0, max: 100, default: 1 }),
+    exclude_from_utilization: f.boolean({ default: false }),
+    is_full_depth: f.boolean({ default: true }),
+    subdevice_role: f.choice(SubdeviceRole, { nullable: true }),
+    airflow: f.choice(DeviceAirflow, { nullable: true }),
+    weight: f.decimal({ digits: 8, places: 2, min: 0, nullable: true }),
+    weight_unit: f.choice(WeightUnit, { nullable: true }),
+    description: f.string({ max: 200, blank: true }),
+    comments: f.text({ blank: true }),
+  },
+  unique: [{ fields: ['manufacturer', 'model'] }, { fields: ['manufacturer', 'slug'] }],
+  brief: ['manufacturer', 'model', 'slug', 'description', 'device_count'],
+  display: (row) => String(row.model),
+  ordering: ['manufacturer', 'model'],
+  search: ['manufacturer', 'model', 'part_number', 'description', 'comments'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
+  async validate(row, ctx) {
+    const u = height(row);
+    if ((u * 10) % 5) throw ValidationError.of('u_height', 'U height must be in increments of 0.5 rack units.');
+    checkWeight(row);
+    if (u && row.subdevice_role === 'child') throw ValidationError.of('u_height', 'Child device types must be 0U.');
+    if (!ctx.instance) return;
+    const id = row.id as number;
+    if (u === 0 && height(ctx.instance) > 0) {
+      const racked = await countRows(ctx, 'dcim_device', 'device_type_id', id, (qb) => qb.whereNotNull('position'));
+      if (racked) throw ValidationError.of('u_height', `Unable to set 0U height: Found ${racked} instances already mounted within racks.`);
+    }
+    if (row.subdevice_role !== 'parent' && (await countRows(ctx, 'dcim_devicebaytemplate', 'device_type_id', id))) {
+      throw ValidationError.of('subdevice_role', 'Must delete all device bay templates associated with this device before declassifying it as a parent device.');
+    }
+  },
+});

@@ -1,0 +1,16 @@
+import { defineModel, f } from '../../../kernel/index.js';
+
+export const ModuleTypeProfile = defineModel('dcim.moduletypeprofile', {
+  path: 'module-type-profiles',
+  verboseName: 'module type profile',
+  fields: {
+    name: f.string({ max: 100, unique: true }),
+    description: f.string({ max: 200, blank: true }),
+    schema: f.json({ nullable: true }),
+    comments: f.text({ blank: true }),
+  },
+  brief: ['name', 'description'],
+  ordering: ['name'],
+  search: ['name', 'description', 'comments'],
+  features: ['tags', 'customFields', 'changelog', 'journal'],
+});

@@ -1,0 +1,27 @@
+import { defineModel, f } from '../../../kernel/index.js';
+import { ModuleAirflow, WeightUnit } from '../choices.js';
+import { checkWeight } from './rack-base.js';
+
+export const ModuleType = defineModel('dcim.moduletype', {
+  path: 'module-types',
+  verboseName: 'module type',
+  fields: {
+    profile: f.fk('dcim.moduletypeprofile', { nullable: true, onDelete: 'protect' }),
+    manufacturer: f.fk('dcim.manufacturer', { onDelete: 'protect' }),
+    model: f.string({ max: 100 }),
+    part_number: f.string({ max: 50, blank: true }),
+    airflow: f.choice(ModuleAirflow, { nullable: true }),
+    weight: f.decimal({ digits: 8, places: 2, min: 0, nullable: true }),
+    weight_unit: f.choice(WeightUnit, { nullable: true }),
+    description: f.string({ max: 200, blank: true }),
+    attributes: f.json({ nullable: true }),
+    comments: f.text({ blank: true }),
+  },
+  unique: [{ fields: ['manufacturer', 'model'] }],
+  brief: ['profile', 'manufacturer', 'model', 'description'],
+  display: (row) => String(row.model),
+  ordering: ['profile', 'manufacturer', 'model'],
+  search: ['manufacturer', 'model', 'part_number', 'description', 'comments'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
+  validate: checkWeight,
+});

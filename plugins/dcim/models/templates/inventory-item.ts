@@ -1,0 +1,19 @@
+import { f } from '../../../../kernel/index.js';
+import { defineTemplate } from './template.js';
+
+export const InventoryItemTemplate = defineTemplate('dcim.inventoryitemtemplate', {
+  path: 'inventory-item-templates',
+  verboseName: 'inventory item template',
+  countAs: 'inventory_item_template_count',
+  modular: false,
+  fields: {
+    parent: f.parent('dcim.inventoryitemtemplate'),
+    role: f.fk('dcim.inventoryitemrole', { nullable: true, onDelete: 'protect' }),
+    manufacturer: f.fk('dcim.manufacturer', { nullable: true, onDelete: 'protect' }),
+    part_id: f.string({ max: 50, blank: true }),
+    component: f.generic({ feature: 'inventoryTarget', nullable: true }),
+  },
+  nameUniqueWithin: ['device_type', 'parent'],
+  brief: ['name', 'description', '_depth'],
+  ordering: ['device_type', 'parent', 'name'],
+});

@@ -1,0 +1,21 @@
+import { defineModel, f } from '../../../kernel/index.js';
+import { VirtualDeviceContextStatus } from '../choices.js';
+
+export const VirtualDeviceContext = defineModel('dcim.virtualdevicecontext', {
+  path: 'virtual-device-contexts',
+  verboseName: 'virtual device context',
+  fields: {
+    name: f.string({ max: 64 }),
+    device: f.fk('dcim.device', { onDelete: 'protect' }),
+    identifier: f.integer({ min: 0, max: 32767, nullable: true }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect' }),
+    status: f.choice(VirtualDeviceContextStatus),
+    description: f.string({ max: 200, blank: true }),
+    comments: f.text({ blank: true }),
+  },
+  unique: [{ fields: ['device', 'identifier'] }, { fields: ['device', 'name'] }],
+  brief: ['name', 'identifier', 'device', 'description'],
+  ordering: ['name'],
+  search: ['name', 'description', 'identifier'],
+  features: ['tags', 'customFields', 'changelog', 'journal'],
+});
