@@ -30,12 +30,46 @@ const BUDGETS: Record<string, { full: number; brief: number }> = {
   '/api/dcim/rack-types/': { full: 6, brief: 4 },
   '/api/dcim/racks/': { full: 13, brief: 4 },
   '/api/dcim/rack-reservations/': { full: 9, brief: 5 },
+  '/api/dcim/device-types/': { full: 9, brief: 5 },
+  '/api/dcim/module-type-profiles/': { full: 5, brief: 3 },
+  '/api/dcim/module-types/': { full: 7, brief: 5 },
+  '/api/dcim/inventory-item-roles/': { full: 6, brief: 4 },
+  '/api/dcim/console-port-templates/': { full: 5, brief: 3 },
+  '/api/dcim/console-server-port-templates/': { full: 5, brief: 3 },
+  '/api/dcim/power-port-templates/': { full: 5, brief: 3 },
+  '/api/dcim/power-outlet-templates/': { full: 6, brief: 3 },
+  '/api/dcim/interface-templates/?ordering=-id': { full: 6, brief: 3 },
+  '/api/dcim/rear-port-templates/': { full: 5, brief: 3 },
+  '/api/dcim/front-port-templates/': { full: 6, brief: 3 },
+  '/api/dcim/module-bay-templates/': { full: 5, brief: 3 },
+  '/api/dcim/device-bay-templates/': { full: 5, brief: 3 },
+  '/api/dcim/inventory-item-templates/?ordering=-id': { full: 10, brief: 4 },
+  '/api/dcim/virtual-chassis/': { full: 9, brief: 5 },
+  '/api/dcim/devices/': { full: 20, brief: 3 },
+  '/api/dcim/modules/': { full: 12, brief: 10 },
+  '/api/dcim/virtual-device-contexts/': { full: 8, brief: 4 },
+  '/api/dcim/mac-addresses/': { full: 7, brief: 3 },
+  '/api/dcim/console-ports/': { full: 6, brief: 4 },
+  '/api/dcim/console-server-ports/': { full: 6, brief: 4 },
+  '/api/dcim/power-ports/': { full: 6, brief: 4 },
+  '/api/dcim/power-outlets/': { full: 8, brief: 4 },
+  '/api/dcim/interfaces/?ordering=-id': { full: 18, brief: 4 },
+  '/api/dcim/rear-ports/': { full: 6, brief: 4 },
+  '/api/dcim/front-ports/': { full: 8, brief: 4 },
+  '/api/dcim/module-bays/': { full: 11, brief: 8 },
+  '/api/dcim/device-bays/': { full: 6, brief: 4 },
+  '/api/dcim/inventory-items/?ordering=-id': { full: 12, brief: 5 },
 };
 
 /** Each filter naming related objects costs one query to check they exist. */
 const FILTERED: Record<string, { query: string; budget: number }> = {
   '/api/dcim/sites/': { query: 'region=region-1&group_id=1&tenant=tenant-6&tenant_group_id=2&status=active&q=site', budget: 15 },
   '/api/dcim/locations/': { query: 'region_id=1&site_group=sitegroup-1&site=site-1&ancestor_id=1', budget: 16 },
+  '/api/dcim/devices/': {
+    query: 'site=site-1&role=role-1&manufacturer=vendor-1&model=type-1&status=active&has_virtual_device_context=true&mac_address=02:00:00:00:00:01',
+    budget: 24,
+  },
+  '/api/dcim/interfaces/': { query: 'device=device1&site=site-1&device_type=Type%201&device_role=role-1&device_status=active&q=port', budget: 22 },
 };
 
 describe('dcim list query budgets', () => {
