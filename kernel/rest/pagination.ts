@@ -56,3 +56,10 @@ export function pageLinks(req: Request, page: Page, count: number): { next: stri
   if (offset > 0) previous = offset - limit <= 0 ? pageUrl(req, { limit, offset: null }) : pageUrl(req, { limit, offset: offset - limit });
   return { next, previous };
 }
+
+/** A list built in memory (a rack's units), paginated as list endpoints are: `{count, next, previous, results}`. */
+export function paginate<T>(req: Request, settings: Settings, items: T[]): { count: number; next: string | null; previous: string | null; results: T[] } {
+  const page = pageOf(req, settings);
+  const results = page.limit === null ? items.slice(page.offset) : items.slice(page.offset, page.offset + page.limit);
+  return { count: items.length, ...pageLinks(req, page, items.length), results };
+}

@@ -29,6 +29,7 @@ import {
 } from './models/templates/ports.js';
 import { VirtualChassis } from './models/virtual-chassis.js';
 import { VirtualDeviceContext } from './models/virtual-device-context.js';
+import { elevationRoute } from './routes/elevation.js';
 
 /** Where things are and what they are made of: sites, racks, device types, devices, modules and their components. */
 export default definePlugin({
@@ -48,4 +49,7 @@ export default definePlugin({
     ConsolePort, ConsoleServerPort, PowerPort, PowerOutlet, Interface, RearPort, FrontPort, ModuleBay, DeviceBay, InventoryItem,
   ],
   migrations: new URL('./migrations/', import.meta.url),
+  routes(router, ctx) {
+    router.get('/racks/:id/elevation/', elevationRoute(ctx));
+  },
 });

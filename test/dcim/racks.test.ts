@@ -113,3 +113,67 @@ describe('rack reservations', () => {
     expect((await t.get(`${API}/rack-reservations/?rack_id=${rack.id}`)).body.count).toBe(1);
   });
 });
+
+describe('rack elevations', () => {
+  it('list the half units of a face top down, with the devices on them, paginated', async () => {
+    const { body: rack } = await t.post(`${API}/racks/`, { name: 'Elevated', site: site.id, u_height: 4 });
+    const { body: vendor } = await t.post(`${API}/manufacturers/`, { name: 'Elevation vendor', slug: 'elevation-vendor' });
+    const { body: twoU } = await t.post(`${API}/device-types/`, { manufacturer: vendor.id, model: '2U server', slug: '2u-server', u_height: 2 });
+    const { body: shallow } = await t.post(`${API}/device-types/`, { manufacturer: vendor.id, model: 'Panel', slug: 'panel', is_full_depth: false });
+    const { body: role } = await t.post(`${API}/device-roles/`, { name: 'Server', slug: 'server', color: 'ff0000' });
+    const common = { role: role.id, site: site.id, rack: rack.id };
+    const { body: server } = await t.post(`${API}/devices/`, { name: 'srv', device_type: twoU.id, position: 2, face: 'front', ...common });
+    const { body: panel } = await t.post(`${API}/devices/`, { name: 'panel', device_type: shallow.id, position: 1, face: 'rear', ...common });
+
+    const front = await t.get(`${API}/racks/${rack.id}/elevation/`);
+    expect(front.status).toBe(200);
+    expect(front.body.count).toBe(8);
+    expect(front.body.results.map((u: { name: string }) => u.name)).toEqual(['U4.5', 'U4', 'U3.5', 'U3', 'U2.5', 'U2', 'U1.5', 'U1']);
+    const byName = new Map(front.body.results.map((u: { name: string }) => [u.name, u]));
+    expect(byName.get('U3')).toEqual({
+      id: 3, name: 'U3', face: { value: 'front', label: 'Front' }, occupied: true, display: 'U3',
+      device: { id: server.id, url: expect.any(String), display: 'srv', name: 'srv', description: '' },
+    });
+    expect(byName.get('U4')).toMatchObject({ occupied: false, device: null });
+    // A rear-only device does not show on the front.
+    expect(byName.get('U1')).toMatchObject({ occupied: false, device: null });
+    const rear = await t.get(`${API}/racks/${rack.id}/elevation/?face=rear&limit=2&offset=6`);
+    expect(rear.body.results.map((u: { name: string; device: { id: number } | null }) => [u.name, u.device?.id ?? null])).toEqual([['U1.5', panel.id], ['U1', panel.id]]);
+    expect(rear.body.previous).toContain('offset=4');
+    expect(rear.body.next).toBeNull();
+    const bottoms = await t.get(`${API}/racks/${rack.id}/elevation/?expand_devices=false&q=u2`);
+    expect(bottoms.body.results.map((u: { name: string; height?: number }) => [u.name, u.height ?? null])).toEqual([['U2.5', null], ['U2', 2]]);
+
+    expect((await t.get(`${API}/racks/${rack.id}/elevation/?face=side`)).body).toEqual({ face: ['"side" is not a valid choice.'] });
+    expect((await t.get(`${API}/racks/${rack.id}/elevation/?render=pdf`)).body).toEqual({ render: ['"pdf" is not a valid choice.'] });
+    expect((await t.get(`${API}/racks/99999999/elevation/`)).status).toBe(404);
+    expect((await t.get(`${API}/racks/abc/elevation/`)).status).toBe(404);
+    for (const query of ['exclude=abc', 'exclude=99999999999', 'expand_devices=maybe', 'render=svg&unit_width=-1', 'q=%00', 'face=front&face=%ff']) {
+      const refused = await t.get(`${API}/racks/${rack.id}/elevation/?${query}`);
+      expect(refused.status, query).toBe(400);
+    }
+
+    const svg = await t.get(`${API}/racks/${rack.id}/elevation/?render=svg`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(svg.text).toMatch(/^<svg /);
+    expect(svg.text).toContain('>srv</text>');
+    expect(svg.text).toContain('fill="#ff0000"');
+    expect(svg.text).not.toContain('>panel</text>');
+    expect((await t.get(`${API}/racks/${rack.id}/elevation/?render=svg&face=rear`)).text).toContain('>panel</text>');
+  });
+
+  it('show devices the reader may not view as occupied units without a device', async () => {
+    const { body: rack } = await t.post(`${API}/racks/`, { name: 'Private', site: site.id, u_height: 2 });
+    const { body: vendor } = await t.post(`${API}/manufacturers/`, { name: 'Private vendor', slug: 'private-vendor' });
+    const { body: type } = await t.post(`${API}/device-types/`, { manufacturer: vendor.id, model: '1U', slug: 'private-1u' });
+    const { body: role } = await t.post(`${API}/device-roles/`, { name: 'Private role', slug: 'private-role' });
+    await t.post(`${API}/devices/`, { name: 'hidden', device_type: type.id, role: role.id, site: site.id, rack: rack.id, position: 1, face: 'front' });
+    const viewer = await t.createUser('rack-viewer');
+    const granted = await t.post('/api/users/permissions/', { name: 'racks only', object_types: ['dcim.rack'], actions: ['view'], users: [viewer.id] });
+    expect(granted.status).toBe(201);
+    const units = (await t.get(`${API}/racks/${rack.id}/elevation/`, { token: viewer.token })).body.results;
+    expect(units.find((u: { name: string }) => u.name === 'U1')).toMatchObject({ occupied: true, device: null });
+    expect((await t.get(`${API}/racks/${rack.id}/elevation/?render=svg`, { token: viewer.token })).text).not.toContain('hidden');
+  });
+});
