@@ -111,6 +111,26 @@ describe('devices in racks', () => {
     });
   });
 
+  it('keep mounted devices in place when the rack shrinks or the type grows', async () => {
+    const { body: small } = await t.post(`${API}/racks/`, { name: 'Shrinking', site: site.id, u_height: 10 });
+    const { body: growing } = await t.post(`${API}/device-types/`, { manufacturer: vendor.id, model: 'Growing', slug: 'growing' });
+    await device({ name: 'top', device_type: growing.id, rack: small.id, position: 8, face: 'front' });
+    await device({ name: 'below', device_type: growing.id, rack: small.id, position: 6, face: 'front' });
+    expect((await t.request('PATCH', `${API}/racks/${small.id}/`, { body: { u_height: 7 } })).body).toEqual({
+      u_height: ['Rack must be at least 8.0U tall to house currently installed devices.'],
+    });
+    expect((await t.request('PATCH', `${API}/racks/${small.id}/`, { body: { starting_unit: 7 } })).body).toEqual({
+      starting_unit: ['Rack unit numbering must begin at 6.0 or less to house currently installed devices.'],
+    });
+    expect((await t.request('PATCH', `${API}/device-types/${growing.id}/`, { body: { u_height: 3 } })).body).toEqual({
+      u_height: ['Device below in rack Shrinking does not have sufficient space to accommodate a height of 3.0U'],
+    });
+    expect((await t.request('PATCH', `${API}/device-types/${growing.id}/`, { body: { u_height: 2 } })).status).toBe(200);
+    expect((await t.request('PATCH', `${API}/device-types/${growing.id}/`, { body: { u_height: 0 } })).body).toEqual({
+      u_height: ['Unable to set 0U height: Found 2 instances already mounted within racks.'],
+    });
+  });
+
   it('let only one of several concurrent placements into the same units through', async () => {
     const { body: contended } = await t.post(`${API}/racks/`, { name: 'R-race', site: site.id, u_height: 4 });
     const replies = await Promise.all([0, 1, 2, 3].map((i) => device({ name: `race${i}`, rack: contended.id, position: 2, face: 'front' })));

@@ -1,4 +1,5 @@
-import { ValidationError, defineModel, f, type Row } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, type Row, type ValidateContext } from '../../../kernel/index.js';
+import { collides, fitsRack, placementsIn, units } from '../rules/rack-space.js';
 import { DeviceAirflow, SubdeviceRole, WeightUnit } from '../choices.js';
 import { countRows } from '../rules/count-rows.js';
 import { checkWeight } from './rack-base.js';
@@ -6,6 +7,22 @@ import { checkWeight } from './rack-base.js';
 /** A device type as a rule reads it (u_height is stored as numeric text). */
 export function height(type: Row): number {
   return Number(type.u_height);
+}
+
+/** A taller type must still fit every device of it where it is mounted. */
+async function checkTaller(row: Row, ctx: ValidateContext): Promise<void> {
+  const mounted = (await ctx.db('dcim_device').select('id', 'name', 'rack_id', 'position', 'face').where('device_type_id', row.id as number).whereNotNull('position')) as Row[];
+  if (!mounted.length) return;
+  const racks = [...new Set(mounted.map((d) => d.rack_id as number))];
+  const others = await placementsIn(ctx, racks, mounted.map((d) => d.id as number));
+  for (const device of mounted) {
+    const rack = await ctx.stored(ctx.registry.get('dcim.rack'), device.rack_id as number);
+    const mine = { rack: device.rack_id as number, position: Number(device.position), height: height(row), face: device.face as string, fullDepth: row.is_full_depth as boolean };
+    if (rack && (!fitsRack(rack, mine) || others.some((o) => o.rack === mine.rack && collides(mine, o)))) {
+      throw ValidationError.of('u_height', `Device ${device.name ?? device.id} in rack ${rack.name} does not have sufficient space to accommodate a height of ${units(height(row))}U`);
+    }
+    others.push(mine);
+  }
 }
 
 export const DeviceType = defineModel('dcim.devicetype', {
@@ -40,6 +57,7 @@ export const DeviceType = defineModel('dcim.devicetype', {
     if (u && row.subdevice_role === 'child') throw ValidationError.of('u_height', 'Child device types must be 0U.');
     if (!ctx.instance) return;
     const id = row.id as number;
+    if (u > height(ctx.instance)) await checkTaller(row, ctx);
     if (u === 0 && height(ctx.instance) > 0) {
       const racked = await countRows(ctx, 'dcim_device', 'device_type_id', id, (qb) => qb.whereNotNull('position'));
       if (racked) throw ValidationError.of('u_height', `Unable to set 0U height: Found ${racked} instances already mounted within racks.`);

@@ -1,6 +1,25 @@
-import { ValidationError, defineModel, f } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, type Row, type ValidateContext } from '../../../kernel/index.js';
 import { RackAirflow, RackStatus } from '../choices.js';
+import { placementsIn, units } from '../rules/rack-space.js';
 import { RACK_TYPE_ATTRIBUTES, checkDimensions, clearOuterUnit, rackDimensions } from './rack-base.js';
+
+/** A rack that shrinks or renumbers must still hold the devices mounted in it. */
+async function checkMountedDevices(row: Row, ctx: ValidateContext): Promise<void> {
+  const mounted = await ctx.batch('dcim.rack-placements', row.id as number, async (racks: number[]) => {
+    const all = await placementsIn(ctx, racks, []);
+    return racks.map((id) => all.filter((p) => p.rack === id));
+  });
+  if (!mounted.length) return;
+  const start = row.starting_unit as number;
+  const top = Math.max(...mounted.map((p) => p.position + p.height));
+  const lowest = Math.min(...mounted.map((p) => p.position));
+  if ((row.u_height as number) < top - start) {
+    throw ValidationError.of(row.rack_type_id ? 'rack_type' : 'u_height', `Rack must be at least ${units(top - start)}U tall to house currently installed devices.`);
+  }
+  if (start > lowest) {
+    throw ValidationError.of(row.rack_type_id ? 'rack_type' : 'starting_unit', `Rack unit numbering must begin at ${units(lowest)} or less to house currently installed devices.`);
+  }
+}
 
 export const Rack = defineModel('dcim.rack', {
   path: 'racks',
@@ -45,5 +64,6 @@ export const Rack = defineModel('dcim.rack', {
       }
     }
     checkDimensions(row);
+    if (ctx.instance) await checkMountedDevices(row, ctx);
   },
 });
