@@ -3,7 +3,7 @@
  * The write machinery, the hook lists and the event bus stay inside; plugins read and write through
  * `ctx.as(req)` and `ctx.system` (see docs/plugins.md).
  */
-export { definePlugin, type Plugin, type PluginContext, type PluginDefinition } from './plugin.js';
+export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep } from './plugin.js';
 export type { DataAccess, ListQuery } from './plugins/data.js';
 
 // Models and their fields.

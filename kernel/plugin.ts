@@ -7,6 +7,7 @@ import type { ModelEvent } from './events/bus.js';
 import type { FilterExtension } from './filters/filterset.js';
 import type { Field } from './model/field.js';
 import type { Model } from './model/model.js';
+import type { Db } from './model/types.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { DataAccess } from './plugins/data.js';
 import type { JobHandler, QueuePort } from './queue/port.js';
@@ -32,6 +33,22 @@ export interface PluginContext<C = Record<string, unknown>> {
   db: Knex;
   /** The server's DI container, for services plugins register for each other. */
   container: DependencyContainer;
+}
+
+/** One step of the demo data: a label for the progress bar and set-based SQL in the demo's transaction. */
+export interface DemoStep {
+  label: string;
+  /** Inserts what is missing (a rerun adds nothing new); returns how many rows it added. */
+  run(db: Db): Promise<number>;
+}
+
+/**
+ * A plugin's demo data (`manage generate-demo --<size> N`): sizes are whole numbers with defaults, shared by
+ * every plugin that names them (`sites`); steps run after those of the plugins it depends on.
+ */
+export interface DemoData<C = Record<string, unknown>> {
+  sizes: Record<string, { default: number; max: number; help: string }>;
+  steps(sizes: Record<string, number>, ctx: PluginContext<C>): DemoStep[];
 }
 
 export interface PluginDefinition<C = Record<string, unknown>> {
@@ -63,6 +80,8 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   jobs?: Record<string, (data: unknown, ctx: PluginContext<C>) => ReturnType<JobHandler>>;
   /** Fields this plugin adds to other plugins' models, by name (e.g. `tags` on every model declaring the feature). */
   contributes?: (model: Model) => Record<string, Field>;
+  /** Its part of `manage generate-demo`: the sizes it takes and the steps that insert its demo data. */
+  demo?: DemoData<C>;
   /** Extra `manage` commands: name → runner returning the exit code. */
   commands?: Record<string, { usage: string; help: string; run: (args: string[], ctx: PluginContext<C>) => Promise<number> }>;
   /** Anything else, once at start-up, after every plugin's models are registered. */

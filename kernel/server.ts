@@ -39,6 +39,8 @@ export interface PatchbayServer {
   log: Logger;
   /** The context a plugin's hooks receive (for its commands). */
   pluginContext(name: string): PluginContext;
+  /** Every enabled plugin's context, each after the plugins it depends on. */
+  plugins: readonly PluginContext[];
   /** Reads and writes as the server (CLI, jobs), with the same validation, change hooks and events as the API. */
   system: DataAccess;
   /** Listens on HOST:PORT; resolves with the base URL. */
@@ -107,6 +109,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     queue,
     log,
     system,
+    plugins: contexts.map((c) => c.ctx),
     pluginContext: (name) => {
       const found = contexts.find((c) => c.plugin.name === name);
       if (!found) throw new Error(`No enabled plugin ${name}`);

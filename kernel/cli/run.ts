@@ -1,5 +1,6 @@
 import { SettingsError } from '../config/load.js';
 import type { Plugin } from '../plugin.js';
+import { demoUsage, generateDemo } from './demo.js';
 import { makemigrations } from './makemigrations.js';
 import { migrate, showmigrations } from './migrate.js';
 import { runserver } from './runserver.js';
@@ -10,7 +11,10 @@ import { createServer } from '../server.js';
 /** A `manage` command: takes its arguments and the built-in plugins, returns the exit code. */
 export type Command = (args: string[], builtins: Plugin[]) => Promise<number>;
 
-const COMMANDS: Record<string, { run: Command; usage: string; help: string }> = {
+/** A command's usage line: fixed, or built from the enabled plugins (the demo sizes they take). */
+type Usage = string | ((builtins: Plugin[]) => string);
+
+const COMMANDS: Record<string, { run: Command; usage: Usage; help: string }> = {
   runserver: { run: runserver, usage: 'runserver', help: 'Start the HTTP server (what `npm start` runs); migrates first.' },
   migrate: { run: migrate, usage: 'migrate', help: 'Apply pending database migrations of the kernel and every enabled plugin.' },
   showmigrations: { run: showmigrations, usage: 'showmigrations', help: 'List migrations and whether each is applied.' },
@@ -18,6 +22,11 @@ const COMMANDS: Record<string, { run: Command; usage: string; help: string }> = 
   createsuperuser: { run: createsuperuser, usage: 'createsuperuser [--username U] [--password P] [--email E]', help: 'Create a superuser (asks for what is missing on a terminal).' },
   changepassword: { run: changepassword, usage: 'changepassword --username U [--password P]', help: "Change a user's password." },
   createtoken: { run: createtoken, usage: 'createtoken --username U [--read-only] [--expires ISO] [--description D]', help: 'Create an API token for a user and print its key.' },
+  'generate-demo': {
+    run: generateDemo,
+    usage: demoUsage,
+    help: 'Insert a realistic demo data set (every plugin\'s part, set-based); a rerun adds only what is missing.',
+  },
   settings: { run: printSettings, usage: 'settings [--markdown]', help: 'Print every setting with its current value and meaning.' },
   help: { run: async (_args, builtins) => (printUsage(process.stdout, builtins), 0), usage: 'help', help: 'Show this help.' },
 };
@@ -25,13 +34,16 @@ const COMMANDS: Record<string, { run: Command; usage: string; help: string }> = 
 /** The usage and a table of the commands, their arguments in one column and what they do in the next. */
 function printUsage(out: NodeJS.WritableStream, builtins: Plugin[]): void {
   out.write('Usage: npm run -s manage -- <command> [arguments]\n\nCommands:\n');
-  const rows = [...Object.values(COMMANDS), ...builtins.flatMap((p) => Object.values(p.commands ?? {}))];
+  const rows = [...Object.values(COMMANDS), ...builtins.flatMap((p) => Object.values(p.commands ?? {}))].map(({ usage, help }) => ({
+    usage: typeof usage === 'string' ? usage : usage(builtins),
+    help,
+  }));
   const width = Math.max(...rows.map((r) => r.usage.length));
   for (const { usage, help } of rows) out.write(`  ${usage.padEnd(width)}   ${help}\n`);
 }
 
 /** Commands built-in plugins add (`housekeeping`), run on a server that does not listen. */
-function pluginCommand(name: string, builtins: Plugin[]): { run: Command; usage: string; help: string } | undefined {
+function pluginCommand(name: string, builtins: Plugin[]): { run: Command; usage: Usage; help: string } | undefined {
   const owner = builtins.find((p) => p.commands?.[name]);
   const spec = owner?.commands?.[name];
   if (!owner || !spec) return undefined;

@@ -13,8 +13,12 @@ export interface OrderStep {
   rest: string[];
   desc: boolean;
   registry: ModelRegistry;
-  /** Left-joins `target` on `alias.<column>` (once per path) and returns the joined alias. */
-  join(target: Model, column: string): string;
+  /**
+   * Joins `target` on `alias.<column>` (once per path) and returns the joined alias: an inner join when the
+   * column is `required` (not null) all the way from the listed rows, which lets PostgreSQL walk the target's
+   * index first and stop at the page; a left join otherwise, so rows without the relation stay.
+   */
+  join(target: Model, column: string, required?: boolean): string;
   /** Orders by `path` on `model` rows aliased `alias` (a relation continues on its target). */
   visit(model: Model, alias: string, path: string[], desc: boolean): void;
 }
@@ -26,16 +30,23 @@ export interface OrderStep {
  */
 export function applyOrdering(qb: Knex.QueryBuilder, model: Model, terms: string[], registry: ModelRegistry, alias = 't'): void {
   const joined = new Set<string>();
+  // Aliases every listed row has (reached through required relations only).
+  const inner = new Set<string>([alias]);
   const visit = (m: Model, a: string, path: string[], desc: boolean, depth: number): void => {
     const [name, ...rest] = path;
     const field = m.field(name);
     if (!field || depth > MAX_DEPTH) return;
     field.order({
       qb, model: m, alias: a, rest, desc, registry,
-      join: (target, column) => {
+      join: (target, column, required = false) => {
         const ta = `${a}__${column}`;
         if (!joined.has(ta)) {
-          qb.leftJoin(`${target.table} as ${ta}`, `${ta}.id`, `${a}.${column}`);
+          if (required && inner.has(a)) {
+            qb.join(`${target.table} as ${ta}`, `${ta}.id`, `${a}.${column}`);
+            inner.add(ta);
+          } else {
+            qb.leftJoin(`${target.table} as ${ta}`, `${ta}.id`, `${a}.${column}`);
+          }
           joined.add(ta);
         }
         return ta;

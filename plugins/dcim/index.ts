@@ -1,4 +1,5 @@
 import { definePlugin } from '../../kernel/index.js';
+import { dcimDemoSteps } from './demo/steps.js';
 import { DeviceBay, ModuleBay } from './models/components/bays.js';
 import { Interface } from './models/components/interface.js';
 import { InventoryItem } from './models/components/inventory-item.js';
@@ -49,6 +50,13 @@ export default definePlugin({
     ConsolePort, ConsoleServerPort, PowerPort, PowerOutlet, Interface, RearPort, FrontPort, ModuleBay, DeviceBay, InventoryItem,
   ],
   migrations: new URL('./migrations/', import.meta.url),
+  demo: {
+    sizes: {
+      sites: { default: 10, max: 10000, help: 'sites' },
+      'devices-per-site': { default: 50, max: 1000, help: 'devices in each site' },
+    },
+    steps: (sizes) => dcimDemoSteps(sizes),
+  },
   routes(router, ctx) {
     router.get('/racks/:id/elevation/', elevationRoute(ctx));
   },

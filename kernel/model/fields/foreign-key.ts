@@ -119,7 +119,7 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
   /** A related path orders by the target's field; the relation alone by the target's own ordering. */
   override order(step: OrderStep): void {
     const target = step.registry.get(this.target);
-    const alias = step.join(target, this.column);
+    const alias = step.join(target, this.column, !this.nullable);
     if (step.rest.length) return step.visit(target, alias, step.rest, step.desc);
     for (const term of target.ordering) step.visit(target, alias, [term.replace(/^-/, '')], term.startsWith('-') !== step.desc);
   }

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { manage, manageOnTerminal } from '../helpers/cli.js';
+import { freshDatabase, startServer, type Body } from '../helpers/server.js';
+
+describe('manage generate-demo', () => {
+  it('builds a data set that passes the API rules, set-based and idempotent, with a progress bar on a terminal', async () => {
+    const env = { DATABASE_URL: await freshDatabase() };
+    const first = await manage(['generate-demo', '--sites', '2', '--devices-per-site', '30'], env);
+    expect(first.code, first.stderr).toBe(0);
+    // Without a terminal, one line per step.
+    expect(first.stderr).toMatch(/\[1\/\d+\] Regions and site groups: 14 rows/);
+    expect(first.stderr).toMatch(/\] Devices in racks: 60 rows/);
+    expect(first.stdout).toMatch(/^Demo data \(sites 2, devices-per-site 30\): added [\d,]+ rows in [\d.]+ s\.\n$/);
+    const again = await manage(['generate-demo', '--sites', '2', '--devices-per-site', '30'], env);
+    expect(again.stdout).toMatch(/added 0 rows/);
+    const grown = await manage(['generate-demo', '--sites', '3', '--devices-per-site', '30'], env);
+    expect(grown.stderr).toMatch(/\] Devices in racks: 30 rows/);
+
+    expect((await manage(['generate-demo', '--sites', '0'], env)).stderr).toBe('--sites: expected a whole number from 1 to 10000, got "0"\n');
+    const unknown = await manage(['generate-demo', '--colour', 'red'], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/Usage: npm run -s manage -- generate-demo \[--sites N=10\] \[--devices-per-site N=50\]/);
+
+    const onTerminal = await manageOnTerminal(['generate-demo', '--sites', '1', '--devices-per-site', '5'], [], env);
+    expect(onTerminal.stdout).toContain('█');
+
+    // The API serves it, and every device passes the write rules as it is.
+    const t = await startServer({ settings: { DATABASE_URL: env.DATABASE_URL } });
+    try {
+      const devices = await t.get('/api/dcim/devices/?limit=1000');
+      expect(devices.body.count).toBe(90);
+      const interfaces = await t.get('/api/dcim/interfaces/?limit=1');
+      expect(interfaces.body.count).toBeGreaterThan(90 * 15);
+      const updates = devices.body.results.map((d: Body) => ({ id: d.id, description: 'checked' }));
+      const checked = await t.request('PATCH', '/api/dcim/devices/', { body: updates });
+      expect(checked.status, JSON.stringify(checked.body).slice(0, 500)).toBe(200);
+      const router = devices.body.results.find((d: Body) => d.device_type.model === 'MX480');
+      const routerInterfaces = (await t.get(`/api/dcim/interfaces/?device_id=${router.id}&limit=100`)).body.results.map((i: Body) => i.name);
+      expect(routerInterfaces).toEqual(['et-0/0/0', 'et-0/0/1', 'et-0/0/2', ...routerInterfaces.slice(3, 12), 'et-1/0/0', ...routerInterfaces.slice(13, 24), 'fxp0']);
+      expect((await t.get(`/api/dcim/racks/${router.rack.id}/elevation/`)).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+});
