@@ -3,6 +3,9 @@ import { keyDigest } from '../kernel/auth/fields.js';
 import { createServer } from '../kernel/server.js';
 import { builtinPlugins } from '../plugins/index.js';
 import { bulkCreateTenants, filteredTenants, startBaseline, tenantList, type TenantBody } from './baseline.js';
+import { deviceList, interfaceList } from './dcim-baseline.js';
+import { dcimDemoSteps } from '../plugins/dcim/demo/steps.js';
+import { isDeepStrictEqual } from 'node:util';
 import { startPostgres } from '../test/helpers/services.js';
 import { measure, report } from './harness.js';
 
@@ -85,8 +88,45 @@ try {
   } finally {
     await filtered.close();
   }
+
+  // DCIM: the demo data set (40 sites of 50 devices: 2,000 devices, about 39,000 interfaces).
+  await db.transaction(async (trx) => {
+    for (const step of dcimDemoSteps({ sites: 40, 'devices-per-site': 50 })) await step.run(trx);
+  });
+  await db.raw('analyze');
+  const scenarios: [string, string, ReturnType<typeof interfaceList>][] = [
+    ['List 1000 interfaces, full', '/api/dcim/interfaces/?limit=1000', interfaceList(db, false)],
+    ['List 1000 interfaces, brief', '/api/dcim/interfaces/?limit=1000&brief=1', interfaceList(db, true)],
+    ['List 1000 devices, full', '/api/dcim/devices/?limit=1000', deviceList(db)],
+  ];
+  for (const [title, path, handler] of scenarios) {
+    const baseline = await startBaseline(handler);
+    try {
+      await sameJson(`${baseline.url}?limit=1000`, `${base}${path}`, auth);
+      const rows = [
+        await measure('hand-written SQL (baseline)', `${baseline.url}?limit=1000`, seconds),
+        await measure(`Patchbay GET ${path.split('?')[0]}`, `${base}${path}`, seconds, auth),
+      ];
+      report(`${title} (${seconds} s each, 4 clients)`, rows);
+    } finally {
+      await baseline.close();
+    }
+  }
 } finally {
   await server.close();
   await database.stop();
+}
+
+/** The baseline must answer exactly what Patchbay answers (results compared after both ran once). */
+async function sameJson(baselineUrl: string, patchbayUrl: string, headers: Record<string, string>): Promise<void> {
+  const [expected, actual] = await Promise.all([fetch(baselineUrl).then((r) => r.json()), fetch(patchbayUrl, { headers }).then((r) => r.json())]);
+  // Patchbay's links use the host it was asked for; the baseline's use its own.
+  const normalise = (value: unknown, origin: string) => JSON.parse(JSON.stringify((value as { results: unknown }).results).replaceAll(origin, 'BASE')) as unknown;
+  const a = normalise(expected, new URL(baselineUrl).origin);
+  const b = normalise(actual, new URL(patchbayUrl).origin);
+  if (isDeepStrictEqual(a, b)) return;
+  const [first, second] = [(a as unknown[])[0], (b as unknown[])[0]] as Record<string, unknown>[];
+  const differing = Object.keys({ ...first, ...second }).filter((k) => !isDeepStrictEqual(first?.[k], second?.[k]));
+  throw new Error(`The baseline answers differently from ${patchbayUrl} (first row differs in: ${differing.join(', ') || 'order or later rows'})`);
 }
 process.exit(0);

@@ -19,7 +19,7 @@ export type { FieldSelection } from './model/render.js';
 // Defining a field kind.
 export {
   Field, plainRenderer, snapshotValue,
-  type CheckEntry, type Column, type CommonOptions, type DerivedField, type ExpressionIndex, type JoinTable, type ObjectRef, type Reference,
+  type CheckEntry, type Column, type CommonOptions, type DerivedField, type ExpressionIndex, type GeneratedColumn, type JoinTable, type ObjectRef, type Reference,
   type StoreEntry, type WriteValues,
 } from './model/field.js';
 export { ScalarField, StringField, IntegerField, type StringOptions, type IntegerOptions } from './model/fields/scalar.js';

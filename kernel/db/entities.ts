@@ -68,6 +68,9 @@ export function entityOf(model: Model, registry: ModelRegistry): EntitySchema {
       }
     }
     indexes.push(...field.indexes());
+    for (const col of field.generatedColumns()) {
+      properties[col.name] = { type: 'string', columnType: col.type, fieldName: col.name, nullable: true, generated: `(${col.expression}) stored`, index: `${model.table}_${col.name}_idx` } as Property;
+    }
   }
   // `q` searches with ILIKE '%text%' on the model's own columns: trigram indexes serve it.
   for (const name of model.search) {

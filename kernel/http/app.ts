@@ -28,6 +28,8 @@ export function buildApp(deps: AppDeps): Express {
   // NetBox's URLs are case-sensitive; so are the checks that compare paths (CSRF, login, maintenance).
   app.set('case sensitive routing', true);
   app.set('x-powered-by', false);
+  // NetBox sends no ETags; hashing every response body would cost a large list a few milliseconds.
+  app.set('etag', false);
   // Repeated parameters become arrays; no cap on their number (the filter DSL refuses too many with a 400).
   app.set('query parser', (text: string) => parse(text, '&', '=', { maxKeys: 0 }));
   app.use(requestHeaders, allowedHost(deps.settings), queryTexts, trailingSlash, bodyParser(deps.settings.MAX_BODY_SIZE), authenticate(deps));

@@ -41,6 +41,13 @@ export interface ExpressionIndex {
   expression: string;
 }
 
+/** A column PostgreSQL computes from others on every write (`generated always as (…) stored`), indexed. */
+export interface GeneratedColumn {
+  name: string;
+  type: string;
+  expression: string;
+}
+
 export interface CommonOptions {
   label?: string;
   helpText?: string;
@@ -159,6 +166,19 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
   }
 
   indexes(): ExpressionIndex[] {
+    return [];
+  }
+
+  /**
+   * The columns of a row rendering this field reads (its own by default); undefined when it needs the whole row.
+   * Brief and nested reads select only these.
+   */
+  reads(): string[] | undefined {
+    return this.columns().map((c) => c.name);
+  }
+
+  /** Columns the database derives for this field (a natural-order key); never written, read or rendered. */
+  generatedColumns(): GeneratedColumn[] {
     return [];
   }
 

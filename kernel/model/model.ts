@@ -119,6 +119,8 @@ export interface ModelDeclaration {
   /** `display` of one object from its row; defaults to its `name`. */
   display?: (row: Row) => string;
   displayLoader?: DisplayLoader;
+  /** The fields `display` or `displayLoader` read: lists in brief and nested forms then select only what they show. */
+  displayUses?: string[];
   unique?: UniqueConstraint[];
   /**
    * The field naming the object this one belongs to (a foreign key or generic relation), for the change log; of

@@ -2,7 +2,7 @@ import type { Field, Reference } from './field.js';
 import type { Model } from './model.js';
 import { ObjectTypes } from './object-types.js';
 import { applyOrdering } from './ordering.js';
-import { renderRows } from './render.js';
+import { columnsRead, renderRows } from './render.js';
 import type { JsonObject, RenderContext, RenderMode } from './types.js';
 
 /** A field of another model that refers to a model: what deleting its objects must look at. */
@@ -115,10 +115,12 @@ export class ModelRegistry {
   async loadNested(model: Model, ids: number[], ctx: RenderContext, keys?: string[]): Promise<Map<number, JsonObject>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
-    const qb = ctx.db(`${model.table} as t`).select('t.*').whereIn('t.id', unique);
+    const fields = keys?.map((k) => this.fieldOf(model, k)!) ?? this.outputFields(model, 'nested');
+    const columns = columnsRead(fields);
+    const qb = ctx.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*').whereIn('t.id', unique);
     applyOrdering(qb, model, model.ordering, this);
     const rows = await qb;
-    const rendered = await renderRows(model, rows, ctx, 'nested', undefined, keys?.map((k) => this.fieldOf(model, k)!));
+    const rendered = await renderRows(model, rows, ctx, 'nested', undefined, fields);
     return new Map(rendered.map((obj) => [obj.id as number, obj]));
   }
 

@@ -30,8 +30,7 @@ export async function renderRows(
   model: Model, rows: Row[], ctx: RenderContext, mode: RenderMode, selection?: FieldSelection, only?: Field[],
 ): Promise<JsonObject[]> {
   const wanted = (key: string) => (!selection?.only || selection.only.has(key)) && !selection?.omit?.has(key);
-  let fields = only ?? ctx.registry.outputFields(model, mode);
-  if (selection) fields = fields.filter((f) => readKeys(f, ctx.registry).some(wanted));
+  const fields = renderedFields(model, ctx.registry, mode, selection, only);
   // Side by side, so that fields loading alike (a page's counts) share one query.
   const renderers = await Promise.all(fields.map((field) => field.prepare(rows, ctx, mode, selection && wanted)));
   // Fields with several keys (generic relations) may be only partly selected.
@@ -42,4 +41,26 @@ export async function renderRows(
     for (const key of unwanted) delete out[key];
     return out;
   });
+}
+
+/** The fields a representation renders: the mode's, or `only`, narrowed by the selection. */
+export function renderedFields(model: Model, registry: ModelRegistry, mode: RenderMode, selection?: FieldSelection, only?: Field[]): Field[] {
+  const fields = only ?? registry.outputFields(model, mode);
+  if (!selection) return fields;
+  const wanted = (key: string) => (!selection.only || selection.only.has(key)) && !selection.omit?.has(key);
+  return fields.filter((f) => readKeys(f, registry).some(wanted));
+}
+
+/**
+ * The columns rendering `fields` reads, to select instead of `*` (brief and nested forms read a few of many); undefined
+ * when one of them needs the whole row.
+ */
+export function columnsRead(fields: Field[]): string[] | undefined {
+  const columns = new Set(['id']);
+  for (const field of fields) {
+    const reads = field.reads();
+    if (!reads) return undefined;
+    reads.forEach((c) => columns.add(c));
+  }
+  return [...columns];
 }

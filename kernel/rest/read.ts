@@ -5,7 +5,7 @@ import { filterFromQuery } from '../filters/query.js';
 import { baseUrl, queryParam } from '../http/request.js';
 import type { Model } from '../model/model.js';
 import { applyOrdering } from '../model/ordering.js';
-import { renderRows } from '../model/render.js';
+import { columnsRead, renderRows, renderedFields } from '../model/render.js';
 import { INT_MAX, isStoredId } from '../model/values.js';
 import { Memo, ValidationError, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
 import { cursorUrl, pageLinks, pageOf } from './pagination.js';
@@ -76,8 +76,11 @@ export async function listObjects(req: Request, model: Model, services: RestServ
   const scope = { db, registry: services.registry };
   applyFilter(base, model, await filterFromQuery(req.query, model, services.filters, scope), scope);
 
-  const qb = base.clone().select('t.*');
-  const render = (rows: Row[]) => renderRows(model, rows, renderContext(req, services), renderMode(req), selection);
+  const mode = renderMode(req);
+  // Only the columns the representation shows (a brief page reads a few of many).
+  const columns = columnsRead(renderedFields(model, services.registry, mode, selection));
+  const qb = base.clone().select(columns ? columns.map((c) => `t.${c}`) : 't.*');
+  const render = (rows: Row[]) => renderRows(model, rows, renderContext(req, services), mode, selection);
   if (start !== undefined) {
     qb.where('t.id', '>=', start).orderBy('t.id');
     if (page.limit !== null) qb.limit(page.limit + 1);
@@ -87,11 +90,11 @@ export async function listObjects(req: Request, model: Model, services: RestServ
     const next = more ? cursorUrl(req, (rows[rows.length - 1].id as number) + 1) : null;
     return { count: null, next, previous: null, results: await render(rows) };
   }
-  const [{ count }] = (await base.clone().count({ count: '*' })) as { count: string }[];
   const ordering = queryParam(req, 'ordering');
   applyOrdering(qb, model, ordering ? ordering.split(',').filter(Boolean) : model.ordering, services.registry);
   if (page.limit !== null) qb.limit(page.limit);
   if (page.offset) qb.offset(page.offset);
-  const rows = (await qb) as Row[];
+  // The count and the page side by side: two connections, one wait.
+  const [[{ count }], rows] = (await Promise.all([base.clone().count({ count: '*' }), qb])) as [{ count: string }[], Row[]];
   return { count: Number(count), ...pageLinks(req, page, Number(count)), results: await render(rows) };
 }

@@ -42,7 +42,8 @@ describe('token keys', () => {
       expect((await t.get(`/api/users/tokens/?${query}`)).body.count, query).toBe(all);
     }
     expect((await t.get(`/api/users/tokens/?key=${key}`)).body.results.map((r: { key: string }) => r.key)).toEqual([key]);
-    expect((await t.get(`/api/users/tokens/?key=${key.slice(0, 39)}0`)).body.count).toBe(0);
+    // The same key but its last digit.
+    expect((await t.get(`/api/users/tokens/?key=${key.slice(0, 39)}${key.endsWith('0') ? '1' : '0'}`)).body.count).toBe(0);
     // Nor through a permission's constraints.
     const grant = await t.post('/api/users/permissions/', { name: 'probe', object_types: ['users.token'], actions: ['view'], constraints: { key__startswith: 'a' } });
     expect(grant.body).toEqual({ constraints: ['Invalid filter for users.token: A token key can only be matched whole.'] });

@@ -3,7 +3,7 @@ import { FilterError } from '../../filters/errors.js';
 import { SCALAR_LOOKUPS, type Lookups } from '../../filters/lookups.js';
 import { parseBoolean, parseDateParam, parseDateTimeParam, parseNumber, parseWholeNumber } from '../../filters/values.js';
 import type { ValueSchema } from '../description.js';
-import { Field, type Column, type CommonOptions, type ExpressionIndex, type WriteValues } from '../field.js';
+import { Field, type Column, type CommonOptions, type GeneratedColumn, type WriteValues } from '../field.js';
 import type { OrderStep } from '../ordering.js';
 import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../types.js';
 import { INT_MAX, wholeNumber } from '../values.js';
@@ -136,15 +136,18 @@ export class StringField<O extends StringOptions = StringOptions> extends Scalar
     return [[this.name]];
   }
 
+  /** A natural name orders by its key, which PostgreSQL computes on every write: nothing to compute per read. */
   override order(step: OrderStep): void {
     if (!this.options.natural) return super.order(step);
-    if (!step.rest.length) step.qb.orderByRaw(`${NATURAL_SORT_FUNCTION}(??) ${step.desc ? 'desc' : 'asc'}`, [`${step.alias}.${this.name}`]);
+    if (!step.rest.length) step.qb.orderBy(`${step.alias}.${this.naturalKey}`, step.desc ? 'desc' : 'asc');
   }
 
-  override indexes(): ExpressionIndex[] {
-    if (!this.options.natural) return [];
-    const name = `${this.model.table}_${this.name}_natural`;
-    return [{ name, expression: `create index "${name}" on "${this.model.table}" (${NATURAL_SORT_FUNCTION}("${this.name}"))` }];
+  private get naturalKey(): string {
+    return `${this.name}_natural`;
+  }
+
+  override generatedColumns(): GeneratedColumn[] {
+    return this.options.natural ? [{ name: this.naturalKey, type: 'text', expression: `${NATURAL_SORT_FUNCTION}("${this.name}")` }] : [];
   }
 }
 

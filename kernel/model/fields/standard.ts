@@ -78,6 +78,14 @@ export class LinkField extends ReadOnlyField {
 }
 
 export class DisplayField extends ReadOnlyField {
+  /** What the model's display rule reads: its `displayUses`, else the name; unknown (the whole row) for a custom rule. */
+  override reads(): string[] | undefined {
+    const { decl } = this.model;
+    if (decl.displayUses) return decl.displayUses.flatMap((name) => this.model.field(name)!.columns().map((c) => c.name));
+    if (decl.display || decl.displayLoader) return undefined;
+    return this.model.field('name') ? ['name'] : [];
+  }
+
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const model = this.model;
     const loader = model.decl.displayLoader;

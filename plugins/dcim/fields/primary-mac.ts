@@ -16,6 +16,10 @@ export class PrimaryMacField extends Field {
     return { type: 'string', format: 'mac' };
   }
 
+  override reads(): string[] {
+    return ['primary_mac_address_id'];
+  }
+
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const ids = [...new Set(rows.map((r) => r.primary_mac_address_id as number | null).filter((id): id is number => id !== null))];
     const found = ids.length ? ((await ctx.db('dcim_macaddress').select('id', 'mac_address').whereIn('id', ids)) as Row[]) : [];

@@ -47,6 +47,7 @@ export const DeviceType = defineModel('dcim.devicetype', {
   unique: [{ fields: ['manufacturer', 'model'] }, { fields: ['manufacturer', 'slug'] }],
   brief: ['manufacturer', 'model', 'slug', 'description', 'device_count'],
   display: (row) => String(row.model),
+  displayUses: ['model'],
   ordering: ['manufacturer', 'model'],
   search: ['manufacturer', 'model', 'part_number', 'description', 'comments'],
   features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],

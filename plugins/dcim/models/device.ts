@@ -138,6 +138,7 @@ export const Device = defineModel('dcim.device', {
   ],
   brief: ['name', 'description'],
   displayLoader: deviceDisplays,
+  displayUses: ['name', 'asset_tag', 'virtual_chassis', 'vc_position', 'device_type'],
   ordering: ['name', 'id'],
   search: ['name', 'serial', 'asset_tag', 'description', 'comments'],
   relatedFilters: { region: 'site__region', site_group: 'site__group', manufacturer: 'device_type__manufacturer' },

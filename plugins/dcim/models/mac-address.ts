@@ -14,6 +14,7 @@ export const MacAddress = defineModel('dcim.macaddress', {
   },
   brief: ['mac_address', 'description'],
   display: (row) => String(row.mac_address).toUpperCase(),
+  displayUses: ['mac_address'],
   ordering: ['mac_address', 'id'],
   search: ['mac_address', 'description'],
   filters: macFilters,

@@ -20,6 +20,7 @@ export const ModuleType = defineModel('dcim.moduletype', {
   unique: [{ fields: ['manufacturer', 'model'] }],
   brief: ['profile', 'manufacturer', 'model', 'description'],
   display: (row) => String(row.model),
+  displayUses: ['model'],
   ordering: ['profile', 'manufacturer', 'model'],
   search: ['manufacturer', 'model', 'part_number', 'description', 'comments'],
   features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],

@@ -44,6 +44,7 @@ export const Module = defineModel('dcim.module', {
   },
   brief: ['device', 'module_bay', 'module_type', 'description'],
   displayLoader: moduleDisplays,
+  displayUses: ['module_bay', 'module_type'],
   ordering: ['module_bay'],
   search: ['device', 'serial', 'asset_tag', 'description', 'comments'],
   relatedFilters: {

@@ -29,6 +29,7 @@ export const RackReservation = defineModel('dcim.rackreservation', {
   },
   brief: ['status', 'user', 'description', 'units'],
   displayLoader: reservationDisplays,
+  displayUses: ['rack'],
   ordering: ['created', 'id'],
   search: ['rack', 'user', 'description'],
   relatedFilters: { site: 'rack__site', region: 'rack__site__region', site_group: 'rack__site__group', location: 'rack__location' },

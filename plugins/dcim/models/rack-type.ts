@@ -16,6 +16,7 @@ export const RackType = defineModel('dcim.racktype', {
   unique: [{ fields: ['manufacturer', 'model'] }, { fields: ['manufacturer', 'slug'] }],
   brief: ['manufacturer', 'model', 'slug', 'description'],
   display: (row) => String(row.model),
+  displayUses: ['model'],
   ordering: ['manufacturer', 'model'],
   search: ['model', 'description', 'comments'],
   features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],

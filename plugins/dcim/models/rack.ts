@@ -42,6 +42,7 @@ export const Rack = defineModel('dcim.rack', {
   unique: [{ fields: ['location', 'name'] }, { fields: ['location', 'facility_id'] }],
   brief: ['name', 'description', 'device_count'],
   display: (row) => (row.facility_id ? `${row.name} (${row.facility_id})` : String(row.name)),
+  displayUses: ['name', 'facility_id'],
   ordering: ['site', 'location', 'name', 'id'],
   search: ['name', 'facility_id', 'serial', 'asset_tag', 'description', 'comments'],
   relatedFilters: { region: 'site__region', site_group: 'site__group', manufacturer: 'rack_type__manufacturer' },

@@ -38,6 +38,7 @@ export const ContactAssignment = defineModel('tenancy.contactassignment', {
   ordering: ['contact', 'priority', 'role', 'id'],
   search: ['contact', 'role'],
   displayLoader: assignmentDisplays,
+  displayUses: ['contact', 'object', 'priority'],
   parent: 'object',
   features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
 });

@@ -53,6 +53,7 @@ export function defineComponent(key: string, spec: ComponentSpec): Model {
     unique: spec.unique ?? [{ fields: ['device', 'name'] }],
     brief: spec.brief ?? ['device', 'name', 'description'],
     display: labelled,
+    displayUses: ['name', 'label'],
     ordering: spec.ordering ?? ['device', 'name'],
     search: ['name', 'label', 'description'],
     relatedFilters: {

@@ -46,6 +46,7 @@ export function defineTemplate(key: string, spec: TemplateSpec): Model {
     ],
     brief: spec.brief ?? ['name', 'description'],
     display: labelled,
+    displayUses: ['name', 'label'],
     ordering: spec.ordering ?? (modular ? ['device_type', 'module_type', 'name'] : ['device_type', 'name']),
     search: ['name', 'description'],
     parent: modular ? ['device_type', 'module_type'] : 'device_type',

@@ -1,0 +1,230 @@
+import type { Db } from '../kernel/model/types.js';
+import { formatDateTime } from '../kernel/model/fields/time.js';
+import { DeviceAirflow, DeviceFace, DeviceStatus, InterfaceDuplex, InterfaceMode, InterfacePoEMode, InterfacePoEType, InterfaceType, WirelessChannel, WirelessRole } from '../plugins/dcim/choices.js';
+import type { ChoiceSet } from '../kernel/index.js';
+
+type Row = Record<string, unknown>;
+type Handler = (url: URL) => Promise<unknown>;
+
+const choice = (set: ChoiceSet, value: unknown) => (value === null || value === '' ? null : { value, label: set.label(value as string) });
+const num = (value: unknown) => (value === null ? null : Number(value));
+
+/** URLs as the API writes them (`path`: `dcim/devices`). */
+const links = (base: string, path: string, id: unknown) => ({ url: `${base}/api/${path}/${id}/`, display_url: `${base}/${path}/${id}/` });
+
+/** A device's brief form, from columns prefixed `p` (`p_id`, `p_name`, …); the display rule for named devices. */
+function deviceBrief(base: string, r: Row, p: string) {
+  const name = r[`${p}_name`] as string | null;
+  const tag = r[`${p}_asset_tag`] as string | null;
+  const display = name ? (tag ? `${name} (${tag})` : name) : `${r[`${p}_type`]} (${tag ?? r[`${p}_id`]})`;
+  return { id: r[`${p}_id`], url: links(base, 'dcim/devices', r[`${p}_id`]).url, display, name, description: r[`${p}_description`] };
+}
+
+/** The columns of a device (aliased `alias`) deviceBrief reads, prefixed `p`. */
+const deviceColumns = (alias: string, p: string, type: string) =>
+  `${alias}.id as ${p}_id, ${alias}.name as ${p}_name, ${alias}.asset_tag as ${p}_asset_tag, ${alias}.description as ${p}_description,
+   case when ${alias}.name is null then (select m.name || ' ' || dt.model from dcim_devicetype dt join dcim_manufacturer m on m.id = dt.manufacturer_id where dt.id = ${type}) end as ${p}_type`;
+
+/** The custom fields of a model, each null: what an object without custom field data shows. */
+async function emptyCustomFields(db: Db, model: string): Promise<Record<string, null>> {
+  const rows = (await db('extras_customfield').select('name').whereRaw('? = any(object_types)', [model]).orderBy(['weight', 'name'])) as Row[];
+  return Object.fromEntries(rows.map((r) => [r.name as string, null]));
+}
+
+/** The tags of every object of `page`, grouped: one row per tagged object. */
+const tagsOfPage = (type: string) =>
+  `select ti.object_id as id, json_agg(json_build_object('id', tg.id, 'name', tg.name, 'slug', tg.slug, 'color', tg.color) order by tg.weight, tg.name) as tags
+     from extras_taggeditem ti join extras_tag tg on tg.id = ti.tag_id
+     where ti.object_id in (select id from page) and ti.object_type_id = (select id from core_objecttype where app_label = 'dcim' and model = '${type}')
+     group by ti.object_id`;
+
+function tagList(base: string, tags: Row[]) {
+  return tags.map((t) => ({ id: t.id, url: `${base}/api/extras/tags/${t.id}/`, display_url: `${base}/extras/tags/${t.id}/`, display: t.name, name: t.name, slug: t.slug, color: t.color }));
+}
+
+/** The interfaces of the page in one statement, with every related object they show. */
+const INTERFACE_PAGE = `with page as (
+    select i.* from dcim_interface i join dcim_device d on d.id = i.device_id
+    order by d.name_natural, d.id, i.name_natural, i.id limit ?),
+  vdcs as (select v.interface_id as id, json_agg(json_build_object('id', c.id, 'name', c.name, 'identifier', c.identifier, 'description', c.description,
+        'device_id', cd.id, 'device_name', cd.name, 'device_description', cd.description) order by c.name, c.id) as list
+      from dcim_interface_vdcs v join dcim_virtualdevicecontext c on c.id = v.virtualdevicecontext_id join dcim_device cd on cd.id = c.device_id
+      where v.interface_id in (select id from page) group by v.interface_id),
+  bridged as (select b.bridge_id as id, json_agg(json_build_object('id', b.id, 'name', b.name, 'device_id', bdv.id, 'device_name', bdv.name,
+        'device_description', bdv.description) order by b.id) as list
+      from dcim_interface b join dcim_device bdv on bdv.id = b.device_id where b.bridge_id in (select id from page) group by b.bridge_id),
+  macs as (select a.assigned_object_id as id, json_agg(json_build_object('id', a.id, 'mac', a.mac_address::text, 'description', a.description) order by a.id) as list
+      from dcim_macaddress a where a.assigned_object_id in (select id from page)
+        and a.assigned_object_type_id = (select id from core_objecttype where app_label = 'dcim' and model = 'interface') group by a.assigned_object_id),
+  tags as (${tagsOfPage('interface')})
+  select p.*, ${deviceColumns('d', 'd', 'd.device_type_id')},
+    mo.id as mo_id, mo.description as mo_description, mo.module_bay_id as mo_bay_id, mb.name as mo_bay_name, mo.module_type_id as mo_type_id,
+    mt.model as mo_type_model, mt.description as mo_type_description, mf.id as mo_mf_id, mf.name as mo_mf_name, mf.slug as mo_mf_slug,
+    mf.description as mo_mf_description, ${deviceColumns('md', 'md', 'md.device_type_id')},
+    pi.name as pi_name, ${deviceColumns('pd', 'pd', 'pd.device_type_id')},
+    bi.name as bi_name, ${deviceColumns('bd', 'bd', 'bd.device_type_id')},
+    li.name as li_name, ${deviceColumns('ld', 'ld', 'ld.device_type_id')},
+    pm.mac_address::text as pm_mac, pm.description as pm_description,
+    coalesce(vdcs.list, '[]') as vdcs, coalesce(bridged.list, '[]') as bridged, coalesce(macs.list, '[]') as macs, coalesce(tags.tags, '[]') as tags
+  from page p join dcim_device d on d.id = p.device_id
+  left join dcim_module mo on mo.id = p.module_id left join dcim_modulebay mb on mb.id = mo.module_bay_id
+  left join dcim_moduletype mt on mt.id = mo.module_type_id left join dcim_manufacturer mf on mf.id = mt.manufacturer_id
+  left join dcim_device md on md.id = mo.device_id
+  left join dcim_interface pi on pi.id = p.parent_id left join dcim_device pd on pd.id = pi.device_id
+  left join dcim_interface bi on bi.id = p.bridge_id left join dcim_device bd on bd.id = bi.device_id
+  left join dcim_interface li on li.id = p.lag_id left join dcim_device ld on ld.id = li.device_id
+  left join dcim_macaddress pm on pm.id = p.primary_mac_address_id
+  left join vdcs on vdcs.id = p.id left join bridged on bridged.id = p.id left join macs on macs.id = p.id left join tags on tags.id = p.id
+  order by d.name_natural, d.id, p.name_natural, p.id`;
+
+const INTERFACE_BRIEF_PAGE = `select i.id, i.name, i.description, ${deviceColumns('d', 'd', 'd.device_type_id')}
+  from dcim_interface i join dcim_device d on d.id = i.device_id
+  order by d.name_natural, d.id, i.name_natural, i.id limit ?`;
+
+/**
+ * The hand-written equivalent of GET /api/dcim/interfaces/?limit=N (full or brief): one count, one statement for
+ * the page with every related object, and the custom field definitions; JSON built by hand.
+ */
+export function interfaceList(db: Db, brief: boolean): Handler {
+  return async (url) => {
+    const base = url.origin;
+    const limit = Number(url.searchParams.get('limit') ?? 50);
+    const [{ count }] = (await db('dcim_interface').count({ count: '*' })) as { count: string }[];
+    if (brief) {
+      const { rows } = (await db.raw(INTERFACE_BRIEF_PAGE, [limit])) as { rows: Row[] };
+      const results = rows.map((r) => ({ id: r.id, url: links(base, 'dcim/interfaces', r.id).url, display: r.name, device: deviceBrief(base, r, 'd'), name: r.name, description: r.description }));
+      return { count: Number(count), next: null, previous: null, results };
+    }
+    const [custom, { rows }] = await Promise.all([emptyCustomFields(db, 'dcim.interface'), db.raw(INTERFACE_PAGE, [limit]) as Promise<{ rows: Row[] }>]);
+    const nestedInterface = (r: Row, p: 'pi' | 'bi' | 'li', d: string, id: unknown) =>
+      id === null ? null : { id, ...links(base, 'dcim/interfaces', id), display: r[`${p}_name`], device: deviceBrief(base, r, d), name: r[`${p}_name`] };
+    const results = rows.map((r) => ({
+      id: r.id, ...links(base, 'dcim/interfaces', r.id), display: r.label ? `${r.name} (${r.label})` : r.name,
+      device: deviceBrief(base, r, 'd'),
+      module: r.mo_id === null ? null : {
+        id: r.mo_id, url: links(base, 'dcim/modules', r.mo_id).url, display: `${r.mo_bay_name}: ${r.mo_type_model} (${r.mo_id})`,
+        device: deviceBrief(base, r, 'md'),
+        module_bay: { id: r.mo_bay_id, ...links(base, 'dcim/module-bays', r.mo_bay_id), display: r.mo_bay_name, name: r.mo_bay_name },
+        module_type: {
+          id: r.mo_type_id, url: links(base, 'dcim/module-types', r.mo_type_id).url, display: r.mo_type_model, profile: null,
+          manufacturer: { id: r.mo_mf_id, url: links(base, 'dcim/manufacturers', r.mo_mf_id).url, display: r.mo_mf_name, name: r.mo_mf_name, slug: r.mo_mf_slug, description: r.mo_mf_description },
+          model: r.mo_type_model, description: r.mo_type_description,
+        },
+        description: r.mo_description,
+      },
+      name: r.name, label: r.label,
+      vdcs: (r.vdcs as Row[]).map((c) => ({
+        id: c.id, url: links(base, 'dcim/virtual-device-contexts', c.id).url, display: c.name, name: c.name, identifier: c.identifier,
+        device: { id: c.device_id, url: links(base, 'dcim/devices', c.device_id).url, display: c.device_name, name: c.device_name, description: c.device_description },
+        description: c.description,
+      })),
+      type: choice(InterfaceType, r.type), enabled: r.enabled,
+      parent: nestedInterface(r, 'pi', 'pd', r.parent_id),
+      bridge: nestedInterface(r, 'bi', 'bd', r.bridge_id),
+      bridge_interfaces: (r.bridged as Row[]).map((b) => ({
+        id: b.id, ...links(base, 'dcim/interfaces', b.id), display: b.name,
+        device: { id: b.device_id, url: links(base, 'dcim/devices', b.device_id).url, display: b.device_name, name: b.device_name, description: b.device_description }, name: b.name,
+      })),
+      lag: nestedInterface(r, 'li', 'ld', r.lag_id),
+      mtu: r.mtu, mac_address: r.pm_mac === null ? null : String(r.pm_mac).toUpperCase(),
+      primary_mac_address: r.primary_mac_address_id === null ? null : {
+        id: r.primary_mac_address_id, url: links(base, 'dcim/mac-addresses', r.primary_mac_address_id).url, display: String(r.pm_mac).toUpperCase(),
+        mac_address: String(r.pm_mac).toUpperCase(), description: r.pm_description,
+      },
+      mac_addresses: (r.macs as Row[]).map((m) => ({ id: m.id, url: links(base, 'dcim/mac-addresses', m.id).url, display: String(m.mac).toUpperCase(), mac_address: String(m.mac).toUpperCase(), description: m.description })),
+      speed: r.speed, duplex: choice(InterfaceDuplex, r.duplex), wwn: r.wwn, mgmt_only: r.mgmt_only, description: r.description,
+      mode: choice(InterfaceMode, r.mode), rf_role: choice(WirelessRole, r.rf_role), rf_channel: choice(WirelessChannel, r.rf_channel),
+      poe_mode: choice(InterfacePoEMode, r.poe_mode), poe_type: choice(InterfacePoEType, r.poe_type),
+      rf_channel_frequency: num(r.rf_channel_frequency), rf_channel_width: num(r.rf_channel_width), tx_power: r.tx_power, mark_connected: r.mark_connected,
+      tags: tagList(base, r.tags as Row[]), custom_fields: custom,
+      created: formatDateTime(r.created as string), last_updated: formatDateTime(r.last_updated as string),
+    }));
+    return { count: Number(count), next: null, previous: null, results };
+  };
+}
+
+/** `_depth` of every node of a tree table, for the nested trees a device shows. */
+const depthOf = (table: string) => `(with recursive up(id, parent_id, depth) as (select id, parent_id, 0 from ${table} where parent_id is null
+    union all select c.id, c.parent_id, up.depth + 1 from ${table} c join up on c.parent_id = up.id) select id, depth from up)`;
+
+const COUNTED: [string, string][] = [
+  ['console_port_count', 'dcim_consoleport'], ['console_server_port_count', 'dcim_consoleserverport'], ['power_port_count', 'dcim_powerport'],
+  ['power_outlet_count', 'dcim_poweroutlet'], ['interface_count', 'dcim_interface'], ['rear_port_count', 'dcim_rearport'],
+  ['front_port_count', 'dcim_frontport'], ['module_bay_count', 'dcim_modulebay'], ['device_bay_count', 'dcim_devicebay'],
+  ['inventory_item_count', 'dcim_inventoryitem'],
+];
+
+/** The devices of the page in one statement, with their related objects, depths and component counts. */
+const DEVICE_PAGE = `with page as (select * from dcim_device order by name_natural, id limit ?),
+    role_depth as ${depthOf('dcim_devicerole')}, platform_depth as ${depthOf('dcim_platform')}, location_depth as ${depthOf('dcim_location')},
+    ${COUNTED.map(([name, table]) => `${name} as (select device_id as id, count(*)::int as n from ${table} where device_id in (select id from page) group by device_id)`).join(', ')},
+    tags as (${tagsOfPage('device')})
+  select p.*,
+    t.model as t_model, t.slug as t_slug, t.description as t_description, m.id as m_id, m.name as m_name, m.slug as m_slug, m.description as m_description,
+    r.name as r_name, r.slug as r_slug, r.description as r_description, rd.depth as r_depth,
+    pf.name as pf_name, pf.slug as pf_slug, pf.description as pf_description, pfd.depth as pf_depth,
+    s.name as s_name, s.slug as s_slug, s.description as s_description,
+    l.name as l_name, l.slug as l_slug, l.description as l_description, ld.depth as l_depth,
+    rk.name as rk_name, rk.facility_id as rk_facility, rk.description as rk_description,
+    tn.name as tn_name, tn.slug as tn_slug, tn.description as tn_description,
+    vc.name as vc_name, vc.description as vc_description, vc.master_id as vc_master, vm.name as vc_master_name,
+    bay.id as bay_id, bay.name as bay_name, ${deviceColumns('bp', 'bp', 'bp.device_type_id')},
+    ${COUNTED.map(([name]) => `coalesce(${name}.n, 0) as ${name}`).join(', ')},
+    coalesce(tags.tags, '[]') as tags
+  from page p join dcim_devicetype t on t.id = p.device_type_id join dcim_manufacturer m on m.id = t.manufacturer_id
+  join dcim_devicerole r on r.id = p.role_id left join role_depth rd on rd.id = r.id
+  left join dcim_platform pf on pf.id = p.platform_id left join platform_depth pfd on pfd.id = pf.id
+  join dcim_site s on s.id = p.site_id
+  left join dcim_location l on l.id = p.location_id left join location_depth ld on ld.id = l.id
+  left join dcim_rack rk on rk.id = p.rack_id left join tenancy_tenant tn on tn.id = p.tenant_id
+  left join dcim_virtualchassis vc on vc.id = p.virtual_chassis_id left join dcim_device vm on vm.id = vc.master_id
+  left join dcim_devicebay bay on bay.installed_device_id = p.id left join dcim_device bp on bp.id = bay.device_id
+  ${COUNTED.map(([name]) => `left join ${name} on ${name}.id = p.id`).join(' ')} left join tags on tags.id = p.id
+  order by p.name_natural, p.id`;
+
+/** The hand-written equivalent of GET /api/dcim/devices/?limit=N: one count and one statement; JSON built by hand. */
+export function deviceList(db: Db): Handler {
+  return async (url) => {
+    const base = url.origin;
+    const limit = Number(url.searchParams.get('limit') ?? 50);
+    const [{ count }] = (await db('dcim_device').count({ count: '*' })) as { count: string }[];
+    const [custom, { rows }] = await Promise.all([emptyCustomFields(db, 'dcim.device'), db.raw(DEVICE_PAGE, [limit]) as Promise<{ rows: Row[] }>]);
+    const brief = (path: string, id: unknown, fields: Row) => (id === null ? null : { id, url: links(base, path, id).url, ...fields });
+    const results = rows.map((r) => {
+      const name = r.name as string | null;
+      return {
+        id: r.id, ...links(base, 'dcim/devices', r.id),
+        display: name ? (r.asset_tag ? `${name} (${r.asset_tag})` : name) : `${r.m_name} ${r.t_model} (${r.asset_tag ?? r.id})`,
+        name,
+        device_type: brief('dcim/device-types', r.device_type_id, {
+          display: r.t_model,
+          manufacturer: brief('dcim/manufacturers', r.m_id, { display: r.m_name, name: r.m_name, slug: r.m_slug, description: r.m_description }),
+          model: r.t_model, slug: r.t_slug, description: r.t_description,
+        }),
+        role: brief('dcim/device-roles', r.role_id, { display: r.r_name, name: r.r_name, slug: r.r_slug, description: r.r_description, device_count: 0, _depth: r.r_depth }),
+        tenant: brief('tenancy/tenants', r.tenant_id, { display: r.tn_name, name: r.tn_name, slug: r.tn_slug, description: r.tn_description }),
+        platform: brief('dcim/platforms', r.platform_id, { display: r.pf_name, name: r.pf_name, slug: r.pf_slug, description: r.pf_description, device_count: 0, _depth: r.pf_depth }),
+        serial: r.serial, asset_tag: r.asset_tag,
+        site: brief('dcim/sites', r.site_id, { display: r.s_name, name: r.s_name, description: r.s_description, slug: r.s_slug }),
+        location: brief('dcim/locations', r.location_id, { display: r.l_name, name: r.l_name, slug: r.l_slug, description: r.l_description, rack_count: 0, _depth: r.l_depth }),
+        rack: brief('dcim/racks', r.rack_id, { display: r.rk_facility ? `${r.rk_name} (${r.rk_facility})` : r.rk_name, name: r.rk_name, description: r.rk_description }),
+        position: num(r.position), face: choice(DeviceFace, r.face), latitude: num(r.latitude), longitude: num(r.longitude),
+        parent_device: r.bay_id === null ? null : {
+          ...deviceBrief(base, r, 'bp'), display_url: links(base, 'dcim/devices', r.bp_id).display_url,
+          device_bay: { id: r.bay_id, ...links(base, 'dcim/device-bays', r.bay_id), display: r.bay_name, device: deviceBrief(base, r, 'bp'), name: r.bay_name },
+        },
+        status: choice(DeviceStatus, r.status), airflow: choice(DeviceAirflow, r.airflow),
+        virtual_chassis: brief('dcim/virtual-chassis', r.virtual_chassis_id, {
+          display: r.vc_name, name: r.vc_name,
+          master: r.vc_master === null ? null : { id: r.vc_master, ...links(base, 'dcim/devices', r.vc_master), display: r.vc_master_name, name: r.vc_master_name },
+          description: r.vc_description,
+        }),
+        vc_position: r.vc_position, vc_priority: r.vc_priority, description: r.description, comments: r.comments, local_context_data: r.local_context_data,
+        tags: tagList(base, r.tags as Row[]), custom_fields: custom,
+        created: formatDateTime(r.created as string), last_updated: formatDateTime(r.last_updated as string),
+        ...Object.fromEntries(COUNTED.map(([name]) => [name, r[name]])),
+      };
+    });
+    return { count: Number(count), next: null, previous: null, results };
+  };
+}

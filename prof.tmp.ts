@@ -1,0 +1,13 @@
+import { createServer } from '/work/main/kernel/server.ts';
+import { builtinPlugins } from '/work/main/plugins/index.ts';
+const server = await createServer({ builtins: builtinPlugins, env: { PATCHBAY_CONFIG: '' }, settings: { DATABASE_URL: process.env.URL!, PORT: 0, LOG_LEVEL: 'error', SECRET_KEY: 'x' } });
+const base = await server.listen();
+const key = process.env.KEY!;
+const path = process.env.P!;
+for (let i = 0; i < 20; i++) await fetch(base + path, { headers: { Authorization: `Token ${key}` } }).then((r) => r.arrayBuffer());
+const t = performance.now();
+const N = 200;
+await Promise.all(Array.from({ length: 4 }, async () => { for (let i = 0; i < N / 4; i++) await fetch(base + path, { headers: { Authorization: `Token ${key}` } }).then((r) => r.arrayBuffer()); }));
+console.log(path, ((performance.now() - t) / N).toFixed(1), 'ms/request avg (4 clients)');
+await server.close();
+process.exit(0);
