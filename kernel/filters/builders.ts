@@ -2,7 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Db } from '../model/types.js';
-import { ParamError } from './errors.js';
+import { FilterError, ParamError } from './errors.js';
 import { and, cmp, not, or, type FilterNode, type Lookup } from './tree.js';
 import { parseBoolean, parseWholeNumber } from './values.js';
 
@@ -103,13 +103,22 @@ export function relationFilter(path: string[], target: Model, by: 'id' | string,
     async build(suffix, values, ctx) {
       const wantsNull = values.includes('null');
       const given = values.filter((v) => v !== 'null');
-      const keys = by === 'id' ? given.map(parseWholeNumber) : given;
+      const field = by === 'id' ? undefined : target.field(by);
+      const keys = given.map((v) => {
+        if (!field) return parseWholeNumber(v);
+        try {
+          return field.filterValue(v, 'exact') as Knex.Value;
+        } catch (err) {
+          if (err instanceof FilterError) throw new ParamError(`Select a valid choice. ${v} is not one of the available choices.`);
+          throw err;
+        }
+      });
       let ids: number[] = [];
       if (keys.length) {
-        const rows = (await ctx.db(target.table).select('id', `${by} as key`).whereIn(by, keys as Knex.Value[])) as { id: number; key: unknown }[];
+        const rows = (await ctx.db(target.table).select('id', `${by} as key`).whereIn(by, keys)) as { id: number; key: unknown }[];
         const found = new Set(rows.map((r) => String(r.key)));
-        const missing = keys.find((k) => !found.has(String(k)));
-        if (missing !== undefined) throw new ParamError(`Select a valid choice. ${missing} is not one of the available choices.`);
+        const missing = keys.findIndex((k) => !found.has(String(k)));
+        if (missing >= 0) throw new ParamError(`Select a valid choice. ${given[missing]} is not one of the available choices.`);
         ids = rows.map((r) => r.id);
       }
       const parts: FilterNode[] = [];

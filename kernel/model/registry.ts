@@ -98,6 +98,11 @@ export class ModelRegistry {
     return model.field(name) ?? [...(this.contributed.get(model.key) ?? []), ...(this.derived.get(model.key) ?? [])].find((f) => f.name === name);
   }
 
+  /** The read-only fields other models' fields add to `model` (counts, `_depth`). */
+  derivedFields(model: Model): readonly Field[] {
+    return this.derived.get(model.key) ?? [];
+  }
+
   /** Every field a representation of `model` carries, in output order. */
   outputFields(model: Model, mode: RenderMode): Field[] {
     if (mode === 'full') {

@@ -56,7 +56,7 @@ const BUDGETS: Record<string, { full: number; brief: number }> = {
   '/api/dcim/interfaces/?ordering=-id': { full: 18, brief: 4 },
   '/api/dcim/rear-ports/': { full: 6, brief: 4 },
   '/api/dcim/front-ports/': { full: 8, brief: 4 },
-  '/api/dcim/module-bays/': { full: 11, brief: 8 },
+  '/api/dcim/module-bays/': { full: 10, brief: 7 },
   '/api/dcim/device-bays/': { full: 6, brief: 4 },
   '/api/dcim/inventory-items/?ordering=-id': { full: 12, brief: 5 },
 };

@@ -1,3 +1,6 @@
+import type { QueryFilter } from '../../filters/builders.js';
+import { not, or, type FilterNode } from '../../filters/tree.js';
+import { parseWholeNumber } from '../../filters/values.js';
 import { Batcher } from '../batch.js';
 import type { ValueSchema } from '../description.js';
 import { Field, type Column } from '../field.js';
@@ -59,6 +62,27 @@ export class CountField extends ComputedField {
 
   protected override nestedValue(): 'omit' | number {
     return this.tree ? 0 : 'omit';
+  }
+
+  /** `?interface_count=48`, `__gte`, `__n`…: objects by how many refer to them (plain counts, as NetBox's counters). */
+  override filters(): Record<string, QueryFilter> {
+    if (this.tree) return {};
+    const { table, column, counted } = this.source;
+    const counting = (op: string, value: number): FilterNode => ({
+      op: 'sql',
+      condition: (qb, alias) => void qb.whereRaw(`(select count(distinct s.${counted}) from ${table} s where s.${column} = ??) ${op} ?`, [`${alias}.id`, value]),
+    });
+    const ops: Record<string, string> = { '': '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
+    return {
+      [this.name]: {
+        suffixes: ['n', 'lt', 'lte', 'gt', 'gte'],
+        build: (suffix, values) => {
+          const numbers = values.map(parseWholeNumber);
+          if (suffix === 'n') return not(or(numbers.map((v) => counting('=', v))));
+          return or(numbers.map((v) => counting(ops[suffix], v)));
+        },
+      },
+    };
   }
 
   protected async load(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {

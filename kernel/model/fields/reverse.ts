@@ -1,3 +1,7 @@
+import type { QueryFilter } from '../../filters/builders.js';
+import { ParamError } from '../../filters/errors.js';
+import { cmp, not } from '../../filters/tree.js';
+import { parseWholeNumber } from '../../filters/values.js';
 import type { ValueSchema } from '../description.js';
 import { Field, type Column, type CommonOptions } from '../field.js';
 import type { Model } from '../model.js';
@@ -32,6 +36,31 @@ export class ReverseField extends Field<ReverseOptions> {
 
   protected schema(): ValueSchema {
     return this.options.many ? { type: 'array', items: { type: 'object', relation: this.source } } : { type: 'object', relation: this.source };
+  }
+
+  /** `?installed_module_id=<id>`: the object those of the other side point at (one-to-one reverses only). */
+  override filters(registry: ModelRegistry): Record<string, QueryFilter> {
+    if (this.options.many) return {};
+    const source = registry.get(this.source);
+    const via = source.field(this.via)!;
+    const model = this.model.key;
+    return {
+      [`${this.name}_id`]: {
+        suffixes: ['n'],
+        async build(suffix, values, ctx) {
+          const ids = values.map(parseWholeNumber);
+          const rows = (await ctx.db(source.table).select('*').whereIn('id', ids)) as Row[];
+          const missing = ids.find((id) => !rows.some((r) => r.id === id));
+          if (missing !== undefined) throw new ParamError(`Select a valid choice. ${missing} is not one of the available choices.`);
+          const targets = rows.flatMap((r) => {
+            const ref = via.pointsAt(r, registry);
+            return ref && ref.model === model ? [ref.id] : [];
+          });
+          const node = cmp(['id'], 'in', targets);
+          return suffix === 'n' ? not(node) : node;
+        },
+      },
+    };
   }
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {

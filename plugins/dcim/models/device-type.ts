@@ -2,6 +2,7 @@ import { ValidationError, defineModel, f, type Row, type ValidateContext } from 
 import { collides, fitsRack, placementsIn, units } from '../rules/rack-space.js';
 import { DeviceAirflow, SubdeviceRole, WeightUnit } from '../choices.js';
 import { countRows } from '../rules/count-rows.js';
+import { hasTemplates } from '../rules/has-templates.js';
 import { checkWeight } from './rack-base.js';
 
 /** A device type as a rule reads it (u_height is stored as numeric text). */
@@ -51,6 +52,9 @@ export const DeviceType = defineModel('dcim.devicetype', {
   ordering: ['manufacturer', 'model'],
   search: ['manufacturer', 'model', 'part_number', 'description', 'comments'],
   features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
+  filters: hasTemplates('device_type_id', [
+    'console_ports', 'console_server_ports', 'power_ports', 'power_outlets', 'interfaces', 'pass_through_ports', 'module_bays', 'device_bays', 'inventory_items',
+  ]),
   async validate(row, ctx) {
     const u = height(row);
     if ((u * 10) % 5) throw ValidationError.of('u_height', 'U height must be in increments of 0.5 rack units.');

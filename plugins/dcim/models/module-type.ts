@@ -1,4 +1,5 @@
 import { defineModel, f } from '../../../kernel/index.js';
+import { hasTemplates } from '../rules/has-templates.js';
 import { ModuleAirflow, WeightUnit } from '../choices.js';
 import { checkWeight } from './rack-base.js';
 
@@ -24,5 +25,6 @@ export const ModuleType = defineModel('dcim.moduletype', {
   ordering: ['profile', 'manufacturer', 'model'],
   search: ['manufacturer', 'model', 'part_number', 'description', 'comments'],
   features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
+  filters: hasTemplates('module_type_id', ['console_ports', 'console_server_ports', 'power_ports', 'power_outlets', 'interfaces', 'pass_through_ports']),
   validate: checkWeight,
 });

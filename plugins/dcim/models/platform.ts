@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { ParamError, cmp, defineModel, f, lastValue, or, parseWholeNumber, type Row } from '../../../kernel/index.js';
 
 export const Platform = defineModel('dcim.platform', {
   path: 'platforms',
@@ -20,4 +20,16 @@ export const Platform = defineModel('dcim.platform', {
   ordering: ['name'],
   search: ['name', 'slug', 'description'],
   features: ['tags', 'customFields', 'changelog', 'journal'],
+  filters: {
+    // Platforms a device of this type may run: of no manufacturer, or of the type's.
+    available_for_device_type: {
+      suffixes: [],
+      async build(_s, values, ctx) {
+        const id = parseWholeNumber(lastValue(values));
+        const type = (await ctx.db('dcim_devicetype').select('manufacturer_id').where('id', id).first()) as Row | undefined;
+        if (!type) throw new ParamError(`Select a valid choice. ${id} is not one of the available choices.`);
+        return or([cmp(['manufacturer'], 'isnull', true), cmp(['manufacturer'], 'in', [type.manufacturer_id])]);
+      },
+    },
+  },
 });

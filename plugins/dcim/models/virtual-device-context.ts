@@ -1,5 +1,6 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f, not, parseWholeNumber } from '../../../kernel/index.js';
 import { VirtualDeviceContextStatus } from '../choices.js';
+import { idIn } from '../rules/related-rows.js';
 
 export const VirtualDeviceContext = defineModel('dcim.virtualdevicecontext', {
   path: 'virtual-device-contexts',
@@ -18,4 +19,14 @@ export const VirtualDeviceContext = defineModel('dcim.virtualdevicecontext', {
   ordering: ['name'],
   search: ['name', 'description', 'identifier'],
   features: ['tags', 'customFields', 'changelog', 'journal'],
+  filters: {
+    // Contexts holding any of these interfaces (the interfaces' `vdcs`).
+    interface_id: {
+      suffixes: ['n'],
+      build: (suffix, values) => {
+        const node = idIn((db) => db('dcim_interface_vdcs').select('virtualdevicecontext_id').whereIn('interface_id', values.map(parseWholeNumber)));
+        return suffix === 'n' ? not(node) : node;
+      },
+    },
+  },
 });

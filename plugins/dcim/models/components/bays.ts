@@ -6,20 +6,13 @@ export const ModuleBay = defineComponent('dcim.modulebay', {
   verboseName: 'module bay',
   countAs: 'module_bay_count',
   fields: {
-    // The bay of the module this bay belongs to (set on save, as NetBox's MPTT parent).
-    parent: f.parent('dcim.modulebay', { readOnly: true }),
     installed_module: f.reverse('dcim.module', 'module_bay', { nested: ['id', 'url', 'display_url', 'display', 'serial', 'description'] }),
     position: f.string({ max: 30, blank: true }),
   },
   unique: [{ fields: ['device', 'module', 'name'] }],
-  brief: ['installed_module', 'name', 'description', '_depth'],
-  hooks: {
-    async beforeSave(item, session) {
-      const moduleId = item.row.module_id as number | null;
-      const module = moduleId ? await session.stored(session.registry.get('dcim.module'), moduleId) : undefined;
-      item.columns.parent_id = module ? module.module_bay_id : null;
-    },
-  },
+  brief: ['installed_module', 'name', 'description'],
+  // NetBox's parent bay: the bay holding the module this bay belongs to.
+  relatedFilters: { parent: 'module__module_bay' },
   // A bay may not sit in a module installed in itself (or further down its own tree).
   async validate(row, ctx) {
     const modules = ctx.registry.get('dcim.module');

@@ -1,6 +1,6 @@
 import {
   ParamError, ValidationError, defineModel, f, textFilter,
-  type Field, type Model, type ModelHooks, type ModelValidator, type UniqueConstraint,
+  type Field, type Model, type QueryFilter, type ModelHooks, type ModelValidator, type UniqueConstraint,
 } from '../../../../kernel/index.js';
 import { DeviceStatus } from '../../choices.js';
 import { labelled } from '../../rules/labelled.js';
@@ -19,6 +19,10 @@ export interface ComponentSpec {
   unique?: UniqueConstraint[];
   brief?: string[];
   ordering?: string[];
+  /** Filters along relations beside those every component has. */
+  relatedFilters?: Record<string, string>;
+  /** Query-string filters of its own. */
+  filters?: Record<string, QueryFilter>;
   /** Features beside tags, custom fields, the change log and the journal. */
   features?: string[];
   validate?: ModelValidator;
@@ -59,9 +63,9 @@ export function defineComponent(key: string, spec: ComponentSpec): Model {
     relatedFilters: {
       region: 'device__site__region', site_group: 'device__site__group', site: 'device__site', location: 'device__location',
       rack: 'device__rack', device_type: 'device__device_type.model', device_role: 'device__role', virtual_chassis: 'device__virtual_chassis',
-      tenant: 'device__tenant',
+      tenant: 'device__tenant', ...spec.relatedFilters,
     },
-    filters: { device_status: deviceStatus },
+    filters: { device_status: deviceStatus, ...spec.filters },
     parent: 'device',
     hooks: spec.hooks,
     features: ['tags', 'customFields', 'changelog', 'journal', ...(spec.features ?? [])],

@@ -2,6 +2,7 @@ import { ValidationError, f, type Row, type ValidateContext } from '../../../../
 import { InterfaceDuplex, InterfaceMode, InterfacePoEMode, InterfacePoEType, InterfaceType, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES, WirelessChannel, WirelessRole } from '../../choices.js';
 import { PrimaryMacField } from '../../fields/primary-mac.js';
 import { WwnField } from '../../fields/wwn.js';
+import { interfaceFilters } from '../../rules/interface-filters.js';
 import { checkInterface } from '../../rules/interface-rules.js';
 import { defineComponent } from './component.js';
 
@@ -48,7 +49,7 @@ export const Interface = defineComponent('dcim.interface', {
     lag: f.fk('dcim.interface', { nullable: true, nested: NESTED }),
     mtu: f.integer({ min: 1, max: 65536, nullable: true }),
     mac_address: new PrimaryMacField(),
-    primary_mac_address: f.fk('dcim.macaddress', { nullable: true, unique: true }),
+    primary_mac_address: f.fk('dcim.macaddress', { nullable: true, unique: true, filterBy: 'mac_address' }),
     mac_addresses: f.reverse('dcim.macaddress', 'assigned_object', { many: true }),
     speed: f.integer({ min: 0, max: 2147483647, nullable: true }),
     duplex: f.choice(InterfaceDuplex, { nullable: true }),
@@ -67,6 +68,7 @@ export const Interface = defineComponent('dcim.interface', {
     mark_connected: f.boolean({ default: false }),
   },
   features: ['inventoryTarget', 'macAddresses'],
+  filters: interfaceFilters,
   async validate(row, ctx) {
     checkInterface(row);
     const type = row.type as string;
