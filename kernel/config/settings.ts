@@ -51,7 +51,7 @@ export const SETTINGS = {
   TRUSTED_PROXIES: setting(defaulted(array(string()), []), 'list', 'Proxies (IPs or CIDR prefixes) whose X-Forwarded-For header names the client.'),
   MAINTENANCE_MODE: setting(defaulted(boolean(), false), 'boolean', 'Refuse writes (503) and stop recording token use.'),
   CHANGELOG_RETENTION: setting(defaulted(min(integer(), 0), 90), 'integer', 'Days change records are kept by `manage housekeeping`; 0 keeps them forever.'),
-  MEDIA_ROOT: setting(defaulted(string(), './data/media'), 'string', 'Where uploaded files (image attachments) are stored.'),
+  MEDIA_ROOT: setting(defaulted(string(), './data/media'), 'string', 'Where uploaded files (image attachments, device type images) are stored.'),
   SESSION_COOKIE_AGE: setting(defaulted(min(integer(), 60), 1_209_600), 'integer', 'Lifetime of a browser login session, in seconds.'),
 };
 

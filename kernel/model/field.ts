@@ -86,6 +86,11 @@ export interface Reference {
   select(db: Db, ids: number[]): Knex.QueryBuilder;
 }
 
+/** What a field's cleanup runs in: the deleting transaction, and work for once it has committed (files). */
+export interface CleanupContext extends RenderContext {
+  afterCommit(work: () => Promise<void>): void;
+}
+
 /** A read-only field one field adds to a model (a count on its target, `_depth` on a tree). */
 export interface DerivedField {
   model: Model;
@@ -150,6 +155,16 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
   get required(): boolean {
     if (this.readOnly) return false;
     return this.options.required ?? !(this.nullable || this.options.blank || this.options.default !== undefined);
+  }
+
+  /** What a create (or PUT) without this required field is told. */
+  get requiredMessage(): string {
+    return 'This field is required.';
+  }
+
+  /** Whether it is written as a file part of a multipart/form-data request. */
+  get receivesFiles(): boolean {
+    return false;
   }
 
   /** Keys this field reads from a written body. */
@@ -271,7 +286,7 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
   store?(entries: StoreEntry[], scope: WriteScope): Promise<void>;
 
   /** Removes what the field keeps outside the model's table, when objects `ids` are deleted. */
-  async cleanup(ids: number[], ctx: RenderContext): Promise<void> {
+  async cleanup(ids: number[], ctx: CleanupContext): Promise<void> {
     void ids;
     void ctx;
   }

@@ -3,6 +3,7 @@ import { HttpError } from '../errors.js';
 import { noContent, send } from '../http/respond.js';
 import type { Model } from '../model/model.js';
 import { optionsBody } from './metadata.js';
+import { multipartBody } from './multipart.js';
 import { fetchRow, listObjects, parseId, readObject } from './read.js';
 import type { RestServices } from './services.js';
 import { bulkDestroy, bulkUpdate, create, destroy, update } from './write.js';
@@ -18,6 +19,7 @@ export function modelRouter(model: Model, services: RestServices): Router {
   if (model.decl.readOnly) {
     router.use((req, _res, next) => (['GET', 'HEAD', 'OPTIONS'].includes(req.method) ? next() : methodNotAllowed(req)));
   }
+  router.use(multipartBody(model, services.settings.MAX_BODY_SIZE));
 
   router
     .route('/')

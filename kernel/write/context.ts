@@ -46,6 +46,10 @@ export interface WriteScope {
    * holds it until the write commits, for rules that read one object to decide about another.
    */
   stored(model: Model, id: number, options?: { lock?: boolean }): Promise<Row | undefined>;
+  /** Work for once the write has committed (removing a replaced file). */
+  afterCommit(work: () => Promise<void>): void;
+  /** Work that undoes an effect outside the database (a written file) if the write does not commit. */
+  onRollback(work: () => Promise<void>): void;
 }
 
 /** Parsing one item: the scope plus the stored row when updating. */

@@ -107,6 +107,7 @@ export class WriteSession {
   private readonly batcher = new Batcher();
   private readonly events: ModelEvent[] = [];
   private readonly followUps: (() => Promise<void>)[] = [];
+  private readonly undo: (() => Promise<void>)[] = [];
 
   constructor(
     readonly db: Knex.Transaction,
@@ -149,6 +150,16 @@ export class WriteSession {
     this.followUps.push(work);
   }
 
+  /** Work to undo what the write did outside the database (a file it wrote), if it does not commit. */
+  onRollback(work: () => Promise<void>): void {
+    this.undo.push(work);
+  }
+
+  /** Undoes the write's effects outside the database; the runner calls it when the transaction failed. */
+  async rolledBack(): Promise<void> {
+    for (const work of this.undo.splice(0)) await work().catch(() => undefined);
+  }
+
   /** Creates one object per body, all or none; errors come back aligned with the bodies (ItemErrors). */
   async create(model: Model, bodies: unknown[], options: WriteOptions = {}): Promise<Row[]> {
     if (!options.internal) await this.gate.require(model, 'add');
@@ -178,7 +189,8 @@ export class WriteSession {
       const before = this.logging ? await snapshotRows(step.model, step.rows, this.context()) : undefined;
       const message = (row: Row) => (step.model === model ? messages.get(row.id as number) ?? '' : '');
       await this.changed(step.model, 'delete', step.rows.map((row) => ({ row, before: before?.get(row.id as number) ?? null, message: message(row) })));
-      for (const field of this.registry.outputFields(step.model, 'full')) await field.cleanup(ids, this.context());
+      const cleanup = { ...this.context(), afterCommit: (work: () => Promise<void>) => this.afterCommit(work) };
+      for (const field of this.registry.outputFields(step.model, 'full')) await field.cleanup(ids, cleanup);
       await this.db(step.model.table).whereIn('id', ids).delete();
       await hook(() => hooks?.afterDelete?.(step.rows, this));
     }
@@ -257,6 +269,8 @@ export class WriteSession {
       resolve: (model, value, key, opts) => resolveRelated(scope, model, value, key, this.viewGate(opts, options)),
       exists: (model, id, opts) => exists(scope, model, id, this.viewGate(opts, options)),
       stored: (model, id, opts) => stored(scope, model, id, opts?.lock === true),
+      afterCommit: (work) => this.afterCommit(work),
+      onRollback: (work) => this.onRollback(work),
     };
     return scope;
   }
@@ -280,7 +294,7 @@ export class WriteSession {
         const fallback = present || ctx.mode !== 'create' ? undefined : field.createDefault();
         if (present) await field.parse(item.body, ctx, item.values);
         else if (ctx.mode !== 'partial' && field.required) {
-          throw new ValidationError(Object.fromEntries(field.keys.map((k) => [k, ['This field is required.']])));
+          throw new ValidationError(Object.fromEntries(field.keys.map((k) => [k, [field.requiredMessage]])));
         } else if (fallback !== undefined) await field.parse({ [field.name]: fallback }, ctx, item.values);
       });
     }

@@ -20,7 +20,7 @@ const ATTEMPTS = 3;
 /**
  * Runs write sessions: one transaction each; events and follow-up work after the commit. A write that lost a
  * race to a concurrent one is run again (at most ATTEMPTS times), so clients do not see deadlocks: the work
- * must keep effects outside the database for `session.afterCommit`.
+ * must keep effects outside the database for `session.afterCommit` (or undo them with `onRollback`).
  */
 export class WriteRunner {
   constructor(private readonly knex: Knex, private readonly services: SessionServices) {}
@@ -29,18 +29,21 @@ export class WriteRunner {
     await writer.gate.prepare();
     for (let attempt = 1; ; attempt++) {
       let session: WriteSession | undefined;
+      let result: T;
       try {
-        const result = await this.knex.transaction(async (trx) => {
+        result = await this.knex.transaction(async (trx) => {
           session = new WriteSession(trx, this.services, writer.actor, writer.gate, writer.baseUrl);
           return work(session);
         });
-        await session!.committed();
-        return result;
       } catch (err) {
+        await session?.rolledBack();
         if (attempt >= ATTEMPTS || !RETRIED.has((err as { code?: string }).code ?? '')) throw err;
         // A short, random pause lets the other writer finish first.
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+        continue;
       }
+      await session!.committed();
+      return result;
     }
   }
 }

@@ -9,7 +9,6 @@ import { JournalEntry } from './models/journal-entry.js';
 import { ObjectChange } from './models/object-change.js';
 import { Tag } from './models/tag.js';
 import { tagFilters } from './tag-filters.js';
-import { uploadRoute } from './upload-route.js';
 
 /** The change log, tags, custom fields, journal and image attachments, for every model that declares the feature. */
 export default definePlugin({
@@ -27,9 +26,6 @@ export default definePlugin({
     ...(model.features.has('customFields') ? { custom_fields: new CustomFieldsField() } : {}),
   }),
   changes: recordChanges,
-  routes(router, ctx) {
-    router.post('/image-attachments/', uploadRoute(ctx));
-  },
   setup(ctx) {
     ctx.filters.extend(requestFilters(ctx));
     ctx.filters.extend(tagFilters);

@@ -31,7 +31,6 @@ const PENDING: Record<string, string[]> = {
     'cluster', 'virtualmachine_count', 'circuit_count', 'cluster_id', 'cluster_group', 'cluster_group_id', 'virtual_machine',
     'virtual_machine_id', 'vminterface', 'vminterface_id', 'virtual_circuit_id', 'virtual_circuit_termination_id',
   ],
-  'device type images': ['front_image', 'rear_image', 'has_front_image', 'has_rear_image'],
   'configuration rendering': ['config_template', 'config_context', 'config_template_id'],
   'wireless and VPN, apps Patchbay does not have': ['wireless_link', 'wireless_lans', 'l2vpn_termination', 'wireless_lan_id', 'wireless_link_id', 'l2vpn', 'l2vpn_id'],
 };

@@ -2,6 +2,7 @@ import type { CommonOptions } from '../field.js';
 import { ChoiceField, type ChoiceOptions, type ChoiceSet } from './choice.js';
 import { ForeignKeyField, ParentField, type ForeignKeyOptions } from './foreign-key.js';
 import { GenericForeignKeyField, type GenericOptions } from './generic.js';
+import { ImageField, type ImageOptions } from './image.js';
 import { ListField, type ListOptions } from './list.js';
 import { ReverseField, type ReverseOptions } from './reverse.js';
 import { ManyToManyField, type ManyToManyOptions } from './many-to-many.js';
@@ -37,6 +38,8 @@ export const f = {
   generic: (o: GenericOptions = {}) => new GenericForeignKeyField(o),
   /** The object (or, with `many`, the objects) of `model` whose field `via` points here; read-only. */
   reverse: (model: string, via: string, o: ReverseOptions = {}) => new ReverseField(model, via, o),
+  /** An image uploaded with multipart/form-data, stored under MEDIA_ROOT/`folder`, read as its URL. */
+  image: (o: ImageOptions) => new ImageField(o),
   /** A list of strings stored in a PostgreSQL array. */
   list: (o: ListOptions) => new ListField(o),
 };

@@ -42,6 +42,8 @@ export const DeviceType = defineModel('dcim.devicetype', {
     airflow: f.choice(DeviceAirflow, { nullable: true }),
     weight: f.decimal({ digits: 8, places: 2, min: 0, nullable: true }),
     weight_unit: f.choice(WeightUnit, { nullable: true }),
+    front_image: f.image({ folder: 'devicetype-images', nullable: true }),
+    rear_image: f.image({ folder: 'devicetype-images', nullable: true }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },
