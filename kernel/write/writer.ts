@@ -1,4 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
+import { oneAtATime } from '../db/one-at-a-time.js';
 import type { Actor } from './context.js';
 import type { Gate } from './gate.js';
 import { WriteSession, type SessionServices } from './session.js';
@@ -32,7 +33,7 @@ export class WriteRunner {
       let result: T;
       try {
         result = await this.knex.transaction(async (trx) => {
-          session = new WriteSession(trx, this.services, writer.actor, writer.gate, writer.baseUrl);
+          session = new WriteSession(oneAtATime(trx), this.services, writer.actor, writer.gate, writer.baseUrl);
           return work(session);
         });
       } catch (err) {

@@ -423,6 +423,12 @@ export class JsonField extends ScalarField {
     return JSON.stringify(value);
   }
 
+  /** The column takes the encoded text; validators and hooks see the value as written. */
+  override parse(body: Record<string, unknown>, ctx: unknown, out: WriteValues): void {
+    super.parse(body, ctx, out);
+    if (out.columns[this.name] !== null) out.values[this.name] = body[this.name];
+  }
+
   protected schema(): ValueSchema {
     return { type: 'json' };
   }

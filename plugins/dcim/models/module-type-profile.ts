@@ -1,4 +1,5 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f } from '../../../kernel/index.js';
+import { checkProfileSchema } from '../rules/attribute-schema.js';
 
 export const ModuleTypeProfile = defineModel('dcim.moduletypeprofile', {
   path: 'module-type-profiles',
@@ -13,4 +14,13 @@ export const ModuleTypeProfile = defineModel('dcim.moduletypeprofile', {
   ordering: ['name'],
   search: ['name', 'description', 'comments'],
   features: ['tags', 'customFields', 'changelog', 'journal'],
+  validate(_row, ctx) {
+    if (!('schema' in ctx.values)) return;
+    try {
+      checkProfileSchema(ctx.values.schema);
+    } catch (err) {
+      if (typeof err === 'string') throw ValidationError.of('schema', err);
+      throw err;
+    }
+  },
 });

@@ -1,4 +1,5 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, type Row } from '../../../kernel/index.js';
+import { checkAttributes } from '../rules/attribute-schema.js';
 import { hasTemplates } from '../rules/has-templates.js';
 import { ModuleAirflow, WeightUnit } from '../choices.js';
 import { checkWeight } from './rack-base.js';
@@ -26,5 +27,24 @@ export const ModuleType = defineModel('dcim.moduletype', {
   search: ['manufacturer', 'model', 'part_number', 'description', 'comments'],
   features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
   filters: hasTemplates('module_type_id', ['console_ports', 'console_server_ports', 'power_ports', 'power_outlets', 'interfaces', 'pass_through_ports']),
-  validate: checkWeight,
+  async validate(row, ctx) {
+    checkWeight(row);
+    const profile = row.profile_id ? await ctx.stored(ctx.registry.get('dcim.moduletypeprofile'), row.profile_id as number) : undefined;
+    if (!profile?.schema) return;
+    try {
+      // As written (the row holds its encoded text), else as stored.
+      checkAttributes('attributes' in ctx.values ? ctx.values.attributes : row.attributes, profile.schema);
+    } catch (err) {
+      if (typeof err === 'string') throw ValidationError.of('attributes', err);
+      throw err;
+    }
+  },
+  hooks: {
+    // Attributes exist only as a profile's schema describes them.
+    async beforeSave(item, session) {
+      const profileId = item.row.profile_id as number | null;
+      const profile: Row | undefined = profileId ? await session.stored(session.registry.get('dcim.moduletypeprofile'), profileId) : undefined;
+      if (!profile?.schema) item.columns.attributes = null;
+    },
+  },
 });
