@@ -26,7 +26,7 @@ export function multipartBody(model: Model, limit: number) {
         const body: Record<string, unknown> = { ...(req.body as Record<string, unknown>) };
         for (const file of (req.files as Express.Multer.File[] | undefined) ?? []) {
           if (!fileFields.has(file.fieldname)) throw new ValidationError({ [file.fieldname]: ['Unexpected file.'] });
-          body[file.fieldname] = new UploadedFile(file.originalname, file.buffer);
+          body[file.fieldname] = new UploadedFile(file.buffer);
         }
         req.payload = body;
         next();

@@ -71,7 +71,7 @@ const failed = (item: Item) => Object.keys(item.errors).length > 0;
 /** A hook's own write that failed, as a failure of the write that ran the hook (its items are not the caller's). */
 function asOwn(err: unknown): unknown {
   if (!(err instanceof ItemErrors)) return err;
-  return new ValidationError({ __all__: err.items.flatMap((e) => Object.entries(e).flatMap(([key, messages]) => messages.map((m) => `${key}: ${m}`))) });
+  return new ValidationError({ __all__: err.items.flatMap((e) => Object.entries(e).flatMap(([key, messages]) => messages.map((m) => (key === '__all__' ? m : `${key}: ${m}`)))) });
 }
 
 /** Runs `step`, keeping a ValidationError as the item's errors. */

@@ -26,8 +26,8 @@ export async function seedDcim(db: Db, n: number): Promise<void> {
     select 'Rack ' || i, 'F-' || i, i, i, i, 'active', i, i, 19, 42, 1, false, now(), now() from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into dcim_rackreservation (rack_id, units, status, tenant_id, user_id, description, created, last_updated)
     select i, array[1, 2], 'active', i, (select min(id) from users_user), 'Reserved ' || i, now(), now() from generate_series(1, ?) i`, [n]);
-  await db.raw(`insert into dcim_devicetype (manufacturer_id, default_platform_id, model, slug, u_height, exclude_from_utilization, is_full_depth, created, last_updated)
-    select i, i, 'Type ' || i, 'type-' || i, 1, false, true, now(), now() from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into dcim_devicetype (manufacturer_id, default_platform_id, model, slug, u_height, exclude_from_utilization, is_full_depth, subdevice_role, created, last_updated)
+    select i, i, 'Type ' || i, 'type-' || i, 1, false, true, 'parent', now(), now() from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into dcim_moduletypeprofile (name, schema, created, last_updated) select 'Profile ' || i, '{}', now(), now() from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into dcim_moduletype (profile_id, manufacturer_id, model, created, last_updated) select i, i, 'Module type ' || i, now(), now() from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into dcim_inventoryitemrole (name, slug, color, created, last_updated) select 'Item role ' || i, 'item-role-' || i, 'aa1409', now(), now() from generate_series(1, ?) i`, [n]);

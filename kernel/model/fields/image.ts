@@ -5,7 +5,7 @@ import { lastValue, type QueryFilter } from '../../filters/builders.js';
 import { parseBoolean } from '../../filters/values.js';
 import type { WriteContext, WriteScope } from '../../write/context.js';
 import type { ValueSchema, PropertyDescription } from '../description.js';
-import { Field, type CleanupContext, type Column, type CommonOptions, type StoreEntry, type WriteValues } from '../field.js';
+import { Field, humanise, type CleanupContext, type Column, type CommonOptions, type StoreEntry, type WriteValues } from '../field.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type FieldRenderer, type RenderContext, type Row } from '../types.js';
 import { imageSize } from './image-size.js';
@@ -15,7 +15,7 @@ import { imageSize } from './image-size.js';
  * client can point a stored path at a file of its choosing.
  */
 export class UploadedFile {
-  constructor(readonly filename: string, readonly data: Buffer) {}
+  constructor(readonly data: Buffer) {}
 }
 
 export interface ImageOptions extends CommonOptions {
@@ -46,8 +46,9 @@ export class ImageField extends Field<ImageOptions> {
     return 'No file was submitted.';
   }
 
+  /** In NetBox's order: height, then width. */
   private get sizeColumns(): string[] {
-    return this.options.dimensions ? [`${this.name}_width`, `${this.name}_height`] : [];
+    return this.options.dimensions ? [`${this.name}_height`, `${this.name}_width`] : [];
   }
 
   columns(): Column[] {
@@ -62,9 +63,8 @@ export class ImageField extends Field<ImageOptions> {
   }
 
   override describe(registry: ModelRegistry): PropertyDescription[] {
-    const size = (key: string): PropertyDescription => ({ key, label: key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()), type: 'integer', readOnly: true, required: false, nullable: this.nullable });
-    // NetBox lists the height before the width.
-    return [...super.describe(registry), ...this.sizeColumns.reverse().map(size)];
+    const size = (key: string): PropertyDescription => ({ key, label: humanise(key), type: 'integer', readOnly: true, required: false, nullable: this.nullable });
+    return [...super.describe(registry), ...this.sizeColumns.map(size)];
   }
 
   prepare(_rows: Row[], ctx: RenderContext): FieldRenderer {
@@ -73,18 +73,18 @@ export class ImageField extends Field<ImageOptions> {
     return (row, out) => {
       const path = row[name] as string | null;
       out[name] = path ? `${ctx.baseUrl}/media/${path}` : null;
-      for (const key of [...sizes].reverse()) out[key] = (row[key] as number | null) ?? null;
+      for (const key of sizes) out[key] = (row[key] as number | null) ?? null;
     };
   }
 
   parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): void {
     const value = body[this.name];
     const previous = (ctx.instance?.[this.name] as string | null | undefined) ?? null;
-    const [width, height] = this.sizeColumns;
+    const [height, width] = this.sizeColumns;
     if (value === null || value === '') {
       if (!this.nullable) throw ValidationError.of(this.name, 'This field may not be null.');
       out.columns[this.name] = null;
-      if (width) out.columns[width] = out.columns[height] = null;
+      if (height) out.columns[height] = out.columns[width] = null;
       out.values[this.name] = { path: null, previous } satisfies ImageChange;
       return;
     }
@@ -93,7 +93,7 @@ export class ImageField extends Field<ImageOptions> {
     if (!size) throw ValidationError.of(this.name, 'Upload a valid image. The file you uploaded was either not an image or a corrupted image.');
     const path = `${this.options.folder}/${randomUUID()}.${size.ext}`;
     out.columns[this.name] = path;
-    if (width) Object.assign(out.columns, { [width]: size.width, [height]: size.height });
+    if (height) Object.assign(out.columns, { [height]: size.height, [width]: size.width });
     out.values[this.name] = { path, data: value.data, previous } satisfies ImageChange;
   }
 
