@@ -52,6 +52,7 @@ export const SETTINGS = {
   MAINTENANCE_MODE: setting(defaulted(boolean(), false), 'boolean', 'Refuse writes (503) and stop recording token use.'),
   CHANGELOG_RETENTION: setting(defaulted(min(integer(), 0), 90), 'integer', 'Days change records are kept by `manage housekeeping`; 0 keeps them forever.'),
   MEDIA_ROOT: setting(defaulted(string(), './data/media'), 'string', 'Where uploaded files (image attachments, device type images) are stored.'),
+  ENFORCE_GLOBAL_UNIQUE: setting(defaulted(boolean(), true), 'boolean', 'Refuse duplicate prefixes and IP addresses in the global table (outside any VRF).'),
   SESSION_COOKIE_AGE: setting(defaulted(min(integer(), 60), 1_209_600), 'integer', 'Lifetime of a browser login session, in seconds.'),
 };
 

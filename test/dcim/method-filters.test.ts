@@ -189,3 +189,11 @@ describe('interfaces', () => {
     await rejects(`${API}/devices/?interface_count=two`, 'interface_count');
   });
 });
+
+describe('bad values', () => {
+  it('are a 400 naming the parameter, for every filter taking ids', async () => {
+    for (const path of ['devices/?parent_bay_id=x', 'virtual-device-contexts/?interface_id=x', 'interfaces/?virtual_chassis_member_id=x', 'module-bays/?installed_module_id=x']) {
+      await rejects(`${API}/${path}`, path.split('?')[1].split('=')[0]);
+    }
+  });
+});

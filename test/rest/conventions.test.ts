@@ -52,6 +52,7 @@ describe('API roots and status', () => {
       core: `${t.base}/api/core/`,
       dcim: `${t.base}/api/dcim/`,
       extras: `${t.base}/api/extras/`,
+      ipam: `${t.base}/api/ipam/`,
       plugins: `${t.base}/api/plugins/`,
       status: `${t.base}/api/status/`,
       tenancy: `${t.base}/api/tenancy/`,

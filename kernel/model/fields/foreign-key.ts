@@ -21,6 +21,8 @@ export interface ForeignKeyOptions extends CommonOptions {
   filterBy?: string;
   /** Every key of the target when nested here (`['id', 'url', 'display', 'name']`), where NetBox nests another form than the brief one. */
   nested?: string[];
+  /** Objects without one sort first when ordered by this relation (prefixes of the global table before VRFs'). */
+  nullsFirst?: boolean;
 }
 
 /** A reference to one object of another (or the same) model: read nested, written as id or attributes. */
@@ -119,6 +121,7 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
   /** A related path orders by the target's field; the relation alone by the target's own ordering. */
   override order(step: OrderStep): void {
     const target = step.registry.get(this.target);
+    if (this.options.nullsFirst) step.qb.orderByRaw(`?? is not null ${step.desc ? 'desc' : 'asc'}`, [`${step.alias}.${this.column}`]);
     const alias = step.join(target, this.column, !this.nullable);
     if (step.rest.length) return step.visit(target, alias, step.rest, step.desc);
     for (const term of target.ordering) step.visit(target, alias, [term.replace(/^-/, '')], term.startsWith('-') !== step.desc);

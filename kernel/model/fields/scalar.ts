@@ -1,5 +1,5 @@
 import { booleanFilter, orderedFilter, textFilter, type QueryFilter } from '../../filters/builders.js';
-import { FilterError } from '../../filters/errors.js';
+import { FilterError, ParamError } from '../../filters/errors.js';
 import { SCALAR_LOOKUPS, type Lookups } from '../../filters/lookups.js';
 import { parseBoolean, parseDateParam, parseDateTimeParam, parseNumber, parseWholeNumber } from '../../filters/values.js';
 import type { ValueSchema } from '../description.js';
@@ -212,11 +212,17 @@ export class TimeZoneField extends StringField {
 export interface IntegerOptions extends CommonOptions {
   min?: number;
   max?: number;
+  /** A 64-bit column (AS numbers), read as a number; values up to 2^53 - 1. */
+  big?: boolean;
 }
 
 export class IntegerField extends ScalarField<IntegerOptions> {
   protected sqlType(): string {
-    return 'integer';
+    return this.options.big ? 'bigint' : 'integer';
+  }
+
+  private get limit(): number {
+    return this.options.big ? Number.MAX_SAFE_INTEGER : INT_MAX;
   }
 
   protected coerce(value: unknown): number {
@@ -224,8 +230,13 @@ export class IntegerField extends ScalarField<IntegerOptions> {
     if (typeof n !== 'number' || !Number.isInteger(n)) throw 'A valid integer is required.';
     if (this.options.min !== undefined && n < this.options.min) throw `Ensure this value is greater than or equal to ${this.options.min}.`;
     if (this.options.max !== undefined && n > this.options.max) throw `Ensure this value is less than or equal to ${this.options.max}.`;
-    if (Math.abs(n) > INT_MAX) throw `Ensure this value is less than or equal to ${INT_MAX}.`;
+    if (Math.abs(n) > this.limit) throw `Ensure this value is less than or equal to ${this.limit}.`;
     return n;
+  }
+
+  /** node-postgres reads bigint as text. */
+  protected override toJson(value: unknown): Json {
+    return Number(value);
   }
 
   protected schema(): ValueSchema {
@@ -236,14 +247,27 @@ export class IntegerField extends ScalarField<IntegerOptions> {
   }
 
   override filterValue(value: unknown): number {
-    const n = wholeNumber(value);
+    const n = this.options.big ? bigNumber(value) : wholeNumber(value);
     if (n === undefined) throw new FilterError(`Expected a whole number, got ${JSON.stringify(value)}.`, 'value');
     return n;
   }
 
   override filters(): Record<string, QueryFilter> {
-    return { [this.name]: orderedFilter([this.name], parseWholeNumber) };
+    const parse = this.options.big
+      ? (v: string) => {
+          const n = bigNumber(v);
+          if (n === undefined) throw new ParamError('Enter a whole number.');
+          return n;
+        }
+      : parseWholeNumber;
+    return { [this.name]: orderedFilter([this.name], parse) };
   }
+}
+
+/** A whole number within JavaScript's safe range (64-bit columns), or undefined. */
+function bigNumber(value: unknown): number | undefined {
+  const n = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isSafeInteger(n) ? n : undefined;
 }
 
 export interface DecimalOptions extends CommonOptions {

@@ -24,7 +24,8 @@ export const VirtualDeviceContext = defineModel('dcim.virtualdevicecontext', {
     interface_id: {
       suffixes: ['n'],
       build: (suffix, values) => {
-        const node = idIn((db) => db('dcim_interface_vdcs').select('virtualdevicecontext_id').whereIn('interface_id', values.map(parseWholeNumber)));
+        const ids = values.map(parseWholeNumber);
+        const node = idIn((db) => db('dcim_interface_vdcs').select('virtualdevicecontext_id').whereIn('interface_id', ids));
         return suffix === 'n' ? not(node) : node;
       },
     },

@@ -35,7 +35,8 @@ export const deviceFilters: Record<string, QueryFilter> = {
   parent_bay_id: {
     suffixes: ['n'],
     build: (suffix, values) => {
-      const node = idIn((db) => db('dcim_devicebay').select('installed_device_id').whereIn('id', values.map(parseWholeNumber)).whereNotNull('installed_device_id'));
+      const ids = values.map(parseWholeNumber);
+      const node = idIn((db) => db('dcim_devicebay').select('installed_device_id').whereIn('id', ids).whereNotNull('installed_device_id'));
       return suffix === 'n' ? not(node) : node;
     },
   },

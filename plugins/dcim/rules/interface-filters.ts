@@ -1,6 +1,6 @@
 import {
   ParamError, cmp, lastValue, not, parseWholeNumber, relationFilter,
-  type Db, type FilterNode, type ModelRegistry, type QueryFilter,
+  type Db, type ModelRegistry, type QueryFilter,
 } from '../../../kernel/index.js';
 import { VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../choices.js';
 import { parseMac } from '../fields/mac-address.js';
@@ -27,28 +27,33 @@ export function interfacesWithMacs(db: Db, registry: ModelRegistry, macs: string
 const PHYSICAL_EXCLUDES = [...VIRTUAL_INTERFACE_TYPES, ...WIRELESS_INTERFACE_TYPES];
 
 /**
- * The interfaces a device sees as its own in a virtual chassis (NetBox's `vc_interfaces`): its own, plus the
- * members' non-management interfaces when it is in a chassis (with `ifMaster`, only when it is the master).
+ * The ids of the interfaces the devices whose `column` is among `values` see as their own in a virtual chassis
+ * (NetBox's `vc_interfaces`): their own, plus the members' non-management interfaces when in a chassis (with
+ * `ifMaster`, only for the chassis master).
  */
-function chassisInterfaces(column: 'name' | 'id', values: unknown[], ifMaster: boolean): FilterNode {
-  return {
-    op: 'sql',
-    condition: (qb, alias) =>
-      void qb.whereExists((q) => {
-        q.select('d.id').from('dcim_device as d').whereIn(`d.${column}`, values as string[]);
-        q.where((w) => {
-          w.whereRaw(`d.id = ??`, [`${alias}.device_id`]).orWhere((member) => {
-            member.whereRaw(`?? = false`, [`${alias}.mgmt_only`]).whereNotNull('d.virtual_chassis_id');
-            member.whereRaw(`exists (select 1 from dcim_device m where m.id = ?? and m.virtual_chassis_id = d.virtual_chassis_id)`, [`${alias}.device_id`]);
-            if (ifMaster) member.whereRaw('exists (select 1 from dcim_virtualchassis vc where vc.id = d.virtual_chassis_id and vc.master_id = d.id)');
-          });
+export function chassisInterfaceIds(db: Db, column: 'name' | 'id', values: unknown[], ifMaster: boolean): ReturnType<Db> {
+  return db('dcim_interface as i')
+    .select('i.id')
+    .whereExists((q) => {
+      q.select('d.id').from('dcim_device as d').whereIn(`d.${column}`, values as string[]);
+      q.where((w) => {
+        w.whereRaw('d.id = i.device_id').orWhere((member) => {
+          member.where('i.mgmt_only', false).whereNotNull('d.virtual_chassis_id');
+          member.whereRaw('exists (select 1 from dcim_device m where m.id = i.device_id and m.virtual_chassis_id = d.virtual_chassis_id)');
+          if (ifMaster) member.whereRaw('exists (select 1 from dcim_virtualchassis vc where vc.id = d.virtual_chassis_id and vc.master_id = d.id)');
         });
-      }),
-  };
+      });
+    });
 }
 
 function chassisFilter(column: 'name' | 'id', ifMaster: boolean): QueryFilter {
-  return { suffixes: [], build: (_s, values) => chassisInterfaces(column, column === 'id' ? values.map(parseWholeNumber) : values, ifMaster) };
+  return {
+    suffixes: [],
+    build: (_s, values) => {
+      const keys = column === 'id' ? values.map(parseWholeNumber) : values;
+      return idIn((db) => chassisInterfaceIds(db, column, keys, ifMaster));
+    },
+  };
 }
 
 /** The interface filters NetBox defines by method rather than by field. */

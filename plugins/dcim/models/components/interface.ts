@@ -67,7 +67,7 @@ export const Interface = defineComponent('dcim.interface', {
     tx_power: f.integer({ min: -40, max: 127, nullable: true }),
     mark_connected: f.boolean({ default: false }),
   },
-  features: ['inventoryTarget', 'macAddresses'],
+  features: ['inventoryTarget', 'macAddresses', 'ipAddresses'],
   filters: interfaceFilters,
   async validate(row, ctx) {
     checkInterface(row);

@@ -1,0 +1,38 @@
+import { defineChoices } from '../../kernel/index.js';
+
+// NetBox 4.4's choice sets of the ipam app.
+
+export const PrefixStatus = defineChoices([
+  ['container', 'Container'],
+  ['active', 'Active'],
+  ['reserved', 'Reserved'],
+  ['deprecated', 'Deprecated'],
+]);
+
+export const IpRangeStatus = defineChoices([
+  ['active', 'Active'],
+  ['reserved', 'Reserved'],
+  ['deprecated', 'Deprecated'],
+]);
+
+export const IpAddressStatus = defineChoices([
+  ['active', 'Active'],
+  ['reserved', 'Reserved'],
+  ['deprecated', 'Deprecated'],
+  ['dhcp', 'DHCP'],
+  ['slaac', 'SLAAC'],
+]);
+
+export const IpAddressRole = defineChoices([
+  ['loopback', 'Loopback'],
+  ['secondary', 'Secondary'],
+  ['anycast', 'Anycast'],
+  ['vip', 'VIP'],
+  ['vrrp', 'VRRP'],
+  ['hsrp', 'HSRP'],
+  ['glbp', 'GLBP'],
+  ['carp', 'CARP'],
+]);
+
+/** Roles whose addresses may repeat in a VRF (NetBox's IPADDRESS_ROLES_NONUNIQUE). */
+export const NONUNIQUE_ROLES: ReadonlySet<string> = new Set(['anycast', 'vip', 'vrrp', 'hsrp', 'glbp', 'carp']);

@@ -1,0 +1,36 @@
+import { Field, type Column, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+
+/** An ASN range's `asn_count`: the ASNs between its start and end, for a whole page in one query. */
+export class AsnCount extends Field {
+  constructor() {
+    super({ readOnly: true });
+  }
+
+  columns(): Column[] {
+    return [];
+  }
+
+  parse(): void {}
+
+  override reads(): string[] {
+    return ['id'];
+  }
+
+  protected schema(): ValueSchema {
+    return { type: 'integer' };
+  }
+
+  async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
+    const ids = rows.map((r) => r.id as number);
+    const { rows: counts } = ids.length
+      ? ((await ctx.db.raw(
+          `select r.id, count(a.id)::int as n from ipam_asnrange r join ipam_asn a on a.asn between r.start and r."end" where r.id = any(?) group by r.id`,
+          [ids],
+        )) as { rows: { id: number; n: number }[] })
+      : { rows: [] };
+    const byRange = new Map(counts.map((c) => [c.id, c.n]));
+    return (row, out) => {
+      out[this.name] = byRange.get(row.id as number) ?? 0;
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import { defineModel, f } from '../../../kernel/index.js';
+import { PrefixStatus } from '../choices.js';
+import { FamilyField } from '../fields/family.js';
+import { NetworkField, withMask } from '../fields/network.js';
+import { maskLengthFilter, networkFilter } from '../rules/network-filters.js';
+import { presentInVrfFilters } from '../rules/present-in-vrf.js';
+import { uniqueInVrf } from '../rules/unique-in-vrf.js';
+import { refuseZeroMask } from '../rules/zero-mask.js';
+
+export const Prefix = defineModel('ipam.prefix', {
+  path: 'prefixes',
+  fields: {
+    family: new FamilyField('prefix'),
+    prefix: new NetworkField({}),
+    vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'protect', countAs: 'prefix_count', filterBy: 'rd', nullsFirst: true }),
+    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    status: f.choice(PrefixStatus, { default: 'active' }),
+    role: f.fk('ipam.role', { nullable: true, countAs: 'prefix_count' }),
+    is_pool: f.boolean({ default: false }),
+    mark_utilized: f.boolean({ default: false }),
+    description: f.string({ max: 200, blank: true }),
+    comments: f.text({ blank: true }),
+  },
+  brief: ['family', 'prefix', 'description'],
+  display: (row) => withMask(String(row.prefix)),
+  displayUses: ['prefix'],
+  // NetBox: the global table first, then by VRF, then in address order (IPv4 before IPv6).
+  ordering: ['vrf', 'prefix', 'id'],
+  search: ['description'],
+  filters: {
+    prefix: networkFilter('prefix', 'exact'),
+    within: networkFilter('prefix', 'within'),
+    within_include: networkFilter('prefix', 'within_include'),
+    contains: networkFilter('prefix', 'contains'),
+    mask_length: maskLengthFilter('prefix'),
+    q: networkFilter('prefix', 'search'),
+    ...presentInVrfFilters,
+  },
+  features: ['tags', 'customFields', 'changelog', 'journal', 'contacts'],
+  validate: (row) => refuseZeroMask(row, 'prefix', 'prefix'),
+  check: uniqueInVrf({ table: 'ipam_prefix', column: 'prefix', same: 'network', noun: 'prefix' }),
+});

@@ -1,0 +1,29 @@
+import type { Db } from '../../kernel/model/types.js';
+
+/**
+ * Fills the ipam tables with `n` rows each, every relation set, straight in SQL: addresses on seedDcim's
+ * interfaces, each the NAT inside address of the one before it (in a ring, so every page has both NAT fields).
+ * Expects seedTenancy's tenants and seedDcim's interfaces.
+ */
+export async function seedIpam(db: Db, n: number): Promise<void> {
+  const now = 'now(), now()';
+  await db.raw(`insert into ipam_routetarget (name, tenant_id, created, last_updated) select '65000:' || i, i, ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_vrf (name, rd, tenant_id, enforce_unique, created, last_updated) select 'VRF ' || i, '65000:' || i, i, true, ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_vrf_import_targets (vrf_id, routetarget_id) select i, i from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_vrf_export_targets (vrf_id, routetarget_id) select i, i from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_rir (name, slug, is_private, created, last_updated) select 'RIR ' || i, 'rir-' || i, false, ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_role (name, slug, weight, created, last_updated) select 'Role ' || i, 'role-' || i, 1000, ${now} from generate_series(1, ?) i`, [n]);
+  // Network i: 10.<i / 256>.<i % 256>.0/24 (up to 65,536 of them).
+  const net = `'10.' || (i / 256) || '.' || (i % 256)`;
+  await db.raw(`insert into ipam_aggregate (prefix, rir_id, tenant_id, created, last_updated) select (${net} || '.0/24')::cidr, i, i, ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_prefix (prefix, vrf_id, tenant_id, status, role_id, is_pool, mark_utilized, created, last_updated)
+    select (${net} || '.0/24')::cidr, i, i, 'active', i, false, false, ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_iprange (start_address, end_address, vrf_id, tenant_id, status, role_id, mark_populated, mark_utilized, created, last_updated)
+    select (${net} || '.10/24')::inet, (${net} || '.20/24')::inet, i, i, 'active', i, false, false, ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_ipaddress (address, vrf_id, tenant_id, status, role, assigned_object_type_id, assigned_object_id, nat_inside_id, dns_name, created, last_updated)
+    select (${net} || '.1/24')::inet, i, i, 'active', '', (select id from core_objecttype where app_label = 'dcim' and model = 'interface'), i,
+      (i % ?) + 1, 'host' || i || '.example.com', ${now} from generate_series(1, ?) i`, [n, n]);
+  await db.raw(`insert into ipam_asnrange (name, slug, rir_id, start, "end", tenant_id, created, last_updated)
+    select 'Range ' || i, 'range-' || i, i, 64512 + i * 10, 64512 + i * 10 + 9, i, ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_asn (asn, rir_id, tenant_id, created, last_updated) select 64512 + i * 10, i, i, ${now} from generate_series(1, ?) i`, [n]);
+}
