@@ -37,7 +37,7 @@ describe('prefixes', () => {
       '- 9.0.0.0/8', '- 10.0.0.0/8', '- 10.1.0.0/16', '- 10.1.2.0/24', '- 2001:db8::/32', '- 2001:db8:0:1::/64', 'Red 10.0.0.0/8',
     ]);
     expect(all[4].family).toEqual({ value: 6, label: 'IPv6' });
-    expect(Object.keys((await t.get(`${API}/prefixes/?brief=1&limit=1`)).body.results[0])).toEqual(['id', 'url', 'display', 'family', 'prefix', 'description']);
+    expect(Object.keys((await t.get(`${API}/prefixes/?brief=1&limit=1`)).body.results[0])).toEqual(['id', 'url', 'display', 'family', 'prefix', 'description', '_depth']);
     expect((await t.get(`${API}/vrfs/${red.id}/`)).body.prefix_count).toBe(1);
   });
 
@@ -230,5 +230,20 @@ describe('bad filter values', () => {
       expect(reply.status, query).toBe(400);
       expect(Object.keys(reply.body), query).toEqual([query.split('?')[1].split('=')[0]]);
     }
+  });
+});
+
+describe('prefix hierarchy', () => {
+  it('_depth and children count the prefixes around and inside each one, in its VRF, and filter', async () => {
+    const { body: vrf } = await t.post(`${API}/vrfs/`, { name: 'Tree', rd: '65000:900' });
+    await t.post(`${API}/prefixes/`, ['10.99.0.0/16', '10.99.1.0/24', '10.99.1.0/25', '10.99.1.128/25', '10.99.2.0/24'].map((prefix) => ({ prefix, vrf: vrf.id })));
+    await t.post(`${API}/prefixes/`, { prefix: '10.99.1.0/26' });
+    const tree = ((await t.get(`${API}/prefixes/?vrf_id=${vrf.id}`)).body.results as Body[]).map((p) => [p.prefix, p._depth, p.children]);
+    expect(tree).toEqual([
+      ['10.99.0.0/16', 0, 4], ['10.99.1.0/24', 1, 2], ['10.99.1.0/25', 2, 0], ['10.99.1.128/25', 2, 0], ['10.99.2.0/24', 1, 0],
+    ]);
+    expect(await prefixes(`vrf_id=${vrf.id}&depth=2`)).toEqual(['10.99.1.0/25', '10.99.1.128/25']);
+    expect(await prefixes(`vrf_id=${vrf.id}&children__gte=1`)).toEqual(['10.99.0.0/16', '10.99.1.0/24']);
+    expect(Object.keys((await t.get(`${API}/prefixes/?brief=1&limit=1`)).body.results[0])).toEqual(['id', 'url', 'display', 'family', 'prefix', 'description', '_depth']);
   });
 });

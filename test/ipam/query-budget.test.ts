@@ -23,7 +23,7 @@ const BUDGETS: Record<string, { full: number; brief: number }> = {
   '/api/ipam/rirs/': { full: 6, brief: 4 },
   '/api/ipam/aggregates/': { full: 7, brief: 3 },
   '/api/ipam/roles/': { full: 6, brief: 4 },
-  '/api/ipam/prefixes/': { full: 8, brief: 3 },
+  '/api/ipam/prefixes/': { full: 9, brief: 4 },
   '/api/ipam/ip-ranges/': { full: 8, brief: 3 },
   '/api/ipam/ip-addresses/': { full: 12, brief: 3 },
   '/api/ipam/asn-ranges/': { full: 8, brief: 3 },
@@ -32,7 +32,7 @@ const BUDGETS: Record<string, { full: number; brief: number }> = {
 
 /** Filters that check the objects they name cost one query each. */
 const FILTERED: Record<string, { query: string; budget: number }> = {
-  '/api/ipam/prefixes/': { query: 'within=10.0.0.0/8&mask_length__gte=24&family=4&vrf=65000:1&q=10.0', budget: 9 },
+  '/api/ipam/prefixes/': { query: 'within=10.0.0.0/8&mask_length__gte=24&family=4&vrf=65000:1&q=10.0', budget: 10 },
   '/api/ipam/ip-addresses/': { query: 'parent=10.0.0.0/8&address=10.0.1.1&tenant=tenant-1&q=host', budget: 13 },
 };
 

@@ -11,8 +11,8 @@ const PENDING: Record<string, string[]> = {
     'ipam.vlangroup', 'ipam.vlan', 'ipam.fhrpgroup', 'ipam.fhrpgroupassignment', 'ipam.vlantranslationpolicy', 'ipam.vlantranslationrule',
     'ipam.servicetemplate', 'ipam.service', 'vlan_count', 'vlan', 'vlan_id', 'vlan_group', 'vlan_group_id', 'vlan_vid', 'fhrpgroup_id', 'service_id',
   ],
-  'prefix scope, depth and children (issue 12, next steps)': [
-    'scope_type', 'scope_id', 'scope', 'children', '_depth', 'depth', 'region', 'region_id', 'site_group', 'site_group_id', 'site', 'site_id',
+  'prefix scope (issue 12, next steps)': [
+    'scope_type', 'scope_id', 'scope', 'region', 'region_id', 'site_group', 'site_group_id', 'site', 'site_id',
     'location', 'location_id',
   ],
   'site ASNs (issue 12, next steps)': ['site_count'],

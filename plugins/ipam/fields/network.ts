@@ -1,8 +1,9 @@
 import ipaddr from 'ipaddr.js';
 import {
   EQUALITY_LOOKUPS, FilterError, ORDER_LOOKUPS, ScalarField, TEXT_LOOKUPS,
-  type ExpressionIndex, type Json, type LookupSql, type Lookups, type ValueSchema,
+  type CommonOptions, type DerivedField, type ExpressionIndex, type Json, type LookupSql, type Lookups, type ValueSchema,
 } from '../../../kernel/index.js';
+import { PrefixTreeField } from './prefix-tree.js';
 
 /** An address with its mask length, as written (`10.0.0.5/24`) or as PostgreSQL reads it back (`10.0.0.5`). */
 export interface IpNetwork {
@@ -78,7 +79,7 @@ export const NETWORK_LOOKUPS: Lookups = {
 const NUMBER_LOOKUPS = new Set(['net_mask_length', 'net_mask_length__gte', 'net_mask_length__lte', 'family']);
 
 /** Shared by networks and addresses: the lookups, the index, the value a comparison takes. */
-abstract class IpField extends ScalarField {
+abstract class IpField<O extends CommonOptions = CommonOptions> extends ScalarField<O> {
   /** The stored text of a written value, or a message (thrown) saying why it is not one. */
   protected abstract stored(ip: IpNetwork): string;
 
@@ -118,8 +119,21 @@ abstract class IpField extends ScalarField {
   }
 }
 
+export interface NetworkOptions extends CommonOptions {
+  /** Adds `children` and `_depth` (the prefixes inside and around each one, in its VRF) to the model. */
+  hierarchy?: boolean;
+}
+
 /** A network (`cidr`): prefixes and aggregates. Host bits are cleared as it is written, as NetBox does. */
-export class NetworkField extends IpField {
+export class NetworkField extends IpField<NetworkOptions> {
+  override link(): DerivedField[] {
+    if (!this.options.hierarchy) return [];
+    return [
+      { model: this.model, name: 'children', field: new PrefixTreeField('children') },
+      { model: this.model, name: '_depth', field: new PrefixTreeField('depth') },
+    ];
+  }
+
   protected sqlType(): string {
     return 'cidr';
   }

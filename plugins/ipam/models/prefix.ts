@@ -11,7 +11,7 @@ export const Prefix = defineModel('ipam.prefix', {
   path: 'prefixes',
   fields: {
     family: new FamilyField('prefix'),
-    prefix: new NetworkField({}),
+    prefix: new NetworkField({ hierarchy: true }),
     vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'protect', countAs: 'prefix_count', filterBy: 'rd', nullsFirst: true }),
     tenant: f.fk('tenancy.tenant', { nullable: true }),
     status: f.choice(PrefixStatus, { default: 'active' }),
@@ -21,7 +21,7 @@ export const Prefix = defineModel('ipam.prefix', {
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },
-  brief: ['family', 'prefix', 'description'],
+  brief: ['family', 'prefix', 'description', '_depth'],
   display: (row) => withMask(String(row.prefix)),
   displayUses: ['prefix'],
   // NetBox: the global table first, then by VRF, then in address order (IPv4 before IPv6).
