@@ -52,6 +52,7 @@ export type { ModelEvent } from './events/bus.js';
 export { ValidationError, ItemErrors, type Memo, type Row, type Json, type JsonObject, type ErrorMap, type Db, type RenderContext, type RenderMode, type FieldRenderer } from './model/types.js';
 export { HttpError, notFound } from './errors.js';
 export { send } from './http/respond.js';
-export { paginate } from './rest/pagination.js';
+export { isPlainObject } from './model/values.js';
+export { paginate, pageOf } from './rest/pagination.js';
 export { Services } from './services.js';
 export { API_VERSION, PATCHBAY_VERSION } from './version.js';

@@ -9,6 +9,7 @@ import { Rir } from './models/rir.js';
 import { Role } from './models/role.js';
 import { RouteTarget } from './models/route-target.js';
 import { Vrf } from './models/vrf.js';
+import { availableIpsRoute, methodNotAllowed, prefixPool, rangePool } from './routes/available-ips.js';
 
 /** Addressing: VRFs, RIRs and aggregates, prefixes, IP ranges and addresses, AS numbers. */
 export default definePlugin({
@@ -20,4 +21,10 @@ export default definePlugin({
   basePath: '/api/ipam/',
   models: [RouteTarget, Vrf, Rir, Aggregate, Role, Prefix, IpRange, IpAddress, AsnRange, Asn],
   migrations: new URL('./migrations/', import.meta.url),
+  routes(router, ctx) {
+    const prefixIps = availableIpsRoute(ctx, Prefix, prefixPool);
+    const rangeIps = availableIpsRoute(ctx, IpRange, rangePool);
+    router.route('/prefixes/:id/available-ips/').get(prefixIps).post(prefixIps).all(methodNotAllowed);
+    router.route('/ip-ranges/:id/available-ips/').get(rangeIps).post(rangeIps).all(methodNotAllowed);
+  },
 });

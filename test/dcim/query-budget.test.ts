@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { budgetSuite, type FilteredBudgets, type ListBudgets } from '../helpers/budgets.js';
 import { seedDcim } from '../helpers/seed-dcim.js';
 import { seedTenancy } from '../helpers/seed.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -18,7 +19,7 @@ afterAll(async () => {
  * SQL statements per dcim list request: the same at page sizes 1, 50 and 1000. Trees are read deepest first, so
  * that a page of one holds an object with a parent as larger pages do.
  */
-const BUDGETS: Record<string, { full: number; brief: number }> = {
+const BUDGETS: ListBudgets = {
   '/api/dcim/regions/?ordering=-parent': { full: 9, brief: 5 },
   '/api/dcim/site-groups/?ordering=-parent': { full: 9, brief: 5 },
   '/api/dcim/sites/': { full: 11, brief: 3 },
@@ -62,7 +63,7 @@ const BUDGETS: Record<string, { full: number; brief: number }> = {
 };
 
 /** Each filter naming related objects costs one query to check they exist. */
-const FILTERED: Record<string, { query: string; budget: number }> = {
+const FILTERED: FilteredBudgets = {
   '/api/dcim/sites/': { query: 'region=region-1&group_id=1&tenant=tenant-6&tenant_group_id=2&status=active&q=site', budget: 15 },
   '/api/dcim/locations/': { query: 'region_id=1&site_group=sitegroup-1&site=site-1&ancestor_id=1', budget: 16 },
   '/api/dcim/devices/': {
@@ -72,39 +73,4 @@ const FILTERED: Record<string, { query: string; budget: number }> = {
   '/api/dcim/interfaces/': { query: 'device=device1&site=site-1&device_type=Type%201&device_role=role-1&device_status=active&q=port', budget: 22 },
 };
 
-describe('dcim list query budgets', () => {
-  for (const [path, budget] of Object.entries(BUDGETS)) {
-    for (const mode of ['full', 'brief'] as const) {
-      it(`${path} (${mode}) runs ${budget[mode]} queries at page sizes 1, 50 and 1000`, async () => {
-        const counts: number[] = [];
-        for (const limit of [1, 50, 1000]) {
-          counts.push(
-            await t.countQueries(async () => {
-              const res = await t.get(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}${mode === 'brief' ? '&brief=1' : ''}`);
-              expect(res.status).toBe(200);
-              expect(res.body.results).toHaveLength(limit);
-            }),
-          );
-        }
-        if (process.env.SHOW_QUERIES) console.log(path, mode, counts);
-        expect(counts).toEqual([budget[mode], budget[mode], budget[mode]]);
-      });
-    }
-  }
-  for (const [path, { query, budget }] of Object.entries(FILTERED)) {
-    it(`${path}?${query} runs ${budget} queries at page sizes 1, 50 and 1000`, async () => {
-      const counts: number[] = [];
-      for (const limit of [1, 50, 1000]) {
-        counts.push(
-          await t.countQueries(async () => {
-            const res = await t.get(`${path}?${query}&limit=${limit}`);
-            expect(res.status).toBe(200);
-            expect(res.body.results.length).toBeGreaterThan(0);
-          }),
-        );
-      }
-      if (process.env.SHOW_QUERIES) console.log(path, counts);
-      expect(counts).toEqual([budget, budget, budget]);
-    });
-  }
-});
+budgetSuite('dcim list query budgets', () => t, BUDGETS, FILTERED);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { budgetSuite, type FilteredBudgets, type ListBudgets } from '../helpers/budgets.js';
 import { seedDcim } from '../helpers/seed-dcim.js';
 import { seedIpam } from '../helpers/seed-ipam.js';
 import { seedTenancy } from '../helpers/seed.js';
@@ -17,7 +18,7 @@ afterAll(async () => {
 });
 
 /** SQL statements per ipam list request: the same at page sizes 1, 50 and 1000. */
-const BUDGETS: Record<string, { full: number; brief: number }> = {
+const BUDGETS: ListBudgets = {
   '/api/ipam/route-targets/': { full: 6, brief: 3 },
   '/api/ipam/vrfs/': { full: 11, brief: 4 },
   '/api/ipam/rirs/': { full: 6, brief: 4 },
@@ -31,44 +32,9 @@ const BUDGETS: Record<string, { full: number; brief: number }> = {
 };
 
 /** Filters that check the objects they name cost one query each. */
-const FILTERED: Record<string, { query: string; budget: number }> = {
+const FILTERED: FilteredBudgets = {
   '/api/ipam/prefixes/': { query: 'within=10.0.0.0/8&mask_length__gte=24&family=4&vrf=65000:1&q=10.0', budget: 10 },
   '/api/ipam/ip-addresses/': { query: 'parent=10.0.0.0/8&address=10.0.1.1&tenant=tenant-1&q=host', budget: 13 },
 };
 
-describe('ipam list query budgets', () => {
-  for (const [path, budget] of Object.entries(BUDGETS)) {
-    for (const mode of ['full', 'brief'] as const) {
-      it(`${path} (${mode}) runs ${budget[mode]} queries at page sizes 1, 50 and 1000`, async () => {
-        const counts: number[] = [];
-        for (const limit of [1, 50, 1000]) {
-          counts.push(
-            await t.countQueries(async () => {
-              const res = await t.get(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}${mode === 'brief' ? '&brief=1' : ''}`);
-              expect(res.status).toBe(200);
-              expect(res.body.results).toHaveLength(limit);
-            }),
-          );
-        }
-        if (process.env.SHOW_QUERIES) console.log(path, mode, counts);
-        expect(counts).toEqual([budget[mode], budget[mode], budget[mode]]);
-      });
-    }
-  }
-  for (const [path, { query, budget }] of Object.entries(FILTERED)) {
-    it(`${path}?${query} runs ${budget} queries at page sizes 1, 50 and 1000`, async () => {
-      const counts: number[] = [];
-      for (const limit of [1, 50, 1000]) {
-        counts.push(
-          await t.countQueries(async () => {
-            const res = await t.get(`${path}?${query}&limit=${limit}`);
-            expect(res.status).toBe(200);
-            expect(res.body.results.length).toBeGreaterThan(0);
-          }),
-        );
-      }
-      if (process.env.SHOW_QUERIES) console.log(path, counts);
-      expect(counts).toEqual([budget, budget, budget]);
-    });
-  }
-});
+budgetSuite('ipam list query budgets', () => t, BUDGETS, FILTERED);

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { budgetSuite, type FilteredBudgets, type ListBudgets } from '../helpers/budgets.js';
 import { EXAMPLE_PLUGIN, startServer, type TestServer } from '../helpers/server.js';
 import { seedTenancy } from '../helpers/seed.js';
 
@@ -20,7 +21,7 @@ afterAll(async () => {
  * SQL statements per list request (one authenticates the token; full representations load tags and custom field definitions in one each):
  * the same at every page size, and within NetBox-beating budgets.
  */
-const BUDGETS: Record<string, { full: number; brief: number }> = {
+const BUDGETS: ListBudgets = {
   '/api/tenancy/tenant-groups/': { full: 9, brief: 5 },
   '/api/tenancy/tenants/': { full: 8, brief: 3 },
   '/api/tenancy/contact-groups/': { full: 9, brief: 5 },
@@ -32,42 +33,10 @@ const BUDGETS: Record<string, { full: number; brief: number }> = {
 };
 
 /** Filters add a fixed cost too: one query validates the related objects a filter names. */
-const FILTERED: Record<string, { query: string; budget: number }> = {
+const FILTERED: FilteredBudgets = {
   '/api/tenancy/tenants/': { query: 'group_id=1&group_id=2&q=tenant&name__n=x&created__gte=2000-01-01', budget: 9 },
   '/api/tenancy/contacts/': { query: 'group=cgroup-1&q=contact', budget: 9 },
   '/api/plugins/maintenance/windows/': { query: 'tenant=tenant-5&impact__gte=0&status=scheduled', budget: 8 },
 };
 
-describe('filtered list query budgets', () => {
-  for (const [path, { query, budget }] of Object.entries(FILTERED)) {
-    it(`${path}?${query} runs ${budget} queries at page sizes 1, 50 and 1000`, async () => {
-      const counts: number[] = [];
-      for (const limit of [1, 50, 1000]) {
-        counts.push(await t.countQueries(async () => expect((await t.get(`${path}?${query}&limit=${limit}`)).status).toBe(200)));
-      }
-      if (process.env.SHOW_QUERIES) console.log(path, counts);
-      expect(counts).toEqual([budget, budget, budget]);
-    });
-  }
-});
-
-describe('list query budgets', () => {
-  for (const [path, budget] of Object.entries(BUDGETS)) {
-    for (const mode of ['full', 'brief'] as const) {
-      it(`${path} (${mode}) runs ${budget[mode]} queries at page sizes 1, 50 and 1000`, async () => {
-        const counts: number[] = [];
-        for (const limit of [1, 50, 1000]) {
-          counts.push(
-            await t.countQueries(async () => {
-              const res = await t.get(`${path}?limit=${limit}${mode === 'brief' ? '&brief=1' : ''}`);
-              expect(res.status).toBe(200);
-              expect(res.body.results).toHaveLength(limit);
-            }),
-          );
-        }
-        if (process.env.SHOW_QUERIES) console.log(path, mode, counts);
-        expect(counts).toEqual([budget[mode], budget[mode], budget[mode]]);
-      });
-    }
-  }
-});
+budgetSuite('list query budgets', () => t, BUDGETS, FILTERED);

@@ -147,8 +147,19 @@ export class NetworkField extends IpField<NetworkOptions> {
   }
 }
 
+export interface AddressOptions extends CommonOptions {
+  /** Also index the address without its mask, for reading addresses in host order (allocation). */
+  hostIndex?: boolean;
+}
+
 /** An address with its mask (`inet`): IP addresses, range bounds. Without a mask it is a host (/32, /128). */
-export class AddressField extends IpField {
+export class AddressField extends IpField<AddressOptions> {
+  override indexes(): ExpressionIndex[] {
+    if (!this.options.hostIndex) return super.indexes();
+    const name = `${this.model.table}_${this.name}_host`;
+    return [...super.indexes(), { name, expression: `create index "${name}" on "${this.model.table}" ((host("${this.name}")::inet))` }];
+  }
+
   protected sqlType(): string {
     return 'inet';
   }

@@ -44,7 +44,7 @@ export const IpAddress = defineModel('ipam.ipaddress', {
   verboseNamePlural: 'IP addresses',
   fields: {
     family: new FamilyField('address'),
-    address: new AddressField({}),
+    address: new AddressField({ hostIndex: true }),
     vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'protect', countAs: 'ipaddress_count', filterBy: 'rd' }),
     tenant: f.fk('tenancy.tenant', { nullable: true }),
     status: f.choice(IpAddressStatus, { default: 'active' }),
