@@ -9,7 +9,10 @@ import { Rir } from './models/rir.js';
 import { Role } from './models/role.js';
 import { RouteTarget } from './models/route-target.js';
 import { Vrf } from './models/vrf.js';
-import { availableIpsRoute, methodNotAllowed, prefixPool, rangePool } from './routes/available-ips.js';
+import { allocationRoute, methodNotAllowed } from './routes/allocation.js';
+import { availableAsns } from './routes/available-asns.js';
+import { availableIps, prefixPool, rangePool } from './routes/available-ips.js';
+import { availablePrefixes } from './routes/available-prefixes.js';
 
 /** Addressing: VRFs, RIRs and aggregates, prefixes, IP ranges and addresses, AS numbers. */
 export default definePlugin({
@@ -22,9 +25,13 @@ export default definePlugin({
   models: [RouteTarget, Vrf, Rir, Aggregate, Role, Prefix, IpRange, IpAddress, AsnRange, Asn],
   migrations: new URL('./migrations/', import.meta.url),
   routes(router, ctx) {
-    const prefixIps = availableIpsRoute(ctx, Prefix, prefixPool);
-    const rangeIps = availableIpsRoute(ctx, IpRange, rangePool);
-    router.route('/prefixes/:id/available-ips/').get(prefixIps).post(prefixIps).all(methodNotAllowed);
-    router.route('/ip-ranges/:id/available-ips/').get(rangeIps).post(rangeIps).all(methodNotAllowed);
+    const allocations = [
+      ['/prefixes/:id/available-ips/', allocationRoute(ctx, Prefix, availableIps(ctx, prefixPool))],
+      ['/prefixes/:id/available-prefixes/', allocationRoute(ctx, Prefix, availablePrefixes(ctx))],
+      ['/ip-ranges/:id/available-ips/', allocationRoute(ctx, IpRange, availableIps(ctx, rangePool))],
+      ['/asn-ranges/:id/available-asns/', allocationRoute(ctx, AsnRange, availableAsns(ctx))],
+    ] as const;
+    for (const [path, handler] of allocations) router.route(path).get(handler).post(handler).all(methodNotAllowed);
   },
+
 });

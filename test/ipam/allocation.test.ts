@@ -95,3 +95,50 @@ describe('available IPs of a range', () => {
     expect(await free(`${API}/ip-ranges/${populated.id}/available-ips/`)).toEqual([]);
   });
 });
+
+describe('available prefixes', () => {
+  it('lists the free space as the fewest CIDR blocks, children of the VRF taken out', async () => {
+    const { body: vrf } = await t.post(`${API}/vrfs/`, { name: 'Blocks' });
+    const { body: parent } = await t.post(`${API}/prefixes/`, { prefix: '10.30.0.0/22', vrf: vrf.id });
+    await t.post(`${API}/prefixes/`, [
+      { prefix: '10.30.0.0/24', vrf: vrf.id }, { prefix: '10.30.0.0/25', vrf: vrf.id }, { prefix: '10.30.2.64/26', vrf: vrf.id }, { prefix: '10.30.1.0/24' },
+    ]);
+    const blocks = async (query = '') => ((await t.get(`${API}/prefixes/${parent.id}/available-prefixes/${query}`)).body as Body[]).map((b) => b.prefix as string);
+    expect(await blocks()).toEqual(['10.30.1.0/24', '10.30.2.0/26', '10.30.2.128/25', '10.30.3.0/24']);
+    expect((await t.get(`${API}/prefixes/${parent.id}/available-prefixes/?limit=1`)).body).toEqual([
+      { family: 4, prefix: '10.30.1.0/24', vrf: expect.objectContaining({ id: vrf.id, name: 'Blocks' }) },
+    ]);
+    // Taking a /26 and a /24: the first block each fits in, created in the parent's VRF.
+    const taken = await t.post(`${API}/prefixes/${parent.id}/available-prefixes/`, [{ prefix_length: 26, description: 'a' }, { prefix_length: 24, status: 'reserved' }]);
+    expect(taken.status, JSON.stringify(taken.body)).toBe(201);
+    expect(taken.body.map((p: Body) => [p.prefix, p.vrf.id, p.status.value])).toEqual([['10.30.1.0/26', vrf.id, 'active'], ['10.30.3.0/24', vrf.id, 'reserved']]);
+    expect(await blocks()).toEqual(['10.30.1.64/26', '10.30.1.128/25', '10.30.2.0/26', '10.30.2.128/25']);
+    expect((await t.post(`${API}/prefixes/${parent.id}/available-prefixes/`, { prefix_length: 23 })).status).toBe(409);
+    expect((await t.post(`${API}/prefixes/${parent.id}/available-prefixes/`, {})).body).toEqual({ prefix_length: ['This field is required.'] });
+    expect((await t.post(`${API}/prefixes/${parent.id}/available-prefixes/`, { prefix_length: 33 })).body).toEqual({ prefix_length: ['Invalid prefix length (33) for IPv4.'] });
+    expect((await t.post(`${API}/prefixes/${parent.id}/available-prefixes/`, { prefix_length: 'x' })).body).toEqual({ prefix_length: ['A valid integer is required.'] });
+  });
+
+  it('IPv6, and parallel clients never receive the same block', async () => {
+    const { body: parent } = await t.post(`${API}/prefixes/`, { prefix: '2001:db8:100::/48' });
+    expect(((await t.get(`${API}/prefixes/${parent.id}/available-prefixes/`)).body as Body[]).map((b) => b.prefix)).toEqual(['2001:db8:100::/48']);
+    const replies = await Promise.all(Array.from({ length: 20 }, () => t.post(`${API}/prefixes/${parent.id}/available-prefixes/`, { prefix_length: 64 })));
+    expect(replies.map((r) => r.status)).toEqual(replies.map(() => 201));
+    const first20 = Array.from({ length: 20 }, (_, i) => (i ? `2001:db8:100:${i.toString(16)}::/64` : '2001:db8:100::/64'));
+    expect(new Set(replies.map((r) => r.body.prefix))).toEqual(new Set(first20));
+  });
+});
+
+describe('available ASNs', () => {
+  it('lists and takes the free numbers of a range, with its RIR', async () => {
+    const { body: rir } = await t.post(`${API}/rirs/`, { name: 'Private ASNs', slug: 'private-asns' });
+    const { body: range } = await t.post(`${API}/asn-ranges/`, { name: 'Lab', slug: 'lab', rir: rir.id, start: 65100, end: 65104 });
+    await t.post(`${API}/asns/`, { asn: 65101 });
+    expect((await t.get(`${API}/asn-ranges/${range.id}/available-asns/`)).body).toEqual([{ asn: 65100 }, { asn: 65102 }, { asn: 65103 }, { asn: 65104 }]);
+    const taken = await t.post(`${API}/asn-ranges/${range.id}/available-asns/`, [{ description: 'x' }, { description: 'y' }]);
+    expect(taken.body.map((a: Body) => [a.asn, a.rir.id, a.description])).toEqual([[65100, rir.id, 'x'], [65102, rir.id, 'y']]);
+    const parallel = await Promise.all([1, 2, 3].map(() => t.post(`${API}/asn-ranges/${range.id}/available-asns/`, {})));
+    expect(parallel.map((r) => r.status).sort()).toEqual([201, 201, 409]);
+    expect((await t.get(`${API}/asn-ranges/${range.id}/available-asns/`)).body).toEqual([]);
+  });
+});

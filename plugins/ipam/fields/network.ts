@@ -79,7 +79,12 @@ export const NETWORK_LOOKUPS: Lookups = {
 const NUMBER_LOOKUPS = new Set(['net_mask_length', 'net_mask_length__gte', 'net_mask_length__lte', 'family']);
 
 /** Shared by networks and addresses: the lookups, the index, the value a comparison takes. */
-abstract class IpField<O extends CommonOptions = CommonOptions> extends ScalarField<O> {
+export interface IpOptions extends CommonOptions {
+  /** Also index the first address without the mask, for reading in address order from a point (allocation). */
+  hostIndex?: boolean;
+}
+
+abstract class IpField<O extends IpOptions = IpOptions> extends ScalarField<O> {
   /** The stored text of a written value, or a message (thrown) saying why it is not one. */
   protected abstract stored(ip: IpNetwork): string;
 
@@ -114,12 +119,16 @@ abstract class IpField<O extends CommonOptions = CommonOptions> extends ScalarFi
   }
 
   override indexes(): ExpressionIndex[] {
-    const name = `${this.model.table}_${this.name}_gist`;
-    return [{ name, expression: `create index "${name}" on "${this.model.table}" using gist ("${this.name}" inet_ops)` }];
+    const { table } = this.model;
+    const gist = `${table}_${this.name}_gist`;
+    const indexes = [{ name: gist, expression: `create index "${gist}" on "${table}" using gist ("${this.name}" inet_ops)` }];
+    const host = `${table}_${this.name}_host`;
+    if (this.options.hostIndex) indexes.push({ name: host, expression: `create index "${host}" on "${table}" ((host("${this.name}")::inet))` });
+    return indexes;
   }
 }
 
-export interface NetworkOptions extends CommonOptions {
+export interface NetworkOptions extends IpOptions {
   /** Adds `children` and `_depth` (the prefixes inside and around each one, in its VRF) to the model. */
   hierarchy?: boolean;
 }
@@ -147,19 +156,8 @@ export class NetworkField extends IpField<NetworkOptions> {
   }
 }
 
-export interface AddressOptions extends CommonOptions {
-  /** Also index the address without its mask, for reading addresses in host order (allocation). */
-  hostIndex?: boolean;
-}
-
 /** An address with its mask (`inet`): IP addresses, range bounds. Without a mask it is a host (/32, /128). */
-export class AddressField extends IpField<AddressOptions> {
-  override indexes(): ExpressionIndex[] {
-    if (!this.options.hostIndex) return super.indexes();
-    const name = `${this.model.table}_${this.name}_host`;
-    return [...super.indexes(), { name, expression: `create index "${name}" on "${this.model.table}" ((host("${this.name}")::inet))` }];
-  }
-
+export class AddressField extends IpField {
   protected sqlType(): string {
     return 'inet';
   }

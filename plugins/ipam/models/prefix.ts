@@ -11,7 +11,7 @@ export const Prefix = defineModel('ipam.prefix', {
   path: 'prefixes',
   fields: {
     family: new FamilyField('prefix'),
-    prefix: new NetworkField({ hierarchy: true }),
+    prefix: new NetworkField({ hierarchy: true, hostIndex: true }),
     vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'protect', countAs: 'prefix_count', filterBy: 'rd', nullsFirst: true }),
     tenant: f.fk('tenancy.tenant', { nullable: true }),
     status: f.choice(PrefixStatus, { default: 'active' }),
