@@ -36,3 +36,14 @@ export const IpAddressRole = defineChoices([
 
 /** Roles whose addresses may repeat in a VRF (NetBox's IPADDRESS_ROLES_NONUNIQUE). */
 export const NONUNIQUE_ROLES: ReadonlySet<string> = new Set(['anycast', 'vip', 'vrrp', 'hsrp', 'glbp', 'carp']);
+
+export const VlanStatus = defineChoices([
+  ['active', 'Active'],
+  ['reserved', 'Reserved'],
+  ['deprecated', 'Deprecated'],
+]);
+
+export const VlanQinQRole = defineChoices([
+  ['svlan', 'Service'],
+  ['cvlan', 'Customer'],
+]);

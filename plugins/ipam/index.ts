@@ -8,13 +8,16 @@ import { Prefix } from './models/prefix.js';
 import { Rir } from './models/rir.js';
 import { Role } from './models/role.js';
 import { RouteTarget } from './models/route-target.js';
+import { VlanGroup } from './models/vlan-group.js';
+import { Vlan } from './models/vlan.js';
 import { Vrf } from './models/vrf.js';
 import { allocationRoute, methodNotAllowed } from './routes/allocation.js';
 import { availableAsns } from './routes/available-asns.js';
 import { availableIps, prefixPool, rangePool } from './routes/available-ips.js';
 import { availablePrefixes } from './routes/available-prefixes.js';
+import { availableVlans } from './routes/available-vlans.js';
 
-/** Addressing: VRFs, RIRs and aggregates, prefixes, IP ranges and addresses, AS numbers. */
+/** Addressing: VRFs, RIRs and aggregates, VLAN groups and VLANs, prefixes, IP ranges and addresses, AS numbers. */
 export default definePlugin({
   name: 'ipam',
   label: 'IPAM',
@@ -22,7 +25,7 @@ export default definePlugin({
   kernel: '^0.1.0',
   dependencies: ['tenancy', 'dcim'],
   basePath: '/api/ipam/',
-  models: [RouteTarget, Vrf, Rir, Aggregate, Role, Prefix, IpRange, IpAddress, AsnRange, Asn],
+  models: [RouteTarget, Vrf, Rir, Aggregate, Role, VlanGroup, Vlan, Prefix, IpRange, IpAddress, AsnRange, Asn],
   migrations: new URL('./migrations/', import.meta.url),
   routes(router, ctx) {
     const allocations = [
@@ -30,6 +33,7 @@ export default definePlugin({
       ['/prefixes/:id/available-prefixes/', allocationRoute(ctx, Prefix, availablePrefixes(ctx))],
       ['/ip-ranges/:id/available-ips/', allocationRoute(ctx, IpRange, availableIps(ctx, rangePool))],
       ['/asn-ranges/:id/available-asns/', allocationRoute(ctx, AsnRange, availableAsns(ctx))],
+      ['/vlan-groups/:id/available-vlans/', allocationRoute(ctx, VlanGroup, availableVlans(ctx))],
     ] as const;
     for (const [path, handler] of allocations) router.route(path).get(handler).post(handler).all(methodNotAllowed);
   },

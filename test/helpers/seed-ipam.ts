@@ -13,11 +13,17 @@ export async function seedIpam(db: Db, n: number): Promise<void> {
   await db.raw(`insert into ipam_vrf_export_targets (vrf_id, routetarget_id) select i, i from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into ipam_rir (name, slug, is_private, created, last_updated) select 'RIR ' || i, 'rir-' || i, false, ${now} from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into ipam_role (name, slug, weight, created, last_updated) select 'Role ' || i, 'role-' || i, 1000, ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_vlangroup (name, slug, scope_type_id, scope_id, vid_ranges, tenant_id, created, last_updated)
+    select 'Group ' || i, 'group-' || i, (select id from core_objecttype where app_label = 'dcim' and model = 'site'), i, '[[1, 4094]]', i, ${now}
+    from generate_series(1, ?) i`, [n]);
+  // Each VLAN i a customer VLAN of the service VLAN before it (a ring again, so every page has one).
+  await db.raw(`insert into ipam_vlan (site_id, group_id, vid, name, tenant_id, status, role_id, qinq_role, qinq_svlan_id, created, last_updated)
+    select i, i, 100, 'VLAN ' || i, i, 'active', i, 'cvlan', (i % ?) + 1, ${now} from generate_series(1, ?) i`, [n, n]);
   // Network i: 10.<i / 256>.<i % 256>.0/24 (up to 65,536 of them).
   const net = `'10.' || (i / 256) || '.' || (i % 256)`;
   await db.raw(`insert into ipam_aggregate (prefix, rir_id, tenant_id, created, last_updated) select (${net} || '.0/24')::cidr, i, i, ${now} from generate_series(1, ?) i`, [n]);
-  await db.raw(`insert into ipam_prefix (prefix, vrf_id, tenant_id, status, role_id, is_pool, mark_utilized, created, last_updated)
-    select (${net} || '.0/24')::cidr, i, i, 'active', i, false, false, ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_prefix (prefix, vrf_id, tenant_id, vlan_id, status, role_id, is_pool, mark_utilized, created, last_updated)
+    select (${net} || '.0/24')::cidr, i, i, i, 'active', i, false, false, ${now} from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into ipam_iprange (start_address, end_address, vrf_id, tenant_id, status, role_id, mark_populated, mark_utilized, created, last_updated)
     select (${net} || '.10/24')::inet, (${net} || '.20/24')::inet, i, i, 'active', i, false, false, ${now} from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into ipam_ipaddress (address, vrf_id, tenant_id, status, role, assigned_object_type_id, assigned_object_id, nat_inside_id, dns_name, created, last_updated)

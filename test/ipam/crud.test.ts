@@ -5,7 +5,10 @@ import { seedTenancy } from '../helpers/seed.js';
 
 crudSuite({
   title: 'every ipam endpoint',
-  keys: ['ipam.routetarget', 'ipam.vrf', 'ipam.rir', 'ipam.aggregate', 'ipam.role', 'ipam.prefix', 'ipam.iprange', 'ipam.ipaddress', 'ipam.asnrange', 'ipam.asn'],
+  keys: [
+    'ipam.routetarget', 'ipam.vrf', 'ipam.rir', 'ipam.aggregate', 'ipam.role', 'ipam.vlangroup', 'ipam.vlan', 'ipam.prefix', 'ipam.iprange', 'ipam.ipaddress',
+    'ipam.asnrange', 'ipam.asn',
+  ],
   seed: async (db) => {
     await seedTenancy(db, SEEDED);
     await seedDcim(db, SEEDED);
@@ -21,5 +24,6 @@ crudSuite({
     'ipam.ipaddress': async (_o, n) => ({ address: `10.202.0.${n}/24`, nat_inside: null }),
     'ipam.asnrange': async (_o, n) => ({ start: 4200000000 + n * 100, end: 4200000000 + n * 100 + 9 }),
     'ipam.asn': async (_o, n) => ({ asn: 4200000000 + n }),
+    'ipam.vlan': async (_o, n) => ({ vid: 1000 + n }),
   },
 });

@@ -14,6 +14,8 @@ import { ValidationError, type ErrorMap, type FieldRenderer, type JsonObject, ty
 export interface GenericOptions extends CommonOptions {
   /** Only models declaring this feature may be referenced; unset: any model. */
   feature?: string;
+  /** Only these models (`app.model`) may be referenced (a prefix's scope: region, site group, site, location). */
+  models?: string[];
   /** `keep`: this object outlives its target (a change record); default `cascade`. */
   onDelete?: 'cascade' | 'keep';
   /** The key the nested object reads under, when it is not the field's name (image attachments read `parent`). */
@@ -56,7 +58,8 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
 
   /** Whether objects of `model` may be referenced by this field. */
   accepts(model: Model): boolean {
-    return !this.options.feature || model.features.has(this.options.feature);
+    const { feature, models } = this.options;
+    return (!feature || model.features.has(feature)) && (!models || models.includes(model.key));
   }
 
   override references(target: Model, registry: ModelRegistry): Reference | undefined {

@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f, orderedFilter, parseWholeNumber } from '../../../kernel/index.js';
 import { PrefixStatus } from '../choices.js';
 import { FamilyField } from '../fields/family.js';
 import { NetworkField, withMask } from '../fields/network.js';
@@ -14,6 +14,7 @@ export const Prefix = defineModel('ipam.prefix', {
     prefix: new NetworkField({ hierarchy: true, hostIndex: true }),
     vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'protect', countAs: 'prefix_count', filterBy: 'rd', nullsFirst: true }),
     tenant: f.fk('tenancy.tenant', { nullable: true }),
+    vlan: f.fk('ipam.vlan', { nullable: true, countAs: 'prefix_count' }),
     status: f.choice(PrefixStatus, { default: 'active' }),
     role: f.fk('ipam.role', { nullable: true, countAs: 'prefix_count' }),
     is_pool: f.boolean({ default: false }),
@@ -27,7 +28,9 @@ export const Prefix = defineModel('ipam.prefix', {
   // NetBox: the global table first, then by VRF, then in address order (IPv4 before IPv6).
   ordering: ['vrf', 'prefix', 'id'],
   search: ['description'],
+  relatedFilters: { vlan_group: 'vlan__group' },
   filters: {
+    vlan_vid: orderedFilter(['vlan', 'vid'], parseWholeNumber),
     prefix: networkFilter('prefix', 'exact'),
     within: networkFilter('prefix', 'within'),
     within_include: networkFilter('prefix', 'within_include'),

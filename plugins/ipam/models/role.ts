@@ -8,7 +8,7 @@ export const Role = defineModel('ipam.role', {
     weight: f.integer({ min: 0, max: 32767, default: 1000 }),
     description: f.string({ max: 200, blank: true }),
   },
-  brief: ['name', 'slug', 'description', 'prefix_count'],
+  brief: ['name', 'slug', 'description', 'prefix_count', 'vlan_count'],
   ordering: ['weight', 'name'],
   search: ['name', 'slug', 'description'],
   features: ['tags', 'customFields', 'changelog', 'journal'],
