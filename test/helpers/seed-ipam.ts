@@ -22,8 +22,9 @@ export async function seedIpam(db: Db, n: number): Promise<void> {
   // Network i: 10.<i / 256>.<i % 256>.0/24 (up to 65,536 of them).
   const net = `'10.' || (i / 256) || '.' || (i % 256)`;
   await db.raw(`insert into ipam_aggregate (prefix, rir_id, tenant_id, created, last_updated) select (${net} || '.0/24')::cidr, i, i, ${now} from generate_series(1, ?) i`, [n]);
-  await db.raw(`insert into ipam_prefix (prefix, vrf_id, tenant_id, vlan_id, status, role_id, is_pool, mark_utilized, created, last_updated)
-    select (${net} || '.0/24')::cidr, i, i, i, 'active', i, false, false, ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_prefix (prefix, vrf_id, scope_type_id, scope_id, tenant_id, vlan_id, status, role_id, is_pool, mark_utilized, created, last_updated)
+    select (${net} || '.0/24')::cidr, i, (select id from core_objecttype where app_label = 'dcim' and model = 'site'), i, i, i, 'active', i, false, false, ${now}
+    from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into ipam_iprange (start_address, end_address, vrf_id, tenant_id, status, role_id, mark_populated, mark_utilized, created, last_updated)
     select (${net} || '.10/24')::inet, (${net} || '.20/24')::inet, i, i, 'active', i, false, false, ${now} from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into ipam_ipaddress (address, vrf_id, tenant_id, status, role, assigned_object_type_id, assigned_object_id, nat_inside_id, dns_name, created, last_updated)

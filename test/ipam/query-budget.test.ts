@@ -26,7 +26,7 @@ const BUDGETS: ListBudgets = {
   '/api/ipam/roles/': { full: 6, brief: 4 },
   '/api/ipam/vlan-groups/': { full: 9, brief: 4 },
   '/api/ipam/vlans/': { full: 11, brief: 3 },
-  '/api/ipam/prefixes/': { full: 10, brief: 4 },
+  '/api/ipam/prefixes/': { full: 11, brief: 4 },
   '/api/ipam/ip-ranges/': { full: 8, brief: 3 },
   '/api/ipam/ip-addresses/': { full: 12, brief: 3 },
   '/api/ipam/asn-ranges/': { full: 8, brief: 3 },
@@ -35,7 +35,9 @@ const BUDGETS: ListBudgets = {
 
 /** Filters that check the objects they name cost one query each. */
 const FILTERED: FilteredBudgets = {
-  '/api/ipam/prefixes/': { query: 'within=10.0.0.0/8&mask_length__gte=24&family=4&vrf=65000:1&q=10.0', budget: 11 },
+  '/api/ipam/prefixes/': { query: 'within=10.0.0.0/8&mask_length__gte=24&family=4&vrf=65000:1&q=10.0', budget: 12 },
+  '/api/ipam/vlans/': { query: 'region=region-1&available_at_site=1&qinq_svlan_vid=100', budget: 13 },
+  '/api/ipam/prefixes/?ordering=-id': { query: 'site_id=1&region=region-1&vlan_vid=100&vlan_group=group-1', budget: 14 },
   '/api/ipam/ip-addresses/': { query: 'parent=10.0.0.0/8&address=10.0.1.1&tenant=tenant-1&q=host', budget: 13 },
 };
 

@@ -11,8 +11,6 @@ const PENDING: Record<string, string[]> = {
     'ipam.fhrpgroup', 'ipam.fhrpgroupassignment', 'ipam.vlantranslationpolicy', 'ipam.vlantranslationrule', 'ipam.servicetemplate', 'ipam.service',
     'fhrpgroup_id', 'service_id',
   ],
-  'prefix scope (issue 12, next steps)': ['scope_type', 'scope_id', 'scope', 'region', 'region_id', 'site_group', 'site_group_id', 'site', 'site_id', 'location', 'location_id']
-    .map((name) => `ipam.prefix.${name}`),
   'site ASNs (issue 12, next steps)': ['site_count', 'site', 'site_id', 'site_group', 'site_group_id'].map((name) => `ipam.asn.${name}`),
   'circuits (issue 13)': ['provider_count', 'provider', 'provider_id'],
   'virtualization (issue 13)': ['virtual_machine', 'virtual_machine_id', 'vminterface', 'vminterface_id', 'available_on_virtualmachine'],

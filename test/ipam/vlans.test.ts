@@ -109,3 +109,28 @@ describe('prefixes and VLANs', () => {
     expect((await t.get(`${API}/prefixes/?vlan_id=${vlan.id}`)).body.count).toBe(1);
   });
 });
+
+describe('prefix scope', () => {
+  it('a prefix is scoped to a region, site group, site or location, and filters by where that is', async () => {
+    const { body: child } = await t.post('/api/dcim/regions/', { name: 'Netherlands', slug: 'nl', parent: region.id });
+    const { body: ams2 } = await t.post('/api/dcim/sites/', { name: 'AMS2', slug: 'ams2', region: child.id });
+    const { body: hall } = await t.post('/api/dcim/locations/', { name: 'Hall A', slug: 'hall-a', site: ams2.id });
+    const made = await t.post(`${API}/prefixes/`, [
+      { prefix: '10.60.0.0/24', scope_type: 'dcim.site', scope_id: site.id },
+      { prefix: '10.60.1.0/24', scope_type: 'dcim.location', scope_id: hall.id },
+      { prefix: '10.60.2.0/24', scope_type: 'dcim.region', scope_id: child.id },
+      { prefix: '10.60.3.0/24', scope_type: 'dcim.site', scope_id: otherSite.id },
+    ]);
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body[1]).toMatchObject({ scope_type: 'dcim.location', scope_id: hall.id, scope: { id: hall.id, name: 'Hall A' } });
+    const within = async (query: string) => ((await t.get(`${API}/prefixes/?within=10.60.0.0/16&${query}`)).body.results as Body[]).map((p) => p.prefix);
+    expect(await within(`site_id=${ams2.id}`)).toEqual(['10.60.1.0/24']);
+    expect(await within('site=ams1')).toEqual(['10.60.0.0/24']);
+    expect(await within(`location_id=${hall.id}`)).toEqual(['10.60.1.0/24']);
+    expect(await within('region=europe')).toEqual(['10.60.0.0/24', '10.60.1.0/24', '10.60.2.0/24']);
+    expect(await within(`region_id=${child.id}`)).toEqual(['10.60.1.0/24', '10.60.2.0/24']);
+    expect(await within(`site_id__n=${site.id}`)).toEqual(['10.60.1.0/24', '10.60.2.0/24', '10.60.3.0/24']);
+    expect((await t.post(`${API}/prefixes/`, { prefix: '10.61.0.0/24', scope_type: 'dcim.rack', scope_id: 1 })).status).toBe(400);
+    expect((await t.get(`${API}/prefixes/?site=nowhere`)).status).toBe(400);
+  });
+});

@@ -4,8 +4,12 @@ import { FamilyField } from '../fields/family.js';
 import { NetworkField, withMask } from '../fields/network.js';
 import { maskLengthFilter, networkFilter } from '../rules/network-filters.js';
 import { presentInVrfFilters } from '../rules/present-in-vrf.js';
+import { prefixScopeFilters } from '../rules/prefix-scope-filters.js';
 import { uniqueInVrf } from '../rules/unique-in-vrf.js';
 import { refuseZeroMask } from '../rules/zero-mask.js';
+
+/** Where a prefix may be scoped. */
+export const PREFIX_SCOPES = ['dcim.region', 'dcim.sitegroup', 'dcim.site', 'dcim.location'];
 
 export const Prefix = defineModel('ipam.prefix', {
   path: 'prefixes',
@@ -13,6 +17,7 @@ export const Prefix = defineModel('ipam.prefix', {
     family: new FamilyField('prefix'),
     prefix: new NetworkField({ hierarchy: true, hostIndex: true }),
     vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'protect', countAs: 'prefix_count', filterBy: 'rd', nullsFirst: true }),
+    scope: f.generic({ models: PREFIX_SCOPES, nullable: true }),
     tenant: f.fk('tenancy.tenant', { nullable: true }),
     vlan: f.fk('ipam.vlan', { nullable: true, countAs: 'prefix_count' }),
     status: f.choice(PrefixStatus, { default: 'active' }),
@@ -38,6 +43,7 @@ export const Prefix = defineModel('ipam.prefix', {
     mask_length: maskLengthFilter('prefix'),
     q: networkFilter('prefix', 'search'),
     ...presentInVrfFilters,
+    ...prefixScopeFilters,
   },
   features: ['tags', 'customFields', 'changelog', 'journal', 'contacts'],
   validate: (row) => refuseZeroMask(row, 'prefix', 'prefix'),
