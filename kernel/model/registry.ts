@@ -2,7 +2,7 @@ import type { Field, Reference } from './field.js';
 import type { Model } from './model.js';
 import { ObjectTypes } from './object-types.js';
 import { applyOrdering } from './ordering.js';
-import { columnsRead, renderRows } from './render.js';
+import { columnsRead, readKeys, renderRows } from './render.js';
 import type { JsonObject, RenderContext, RenderMode } from './types.js';
 
 /** A field of another model that refers to a model: what deleting its objects must look at. */
@@ -62,7 +62,7 @@ export class ModelRegistry {
     }
     for (const model of this.models.values()) {
       for (const name of model.brief) {
-        if (!this.fieldOf(model, name)) throw new Error(`${model.key}: brief field "${name}" is not a field of the model`);
+        if (!this.briefField(model, name)) throw new Error(`${model.key}: brief field "${name}" is not a field of the model, nor a key of one`);
       }
       for (const field of model.fields) field.verify(this);
       for (const name of [model.decl.parent ?? []].flat()) {
@@ -110,7 +110,12 @@ export class ModelRegistry {
       const contributed = this.contributed.get(model.key) ?? [];
       return [...model.fields.slice(0, tail), ...contributed, ...model.fields.slice(tail), ...(this.derived.get(model.key) ?? [])];
     }
-    return model.brief.map((name) => this.fieldOf(model, name)!);
+    return [...new Set(model.brief.map((name) => this.briefField(model, name)!))];
+  }
+
+  /** The field a brief name reads: a field of that name, or the field rendering that key (`interface_type`). */
+  private briefField(model: Model, name: string): Field | undefined {
+    return this.fieldOf(model, name) ?? this.outputFields(model, 'full').find((f) => readKeys(f, this).includes(name));
   }
 
   /**

@@ -3,6 +3,11 @@ import type { Model } from './model.js';
 import type { ModelRegistry } from './registry.js';
 import type { JsonObject, RenderContext, RenderMode, Row } from './types.js';
 
+/** The keys a brief representation shows, in order: those its fields render that the model's brief names. */
+export function briefKeys(model: Model, registry: ModelRegistry): string[] {
+  return registry.outputFields(model, 'brief').flatMap((f) => readKeys(f, registry)).filter((k) => model.brief.includes(k));
+}
+
 /** `?fields=` and `?omit=`: which keys of a representation to render. */
 export interface FieldSelection {
   only?: ReadonlySet<string>;
@@ -29,6 +34,8 @@ export function readKeys(field: Field, registry: ModelRegistry): string[] {
 export async function renderRows(
   model: Model, rows: Row[], ctx: RenderContext, mode: RenderMode, selection?: FieldSelection, only?: Field[],
 ): Promise<JsonObject[]> {
+  // A brief form shows exactly the keys it names, also of fields rendering several (a generic relation's type and id).
+  if (mode === 'brief' && !only) selection = { only: intersect(new Set(model.brief), selection?.only), omit: selection?.omit };
   const wanted = (key: string) => (!selection?.only || selection.only.has(key)) && !selection?.omit?.has(key);
   const fields = renderedFields(model, ctx.registry, mode, selection, only);
   // Side by side, so that fields loading alike (a page's counts) share one query.
@@ -42,6 +49,8 @@ export async function renderRows(
     return out;
   });
 }
+
+const intersect = (a: ReadonlySet<string>, b?: ReadonlySet<string>): ReadonlySet<string> => (b ? new Set([...a].filter((k) => b.has(k))) : a);
 
 /** The fields a representation renders: the mode's, or `only`, narrowed by the selection. */
 export function renderedFields(model: Model, registry: ModelRegistry, mode: RenderMode, selection?: FieldSelection, only?: Field[]): Field[] {

@@ -47,3 +47,25 @@ export const VlanQinQRole = defineChoices([
   ['svlan', 'Service'],
   ['cvlan', 'Customer'],
 ]);
+
+// Grouped by vendor in NetBox: Standard, CheckPoint, Cisco, then Other.
+export const FhrpProtocol = defineChoices([
+  ['vrrp2', 'VRRPv2'],
+  ['vrrp3', 'VRRPv3'],
+  ['carp', 'CARP'],
+  ['clusterxl', 'ClusterXL'],
+  ['hsrp', 'HSRP'],
+  ['glbp', 'GLBP'],
+  ['other', 'Other'],
+]);
+
+export const FhrpAuthType = defineChoices([
+  ['plaintext', 'Plaintext'],
+  ['md5', 'MD5'],
+]);
+
+export const ServiceProtocol = defineChoices([
+  ['tcp', 'TCP'],
+  ['udp', 'UDP'],
+  ['sctp', 'SCTP'],
+]);

@@ -1,5 +1,9 @@
 import { definePlugin } from '../../kernel/index.js';
 import { Aggregate } from './models/aggregate.js';
+import { FhrpGroupAssignment } from './models/fhrp-assignment.js';
+import { FhrpGroup } from './models/fhrp-group.js';
+import { Service, ServiceTemplate } from './models/services.js';
+import { VlanTranslationPolicy, VlanTranslationRule } from './models/vlan-translation.js';
 import { AsnRange } from './models/asn-range.js';
 import { Asn } from './models/asn.js';
 import { IpAddress } from './models/ip-address.js';
@@ -17,7 +21,7 @@ import { availableIps, prefixPool, rangePool } from './routes/available-ips.js';
 import { availablePrefixes } from './routes/available-prefixes.js';
 import { availableVlans } from './routes/available-vlans.js';
 
-/** Addressing: VRFs, RIRs and aggregates, VLAN groups and VLANs, prefixes, IP ranges and addresses, AS numbers. */
+/** Addressing: VRFs, RIRs and aggregates, VLANs, prefixes, IP ranges and addresses, FHRP groups, services, AS numbers. */
 export default definePlugin({
   name: 'ipam',
   label: 'IPAM',
@@ -25,7 +29,10 @@ export default definePlugin({
   kernel: '^0.1.0',
   dependencies: ['tenancy', 'dcim'],
   basePath: '/api/ipam/',
-  models: [RouteTarget, Vrf, Rir, Aggregate, Role, VlanGroup, Vlan, Prefix, IpRange, IpAddress, AsnRange, Asn],
+  models: [
+    RouteTarget, Vrf, Rir, Aggregate, Role, VlanGroup, Vlan, VlanTranslationPolicy, VlanTranslationRule, Prefix, IpRange, IpAddress,
+    FhrpGroup, FhrpGroupAssignment, ServiceTemplate, Service, AsnRange, Asn,
+  ],
   migrations: new URL('./migrations/', import.meta.url),
   routes(router, ctx) {
     const allocations = [

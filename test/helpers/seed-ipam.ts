@@ -30,6 +30,19 @@ export async function seedIpam(db: Db, n: number): Promise<void> {
   await db.raw(`insert into ipam_ipaddress (address, vrf_id, tenant_id, status, role, assigned_object_type_id, assigned_object_id, nat_inside_id, dns_name, created, last_updated)
     select (${net} || '.1/24')::inet, i, i, 'active', '', (select id from core_objecttype where app_label = 'dcim' and model = 'interface'), i,
       (i % ?) + 1, 'host' || i || '.example.com', ${now} from generate_series(1, ?) i`, [n, n]);
+  const type = (app: string, model: string) => `(select id from core_objecttype where app_label = '${app}' and model = '${model}')`;
+  await db.raw(`insert into ipam_fhrpgroup (name, protocol, group_id, auth_type, auth_key, description, comments, created, last_updated)
+    select 'Group ' || i, 'vrrp2', i, 'md5', 'key', '', '', ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_fhrpgroupassignment (group_id, interface_type_id, interface_id, priority, created, last_updated)
+    select i, ${type('dcim', 'interface')}, i, 100, ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_servicetemplate (name, protocol, ports, description, comments, created, last_updated)
+    select 'Template ' || i, 'tcp', array[i, i + 1], '', '', ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_service (parent_object_type_id, parent_object_id, name, protocol, ports, description, comments, created, last_updated)
+    select ${type('dcim', 'device')}, i, 'Service ' || i, 'tcp', array[22], '', '', ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_service_ipaddresses (service_id, ipaddress_id) select i, i from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_vlantranslationpolicy (name, description, created, last_updated) select 'Policy ' || i, '', ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into ipam_vlantranslationrule (policy_id, local_vid, remote_vid, description, created, last_updated)
+    select i, 100, 200, '', ${now} from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into ipam_asnrange (name, slug, rir_id, start, "end", tenant_id, created, last_updated)
     select 'Range ' || i, 'range-' || i, i, 64512 + i * 10, 64512 + i * 10 + 9, i, ${now} from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into ipam_asn (asn, rir_id, tenant_id, created, last_updated) select 64512 + i * 10, i, i, ${now} from generate_series(1, ?) i`, [n]);

@@ -7,6 +7,7 @@ crudSuite({
   title: 'every ipam endpoint',
   keys: [
     'ipam.routetarget', 'ipam.vrf', 'ipam.rir', 'ipam.aggregate', 'ipam.role', 'ipam.vlangroup', 'ipam.vlan', 'ipam.prefix', 'ipam.iprange', 'ipam.ipaddress',
+    'ipam.fhrpgroup', 'ipam.fhrpgroupassignment', 'ipam.servicetemplate', 'ipam.service', 'ipam.vlantranslationpolicy', 'ipam.vlantranslationrule',
     'ipam.asnrange', 'ipam.asn',
   ],
   seed: async (db) => {
@@ -25,5 +26,12 @@ crudSuite({
     'ipam.asnrange': async (_o, n) => ({ start: 4200000000 + n * 100, end: 4200000000 + n * 100 + 9 }),
     'ipam.asn': async (_o, n) => ({ asn: 4200000000 + n }),
     'ipam.vlan': async (_o, n) => ({ vid: 1000 + n }),
+    'ipam.vlantranslationrule': async (_o, n) => ({ local_vid: 1000 + n, remote_vid: 2000 + n }),
+    // A copy sits on another interface (one assignment per interface and group).
+    'ipam.fhrpgroupassignment': async (original, n, t) => {
+      const { body: iface } = await t.get(`/api/dcim/interfaces/${original.interface_id}/`);
+      const { body: other } = await t.post('/api/dcim/interfaces/', { device: iface.device.id, name: `fhrp${n}`, type: 'virtual' });
+      return { interface_id: other.id };
+    },
   },
 });

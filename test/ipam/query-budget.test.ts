@@ -29,6 +29,12 @@ const BUDGETS: ListBudgets = {
   '/api/ipam/prefixes/': { full: 11, brief: 4 },
   '/api/ipam/ip-ranges/': { full: 8, brief: 3 },
   '/api/ipam/ip-addresses/': { full: 12, brief: 3 },
+  '/api/ipam/fhrp-groups/': { full: 7, brief: 4 },
+  '/api/ipam/fhrp-group-assignments/': { full: 10, brief: 8 },
+  '/api/ipam/service-templates/': { full: 5, brief: 3 },
+  '/api/ipam/services/': { full: 8, brief: 3 },
+  '/api/ipam/vlan-translation-policies/': { full: 9, brief: 3 },
+  '/api/ipam/vlan-translation-rules/': { full: 7, brief: 5 },
   '/api/ipam/asn-ranges/': { full: 8, brief: 3 },
   '/api/ipam/asns/': { full: 7, brief: 3 },
 };

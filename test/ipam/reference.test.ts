@@ -7,10 +7,6 @@ import { startServer, type TestServer } from '../helpers/server.js';
  * the server already has fails the test, so the list only shrinks.
  */
 const PENDING: Record<string, string[]> = {
-  'FHRP groups, VLAN translation and services (issue 12, next steps)': [
-    'ipam.fhrpgroup', 'ipam.fhrpgroupassignment', 'ipam.vlantranslationpolicy', 'ipam.vlantranslationrule', 'ipam.servicetemplate', 'ipam.service',
-    'fhrpgroup_id', 'service_id',
-  ],
   'site ASNs (issue 12, next steps)': ['site_count', 'site', 'site_id', 'site_group', 'site_group_id'].map((name) => `ipam.asn.${name}`),
   'circuits (issue 13)': ['provider_count', 'provider', 'provider_id'],
   'virtualization (issue 13)': ['virtual_machine', 'virtual_machine_id', 'vminterface', 'vminterface_id', 'available_on_virtualmachine'],

@@ -3,16 +3,19 @@ import {
 } from '../../../kernel/index.js';
 import { chassisInterfaceIds } from '../../dcim/rules/interface-filters.js';
 
-/** Addresses assigned to an object of `model` among those `ids` selects. */
-function assignedTo(model: string, ids: (db: Db) => ReturnType<Db> | number[]): FilterNode {
+/** Objects whose generic relation `field` points at an object of `model` among those `ids` selects. */
+function pointingAt(field: string, model: string, ids: (db: Db) => ReturnType<Db> | number[]): FilterNode {
+  const [app, name] = model.split('.');
   return {
     op: 'sql',
     condition: (qb, alias, _m, db) => {
-      const type = db('core_objecttype').select('id').whereRaw("app_label || '.' || model = ?", [model]);
-      qb.whereIn(`${alias}.assigned_object_type_id`, type).whereIn(`${alias}.assigned_object_id`, ids(db));
+      const type = db('core_objecttype').select('id').where({ app_label: app, model: name });
+      qb.whereIn(`${alias}.${field}_type_id`, type).whereIn(`${alias}.${field}_id`, ids(db));
     },
   };
 }
+
+const assignedTo = (model: string, ids: (db: Db) => ReturnType<Db> | number[]) => pointingAt('assigned_object', model, ids);
 
 const negatable = (build: (values: string[], db: Db) => FilterNode | Promise<FilterNode>): QueryFilter => ({
   suffixes: ['n'],
@@ -56,10 +59,28 @@ export const assignmentFilters: Record<string, QueryFilter> = {
     return assignedTo('dcim.interface', () => ids);
   }),
   interface: negatable((values) => assignedTo('dcim.interface', (db) => db('dcim_interface').select('id').whereIn('name', values))),
-  // A device's addresses include those on its virtual chassis members' interfaces, when it is the master.
-  device: negatable((values) => assignedTo('dcim.interface', (db) => chassisInterfaceIds(db, 'name', values, true))),
-  device_id: negatable((values) => {
+  fhrpgroup_id: negatable((values) => {
     const ids = values.map(parseWholeNumber);
-    return assignedTo('dcim.interface', (db) => chassisInterfaceIds(db, 'id', ids, true));
+    return assignedTo('ipam.fhrpgroup', () => ids);
+  }),
+  ...interfaceOwnerFilters('assigned_object'),
+  // Addresses a service listens on.
+  service_id: negatable((values) => {
+    const ids = values.map(parseWholeNumber);
+    return { op: 'sql', condition: (qb, alias, _m, db) => void qb.whereIn(`${alias}.id`, db('ipam_service_ipaddresses').select('ipaddress_id').whereIn('service_id', ids)) };
   }),
 };
+
+/**
+ * `?device=` and `?device_id=` on objects whose generic relation `field` points at interfaces: those on the
+ * device's interfaces, and on its virtual chassis members' when it is the master (NetBox's `vc_interfaces`).
+ */
+export function interfaceOwnerFilters(field: string): Record<string, QueryFilter> {
+  return {
+    device: negatable((values) => pointingAt(field, 'dcim.interface', (db) => chassisInterfaceIds(db, 'name', values, true))),
+    device_id: negatable((values) => {
+      const ids = values.map(parseWholeNumber);
+      return pointingAt(field, 'dcim.interface', (db) => chassisInterfaceIds(db, 'id', ids, true));
+    }),
+  };
+}
