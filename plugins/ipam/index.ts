@@ -1,4 +1,5 @@
 import { definePlugin } from '../../kernel/index.js';
+import { ipamDemoSteps } from './demo/steps.js';
 import { Aggregate } from './models/aggregate.js';
 import { FhrpGroupAssignment } from './models/fhrp-assignment.js';
 import { FhrpGroup } from './models/fhrp-group.js';
@@ -34,6 +35,8 @@ export default definePlugin({
     FhrpGroup, FhrpGroupAssignment, ServiceTemplate, Service, AsnRange, Asn,
   ],
   migrations: new URL('./migrations/', import.meta.url),
+  // Sized by dcim's `sites`: the addressing of the same sites.
+  demo: { sizes: {}, steps: (sizes) => ipamDemoSteps(sizes) },
   routes(router, ctx) {
     const allocations = [
       ['/prefixes/:id/available-ips/', allocationRoute(ctx, Prefix, availableIps(ctx, prefixPool))],

@@ -38,6 +38,21 @@ describe('manage generate-demo', () => {
       const routerInterfaces = (await t.get(`/api/dcim/interfaces/?device_id=${router.id}&limit=100`)).body.results.map((i: Body) => i.name);
       expect(routerInterfaces).toEqual(['et-0/0/0', 'et-0/0/1', 'et-0/0/2', ...routerInterfaces.slice(3, 12), 'et-1/0/0', ...routerInterfaces.slice(13, 24), 'fxp0']);
       expect((await t.get(`/api/dcim/racks/${router.rack.id}/elevation/`)).status).toBe(200);
+
+      // Addressing for the same sites: containers, servers and management prefixes, a management address per device.
+      const prefixes = await t.get('/api/ipam/prefixes/?limit=1000');
+      expect(prefixes.body.count).toBe(9);
+      expect(prefixes.body.results.slice(0, 2).map((p: Body) => [p.prefix, p.status.value, p._depth, p.children])).toEqual([
+        ['10.0.4.0/22', 'container', 0, 1], ['10.0.4.0/24', 'active', 1, 0],
+      ]);
+      const addresses = await t.get('/api/ipam/ip-addresses/?limit=1000');
+      expect(addresses.body.count).toBe((await t.get('/api/dcim/devices/?interfaces=true&limit=1')).body.count);
+      expect(addresses.body.results[0]).toMatchObject({ address: '100.64.1.1/24', vrf: { rd: '65000:2' }, assigned_object_type: 'dcim.interface' });
+      expect((await t.get('/api/ipam/vlans/?limit=1000')).body.count).toBe(6);
+      for (const [path, list] of [['/api/ipam/prefixes/', prefixes], ['/api/ipam/ip-addresses/', addresses]] as const) {
+        const patched = await t.request('PATCH', path, { body: list.body.results.map((o: Body) => ({ id: o.id, description: 'checked' })) });
+        expect(patched.status, JSON.stringify(patched.body).slice(0, 500)).toBe(200);
+      }
     } finally {
       await t.close();
     }
