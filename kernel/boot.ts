@@ -85,7 +85,7 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
     const ui = plugin.basePath.replace(/^\/api\//, '/');
     for (const model of plugin.models ?? []) registry.register(model, { api: plugin.basePath, ui });
   }
-  for (const { plugin } of enabled) if (plugin.contributes) registry.contribute(plugin.contributes);
+  for (const { plugin } of enabled) if (plugin.contributes) registry.contribute(plugin.name, plugin.contributes);
   registry.finalize();
 
   const migrations: MigrationSource[] = await loadMigrations('kernel', KERNEL_MIGRATIONS);

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bootstrap } from '../boot.js';
+import { bootstrap, type Booted } from '../boot.js';
 import type { Plugin } from '../plugin.js';
 
 function timestamp(): string {
@@ -33,6 +33,42 @@ function tableOf(sql: string, tables: string[]): string | undefined {
   return index ? tables.filter((t) => index.startsWith(`${t}_`)).sort((a, b) => b.length - a.length)[0] : undefined;
 }
 
+/**
+ * Which plugin's migrations a generated statement belongs to: its table's, unless it is about a column (or a join
+ * table) another plugin adds to that table's model and that plugin migrates later (ipam's `primary_ip4` on
+ * `dcim_device` needs ipam's tables first). A plugin migrating earlier cannot alter tables that do not exist yet.
+ */
+function statementOwners(booted: Booted): (sql: string) => string | undefined {
+  const order = booted.enabled.map((e) => e.plugin.name);
+  const later = (a: string, b: string) => (order.indexOf(a) >= order.indexOf(b) ? a : b);
+  const tableOwner = new Map<string, string>();
+  const contributed = new Map<string, { column: string; owner: string }[]>();
+  for (const { plugin } of booted.enabled) {
+    for (const model of plugin.models ?? []) {
+      tableOwner.set(model.table, plugin.name);
+      for (const field of model.fields) for (const join of field.joinTables()) tableOwner.set(join.table, plugin.name);
+    }
+  }
+  for (const model of booted.registry.all()) {
+    const base = tableOwner.get(model.table);
+    for (const field of booted.registry.contributedFields(model)) {
+      const owner = booted.registry.contributorOf(field);
+      if (!owner || !base) continue;
+      for (const join of field.joinTables()) tableOwner.set(join.table, later(owner, base));
+      const columns = contributed.get(model.table) ?? [];
+      columns.push(...field.columns().map((c) => ({ column: c.name, owner: later(owner, base) })));
+      contributed.set(model.table, columns);
+    }
+  }
+  const tables = [...tableOwner.keys()];
+  return (sql) => {
+    const table = tableOf(sql, tables);
+    if (!table) return undefined;
+    const column = (contributed.get(table) ?? []).find(({ column: c }) => sql.includes(`"${c}"`) || sql.includes(`"${table}_${c}_`));
+    return column?.owner ?? tableOwner.get(table);
+  };
+}
+
 const statements = (sql: string) => sql.split(/;\n/).map((s) => s.trim().replace(/;$/, '')).filter(Boolean).map((s) => `${s};`);
 
 /**
@@ -53,12 +89,9 @@ export async function makemigrations(args: string[], builtins: Plugin[]): Promis
       return 2;
     }
     const diff = await booted.db.orm.getSchemaGenerator().getUpdateSchemaMigrationSQL({ wrap: false, safe: false, dropTables: false });
-    // The diff covers every enabled plugin; keep what concerns this plugin's own tables.
-    const tables = (plugin.models ?? []).flatMap((m) => [
-      m.table,
-      ...m.fields.flatMap((f) => f.joinTables().map((j) => j.table)),
-    ]);
-    const mine = (sql: string) => tables.includes(tableOf(sql, tables) ?? '');
+    // The diff covers every enabled plugin; keep what this plugin owns.
+    const owners = statementOwners(booted);
+    const mine = (sql: string) => owners(sql) === pluginName;
     const up = statements(diff.up).filter(mine);
     if (!up.length) {
       process.stdout.write('No changes detected.\n');

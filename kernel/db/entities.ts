@@ -37,7 +37,8 @@ export function entityOf(model: Model, registry: ModelRegistry): EntitySchema {
   const properties: Properties = {};
   const indexes: ({ properties: string[]; name: string } | { name: string; expression: string })[] = [];
   const propertyByColumn = new Map<string, string>();
-  for (const field of model.fields) {
+  // Fields plugins add have their columns here too (a device's primary IPs, added by ipam).
+  for (const field of [...model.fields, ...registry.contributedFields(model)]) {
     for (const join of field.joinTables()) {
       properties[field.name] = {
         kind: 'm:n',

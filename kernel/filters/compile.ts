@@ -60,7 +60,8 @@ class Compiler {
 
   private leaf(qb: Knex.QueryBuilder, model: Model, alias: string, path: string[], lookup: Lookup, value: unknown): void {
     const [name, ...rest] = path;
-    const field = model.field(name);
+    // Fields other plugins add compare like the model's own (a device's `primary_ip4`, added by ipam).
+    const field = this.scope.registry.fieldOf(model, name);
     if (!field) throw new FilterError(`Cannot resolve keyword '${name}' into field.`);
     field.condition({
       qb, model, alias, rest, lookup, value, scope: this.scope,

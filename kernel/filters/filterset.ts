@@ -53,7 +53,7 @@ export class FilterSets {
     let set = this.sets.get(model.key);
     if (!set) {
       set = new Map();
-      for (const field of [...model.fields, ...this.registry.derivedFields(model)]) {
+      for (const field of [...model.fields, ...this.registry.contributedFields(model), ...this.registry.derivedFields(model)]) {
         for (const [name, filter] of Object.entries(field.filters(this.registry))) set.set(name, filter);
       }
       // `q` searches what the model's search fields say they match (a relation: its target's name).

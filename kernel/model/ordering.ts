@@ -34,7 +34,7 @@ export function applyOrdering(qb: Knex.QueryBuilder, model: Model, terms: string
   const inner = new Set<string>([alias]);
   const visit = (m: Model, a: string, path: string[], desc: boolean, depth: number): void => {
     const [name, ...rest] = path;
-    const field = m.field(name);
+    const field = registry.fieldOf(m, name);
     if (!field || depth > MAX_DEPTH) return;
     field.order({
       qb, model: m, alias: a, rest, desc, registry,

@@ -26,7 +26,8 @@ export class ModelRegistry {
   private readonly derived = new Map<string, Field[]>();
   /** Fields plugins add to other plugins' models (tags, custom fields), placed before `created`. */
   private readonly contributed = new Map<string, Field[]>();
-  private readonly contributors: Contributor[] = [];
+  private readonly contributors: { owner: string; fields: Contributor }[] = [];
+  private readonly contributorOfField = new Map<Field, string>();
   readonly objectTypes = new ObjectTypes();
 
   register(model: Model, mount: Mount): void {
@@ -35,19 +36,22 @@ export class ModelRegistry {
     this.mounts.set(model.key, mount);
   }
 
-  /** `fields(model)` gives the fields to add to `model` (new objects per model); applied by `finalize`. */
-  contribute(fields: Contributor): void {
-    this.contributors.push(fields);
+  /** `fields(model)` gives the fields plugin `owner` adds to `model` (new objects per model); applied by `finalize`. */
+  contribute(owner: string, fields: Contributor): void {
+    this.contributors.push({ owner, fields });
   }
 
   /** Adds the fields plugins contribute, links every field to what it refers to and checks brief lists. */
   finalize(): void {
     for (const model of this.models.values()) {
       const added: Field[] = [];
-      for (const [name, field] of this.contributors.flatMap((c) => Object.entries(c(model)))) {
-        if (this.fieldOf(model, name) || added.some((f) => f.name === name)) throw new Error(`${model.key}: field "${name}" is declared twice`);
-        field.attach(model, name);
-        added.push(field);
+      for (const { owner, fields } of this.contributors) {
+        for (const [name, field] of Object.entries(fields(model))) {
+          if (this.fieldOf(model, name) || added.some((f) => f.name === name)) throw new Error(`${model.key}: field "${name}" is declared twice`);
+          field.attach(model, name);
+          added.push(field);
+          this.contributorOfField.set(field, owner);
+        }
       }
       if (added.length) this.contributed.set(model.key, added);
     }
@@ -96,6 +100,16 @@ export class ModelRegistry {
   /** A declared field, or one contributed by a plugin or derived by another model's field. */
   fieldOf(model: Model, name: string): Field | undefined {
     return model.field(name) ?? [...(this.contributed.get(model.key) ?? []), ...(this.derived.get(model.key) ?? [])].find((f) => f.name === name);
+  }
+
+  /** The fields plugins add to `model` (tags, custom fields, a device's primary IPs from ipam). */
+  contributedFields(model: Model): readonly Field[] {
+    return this.contributed.get(model.key) ?? [];
+  }
+
+  /** The plugin that added `field` to another plugin's model, if one did. */
+  contributorOf(field: Field): string | undefined {
+    return this.contributorOfField.get(field);
   }
 
   /** The read-only fields other models' fields add to `model` (counts, `_depth`). */

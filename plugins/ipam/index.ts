@@ -1,5 +1,6 @@
-import { definePlugin } from '../../kernel/index.js';
+import { definePlugin, type Field } from '../../kernel/index.js';
 import { ipamDemoSteps } from './demo/steps.js';
+import { PreferredIpField, PrimaryIpField } from './fields/primary-ip.js';
 import { Aggregate } from './models/aggregate.js';
 import { FhrpGroupAssignment } from './models/fhrp-assignment.js';
 import { FhrpGroup } from './models/fhrp-group.js';
@@ -35,6 +36,14 @@ export default definePlugin({
     FhrpGroup, FhrpGroupAssignment, ServiceTemplate, Service, AsnRange, Asn,
   ],
   migrations: new URL('./migrations/', import.meta.url),
+  // Devices and virtual device contexts take their primary (and out-of-band) addresses among their own.
+  contributes: (model): Record<string, Field> => {
+    if (model.key === 'dcim.device') {
+      return { primary_ip: new PreferredIpField(), primary_ip4: new PrimaryIpField('device', 4), primary_ip6: new PrimaryIpField('device', 6), oob_ip: new PrimaryIpField('device', null) };
+    }
+    if (model.key === 'dcim.virtualdevicecontext') return { primary_ip: new PreferredIpField(), primary_ip4: new PrimaryIpField('vdc', 4), primary_ip6: new PrimaryIpField('vdc', 6) };
+    return {};
+  },
   // Sized by dcim's `sites`: the addressing of the same sites.
   demo: { sizes: {}, steps: (sizes) => ipamDemoSteps(sizes) },
   routes(router, ctx) {

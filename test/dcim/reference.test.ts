@@ -13,9 +13,8 @@ const PENDING: Record<string, string[]> = {
     'connected_endpoints_reachable', 'powerfeed_count', 'cabled', 'connected', 'occupied', 'cable_id',
   ],
   'ipam (issue 12)': [
-    'primary_ip', 'primary_ip4', 'primary_ip6', 'oob_ip', 'vrf', 'untagged_vlan', 'tagged_vlans', 'qinq_svlan', 'vlan_translation_policy',
-    'count_ipaddresses', 'count_fhrp_groups', 'prefix_count', 'vlan_count', 'asns', 'primary_ip4_id', 'primary_ip6_id', 'oob_ip_id',
-    'has_primary_ip', 'has_oob_ip', 'vlan', 'vlan_id', 'vrf_id', 'vlan_translation_policy_id', 'asn', 'asn_id',
+    'vrf', 'untagged_vlan', 'tagged_vlans', 'qinq_svlan', 'vlan_translation_policy',
+    'count_ipaddresses', 'count_fhrp_groups', 'prefix_count', 'vlan_count', 'asns', 'vlan', 'vlan_id', 'vrf_id', 'vlan_translation_policy_id', 'asn', 'asn_id',
   ],
   'virtualization and circuits (issue 13)': [
     'cluster', 'virtualmachine_count', 'circuit_count', 'cluster_id', 'cluster_group', 'cluster_group_id', 'virtual_machine',

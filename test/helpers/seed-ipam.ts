@@ -43,6 +43,9 @@ export async function seedIpam(db: Db, n: number): Promise<void> {
   await db.raw(`insert into ipam_vlantranslationpolicy (name, description, created, last_updated) select 'Policy ' || i, '', ${now} from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into ipam_vlantranslationrule (policy_id, local_vid, remote_vid, description, created, last_updated)
     select i, 100, 200, '', ${now} from generate_series(1, ?) i`, [n]);
+  // Each device's address (on its interface i) is its primary and out-of-band one; each context's too.
+  await db.raw('update dcim_device set primary_ip4_id = id, oob_ip_id = id where id <= ?', [n]);
+  await db.raw('update dcim_virtualdevicecontext set primary_ip4_id = id where id <= ?', [n]);
   await db.raw(`insert into ipam_asnrange (name, slug, rir_id, start, "end", tenant_id, created, last_updated)
     select 'Range ' || i, 'range-' || i, i, 64512 + i * 10, 64512 + i * 10 + 9, i, ${now} from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into ipam_asn (asn, rir_id, tenant_id, created, last_updated) select 64512 + i * 10, i, i, ${now} from generate_series(1, ?) i`, [n]);

@@ -19,6 +19,9 @@ afterAll(async () => {
 
 /** SQL statements per ipam list request: the same at page sizes 1, 50 and 1000. */
 const BUDGETS: ListBudgets = {
+  // ipam's fields on dcim models: primary and out-of-band addresses.
+  '/api/dcim/devices/': { full: 23, brief: 3 },
+  '/api/dcim/virtual-device-contexts/': { full: 10, brief: 4 },
   '/api/ipam/route-targets/': { full: 6, brief: 3 },
   '/api/ipam/vrfs/': { full: 11, brief: 4 },
   '/api/ipam/rirs/': { full: 6, brief: 4 },

@@ -38,6 +38,21 @@ async function checkPopulatedRange(row: Row, ctx: ValidateContext): Promise<void
   }
 }
 
+/** A device's or VDC's primary or out-of-band address stays on the interface it is on. */
+async function checkPrimaryStays(row: Row, ctx: ValidateContext): Promise<void> {
+  const before = ctx.instance;
+  if (!before?.assigned_object_id) return;
+  if (before.assigned_object_id === row.assigned_object_id && before.assigned_object_type_id === row.assigned_object_type_id) return;
+  const id = row.id as number;
+  const holders = await Promise.all([
+    ctx.db('dcim_device').where('primary_ip4_id', id).orWhere('primary_ip6_id', id).orWhere('oob_ip_id', id).first('id'),
+    ctx.db('dcim_virtualdevicecontext').where('primary_ip4_id', id).orWhere('primary_ip6_id', id).first('id'),
+  ]);
+  if (holders.some(Boolean)) {
+    throw ValidationError.of('assigned_object', 'Cannot reassign IP address while it is designated as the primary IP for the parent object');
+  }
+}
+
 export const IpAddress = defineModel('ipam.ipaddress', {
   path: 'ip-addresses',
   verboseName: 'IP address',
@@ -79,6 +94,7 @@ export const IpAddress = defineModel('ipam.ipaddress', {
     if (row.nat_inside_id !== undefined && row.nat_inside_id === row.id) throw ValidationError.of('nat_inside', 'An IP address cannot be its own NAT inside address.');
     checkInterfaceAddress(row);
     await checkPopulatedRange(row, ctx);
+    await checkPrimaryStays(row, ctx);
   },
   check: uniqueInVrf({
     table: 'ipam_ipaddress',
