@@ -56,6 +56,8 @@ const INTERFACE_PAGE = `with page as (
   macs as (select a.assigned_object_id as id, json_agg(json_build_object('id', a.id, 'mac', a.mac_address::text, 'description', a.description) order by a.id) as list
       from dcim_macaddress a where a.assigned_object_id in (select id from page)
         and a.assigned_object_type_id = (select id from core_objecttype where app_label = 'dcim' and model = 'interface') group by a.assigned_object_id),
+  tagged as (select tv.interface_id as id, json_agg(json_build_object('id', v.id, 'vid', v.vid, 'name', v.name, 'description', v.description) order by v.site_id nulls last, v.group_id nulls last, v.vid, v.id) as list
+      from dcim_interface_tagged_vlans tv join ipam_vlan v on v.id = tv.vlan_id where tv.interface_id in (select id from page) group by tv.interface_id),
   tags as (${tagsOfPage('interface')})
   select p.*, ${deviceColumns('d', 'd', 'd.device_type_id')},
     mo.id as mo_id, mo.description as mo_description, mo.module_bay_id as mo_bay_id, mb.name as mo_bay_name, mo.module_type_id as mo_type_id,
@@ -65,7 +67,10 @@ const INTERFACE_PAGE = `with page as (
     bi.name as bi_name, ${deviceColumns('bd', 'bd', 'bd.device_type_id')},
     li.name as li_name, ${deviceColumns('ld', 'ld', 'ld.device_type_id')},
     pm.mac_address::text as pm_mac, pm.description as pm_description,
-    coalesce(vdcs.list, '[]') as vdcs, coalesce(bridged.list, '[]') as bridged, coalesce(macs.list, '[]') as macs, coalesce(tags.tags, '[]') as tags
+    uv.vid as uv_vid, uv.name as uv_name, uv.description as uv_description, sv.vid as sv_vid, sv.name as sv_name, sv.description as sv_description,
+    vp.name as vp_name, vp.description as vp_description, vr.name as vr_name, vr.rd as vr_rd, vr.description as vr_description,
+    coalesce(vdcs.list, '[]') as vdcs, coalesce(bridged.list, '[]') as bridged, coalesce(macs.list, '[]') as macs, coalesce(tagged.list, '[]') as tagged,
+    coalesce(tags.tags, '[]') as tags
   from page p join dcim_device d on d.id = p.device_id
   left join dcim_module mo on mo.id = p.module_id left join dcim_modulebay mb on mb.id = mo.module_bay_id
   left join dcim_moduletype mt on mt.id = mo.module_type_id left join dcim_manufacturer mf on mf.id = mt.manufacturer_id
@@ -74,7 +79,10 @@ const INTERFACE_PAGE = `with page as (
   left join dcim_interface bi on bi.id = p.bridge_id left join dcim_device bd on bd.id = bi.device_id
   left join dcim_interface li on li.id = p.lag_id left join dcim_device ld on ld.id = li.device_id
   left join dcim_macaddress pm on pm.id = p.primary_mac_address_id
-  left join vdcs on vdcs.id = p.id left join bridged on bridged.id = p.id left join macs on macs.id = p.id left join tags on tags.id = p.id
+  left join ipam_vlan uv on uv.id = p.untagged_vlan_id left join ipam_vlan sv on sv.id = p.qinq_svlan_id
+  left join ipam_vlantranslationpolicy vp on vp.id = p.vlan_translation_policy_id left join ipam_vrf vr on vr.id = p.vrf_id
+  left join vdcs on vdcs.id = p.id left join bridged on bridged.id = p.id left join macs on macs.id = p.id left join tagged on tagged.id = p.id
+  left join tags on tags.id = p.id
   order by d.name_natural, d.id, p.name_natural, p.id`;
 
 const INTERFACE_BRIEF_PAGE = `select i.id, i.name, i.description, ${deviceColumns('d', 'd', 'd.device_type_id')}
@@ -96,6 +104,8 @@ export function interfaceList(db: Db, brief: boolean): Handler {
       return { count: Number(count), next: null, previous: null, results };
     }
     const [custom, { rows }] = await Promise.all([emptyCustomFields(db, 'dcim.interface'), db.raw(INTERFACE_PAGE, [limit]) as Promise<{ rows: Row[] }>]);
+    const vlan = (id: unknown, vid: unknown, name: unknown, description: unknown) =>
+      id === null ? null : { id, url: links(base, 'ipam/vlans', id).url, display: `${name} (${vid})`, vid, name, description };
     const nestedInterface = (r: Row, p: 'pi' | 'bi' | 'li', d: string, id: unknown) =>
       id === null ? null : { id, ...links(base, 'dcim/interfaces', id), display: r[`${p}_name`], device: deviceBrief(base, r, d), name: r[`${p}_name`] };
     const results = rows.map((r) => ({
@@ -137,6 +147,16 @@ export function interfaceList(db: Db, brief: boolean): Handler {
       poe_mode: choice(InterfacePoEMode, r.poe_mode), poe_type: choice(InterfacePoEType, r.poe_type),
       rf_channel_frequency: num(r.rf_channel_frequency), rf_channel_width: num(r.rf_channel_width), tx_power: r.tx_power, mark_connected: r.mark_connected,
       tags: tagList(base, r.tags as Row[]), custom_fields: custom,
+      // What ipam adds to interfaces.
+      untagged_vlan: vlan(r.untagged_vlan_id, r.uv_vid, r.uv_name, r.uv_description),
+      tagged_vlans: (r.tagged as Row[]).map((v) => vlan(v.id, v.vid, v.name, v.description)),
+      qinq_svlan: vlan(r.qinq_svlan_id, r.sv_vid, r.sv_name, r.sv_description),
+      vlan_translation_policy: r.vlan_translation_policy_id === null ? null : {
+        id: r.vlan_translation_policy_id, url: links(base, 'ipam/vlan-translation-policies', r.vlan_translation_policy_id).url, display: r.vp_name, name: r.vp_name, description: r.vp_description,
+      },
+      vrf: r.vrf_id === null ? null : {
+        id: r.vrf_id, url: links(base, 'ipam/vrfs', r.vrf_id).url, display: r.vr_rd ? `${r.vr_name} (${r.vr_rd})` : r.vr_name, name: r.vr_name, rd: r.vr_rd, description: r.vr_description,
+      },
       created: formatDateTime(r.created as string), last_updated: formatDateTime(r.last_updated as string),
     }));
     return { count: Number(count), next: null, previous: null, results };
@@ -170,6 +190,8 @@ const DEVICE_PAGE = `with page as (select * from dcim_device order by name_natur
     vc.name as vc_name, vc.description as vc_description, vc.master_id as vc_master, vm.name as vc_master_name,
     bay.id as bay_id, bay.name as bay_name, ${deviceColumns('bp', 'bp', 'bp.device_type_id')},
     ${COUNTED.map(([name]) => `coalesce(${name}.n, 0) as ${name}`).join(', ')},
+    ip4.address::text as ip4_address, ip4.description as ip4_description, ip6.address::text as ip6_address, ip6.description as ip6_description,
+    oob.address::text as oob_address, oob.description as oob_description,
     coalesce(tags.tags, '[]') as tags
   from page p join dcim_devicetype t on t.id = p.device_type_id join dcim_manufacturer m on m.id = t.manufacturer_id
   join dcim_devicerole r on r.id = p.role_id left join role_depth rd on rd.id = r.id
@@ -179,6 +201,8 @@ const DEVICE_PAGE = `with page as (select * from dcim_device order by name_natur
   left join dcim_rack rk on rk.id = p.rack_id left join tenancy_tenant tn on tn.id = p.tenant_id
   left join dcim_virtualchassis vc on vc.id = p.virtual_chassis_id left join dcim_device vm on vm.id = vc.master_id
   left join dcim_devicebay bay on bay.installed_device_id = p.id left join dcim_device bp on bp.id = bay.device_id
+  left join ipam_ipaddress ip4 on ip4.id = p.primary_ip4_id left join ipam_ipaddress ip6 on ip6.id = p.primary_ip6_id
+  left join ipam_ipaddress oob on oob.id = p.oob_ip_id
   ${COUNTED.map(([name]) => `left join ${name} on ${name}.id = p.id`).join(' ')} left join tags on tags.id = p.id
   order by p.name_natural, p.id`;
 
@@ -190,6 +214,12 @@ export function deviceList(db: Db): Handler {
     const [{ count }] = (await db('dcim_device').count({ count: '*' })) as { count: string }[];
     const [custom, { rows }] = await Promise.all([emptyCustomFields(db, 'dcim.device'), db.raw(DEVICE_PAGE, [limit]) as Promise<{ rows: Row[] }>]);
     const brief = (path: string, id: unknown, fields: Row) => (id === null ? null : { id, url: links(base, path, id).url, ...fields });
+    // An address as devices nest it (PostgreSQL leaves a full mask out; the API shows it).
+    const address = (id: unknown, text: unknown, description: unknown) => {
+      if (id === null) return null;
+      const shown = String(text).includes('/') ? String(text) : `${text}/${String(text).includes(':') ? 128 : 32}`;
+      return { id, url: links(base, 'ipam/ip-addresses', id).url, display: shown, family: { value: shown.includes(':') ? 6 : 4, label: shown.includes(':') ? 'IPv6' : 'IPv4' }, address: shown, description };
+    };
     const results = rows.map((r) => {
       const name = r.name as string | null;
       return {
@@ -221,6 +251,11 @@ export function deviceList(db: Db): Handler {
         }),
         vc_position: r.vc_position, vc_priority: r.vc_priority, description: r.description, comments: r.comments, local_context_data: r.local_context_data,
         tags: tagList(base, r.tags as Row[]), custom_fields: custom,
+        // What ipam adds to devices.
+        primary_ip: r.primary_ip6_id !== null ? address(r.primary_ip6_id, r.ip6_address, r.ip6_description) : address(r.primary_ip4_id, r.ip4_address, r.ip4_description),
+        primary_ip4: address(r.primary_ip4_id, r.ip4_address, r.ip4_description),
+        primary_ip6: address(r.primary_ip6_id, r.ip6_address, r.ip6_description),
+        oob_ip: address(r.oob_ip_id, r.oob_address, r.oob_description),
         created: formatDateTime(r.created as string), last_updated: formatDateTime(r.last_updated as string),
         ...Object.fromEntries(COUNTED.map(([name]) => [name, r[name]])),
       };

@@ -24,6 +24,7 @@ export {
 } from './model/field.js';
 export { ScalarField, StringField, IntegerField, type StringOptions, type IntegerOptions } from './model/fields/scalar.js';
 export { ForeignKeyField, type ForeignKeyOptions } from './model/fields/foreign-key.js';
+export { ManyToManyField, type ManyToManyOptions } from './model/fields/many-to-many.js';
 export type { PropertyDescription, ValueSchema } from './model/description.js';
 export type { OrderStep } from './model/ordering.js';
 export type { Comparison } from './filters/compile.js';

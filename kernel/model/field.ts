@@ -108,6 +108,8 @@ export interface StoreEntry {
 export interface CheckEntry {
   id?: number;
   value: unknown;
+  /** The object as it will be stored (for rules that read the object's other fields). */
+  row: Row;
 }
 
 /**

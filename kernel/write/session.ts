@@ -312,7 +312,7 @@ export class WriteSession {
     for (const field of this.registry.outputFields(model, 'full')) {
       const checked = live().filter((i) => field.check && field.name in i.values.values);
       if (!checked.length) continue;
-      const errors = await field.check!(checked.map((i) => ({ id: i.instance?.id as number | undefined, value: i.values.values[field.name] })), scope);
+      const errors = await field.check!(checked.map((i) => ({ id: i.instance?.id as number | undefined, value: i.values.values[field.name], row: merged(i) })), scope);
       errors.forEach((e, n) => e && Object.assign(checked[n].errors, e));
     }
     const { hooks, validate } = model.decl;

@@ -13,8 +13,7 @@ const PENDING: Record<string, string[]> = {
     'connected_endpoints_reachable', 'powerfeed_count', 'cabled', 'connected', 'occupied', 'cable_id',
   ],
   'ipam (issue 12)': [
-    'vrf', 'untagged_vlan', 'tagged_vlans', 'qinq_svlan', 'vlan_translation_policy',
-    'count_ipaddresses', 'count_fhrp_groups', 'prefix_count', 'vlan_count', 'asns', 'vlan', 'vlan_id', 'vrf_id', 'vlan_translation_policy_id', 'asn', 'asn_id',
+    'count_ipaddresses', 'count_fhrp_groups', 'prefix_count', 'vlan_count', 'asns', 'asn', 'asn_id',
   ],
   'virtualization and circuits (issue 13)': [
     'cluster', 'virtualmachine_count', 'circuit_count', 'cluster_id', 'cluster_group', 'cluster_group_id', 'virtual_machine',

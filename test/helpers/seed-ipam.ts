@@ -43,6 +43,9 @@ export async function seedIpam(db: Db, n: number): Promise<void> {
   await db.raw(`insert into ipam_vlantranslationpolicy (name, description, created, last_updated) select 'Policy ' || i, '', ${now} from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into ipam_vlantranslationrule (policy_id, local_vid, remote_vid, description, created, last_updated)
     select i, 100, 200, '', ${now} from generate_series(1, ?) i`, [n]);
+  // Each interface i carries VLAN i untagged and tagged, in VRF i, with translation policy i.
+  await db.raw(`update dcim_interface set mode = 'tagged', untagged_vlan_id = id, vrf_id = id, vlan_translation_policy_id = id where id <= ?`, [n]);
+  await db.raw('insert into dcim_interface_tagged_vlans (interface_id, vlan_id) select i, i from generate_series(1, ?) i', [n]);
   // Each device's address (on its interface i) is its primary and out-of-band one; each context's too.
   await db.raw('update dcim_device set primary_ip4_id = id, oob_ip_id = id where id <= ?', [n]);
   await db.raw('update dcim_virtualdevicecontext set primary_ip4_id = id where id <= ?', [n]);

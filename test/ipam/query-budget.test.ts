@@ -22,6 +22,7 @@ const BUDGETS: ListBudgets = {
   // ipam's fields on dcim models: primary and out-of-band addresses.
   '/api/dcim/devices/': { full: 23, brief: 3 },
   '/api/dcim/virtual-device-contexts/': { full: 10, brief: 4 },
+  '/api/dcim/interfaces/?ordering=-id': { full: 23, brief: 4 },
   '/api/ipam/route-targets/': { full: 6, brief: 3 },
   '/api/ipam/vrfs/': { full: 11, brief: 4 },
   '/api/ipam/rirs/': { full: 6, brief: 4 },

@@ -134,3 +134,40 @@ describe('prefix scope', () => {
     expect((await t.get(`${API}/prefixes/?site=nowhere`)).status).toBe(400);
   });
 });
+
+describe('interface VLANs', () => {
+  it('untagged and tagged VLANs of the device\'s site or global, tagged ones in tagged mode, a service VLAN on Q-in-Q; filtered both ways', async () => {
+    const { body: vendor } = await t.post('/api/dcim/manufacturers/', { name: 'IV', slug: 'iv' });
+    const { body: type } = await t.post('/api/dcim/device-types/', { manufacturer: vendor.id, model: 'IVT', slug: 'ivt' });
+    const { body: role } = await t.post('/api/dcim/device-roles/', { name: 'IVR', slug: 'ivr' });
+    const { body: device } = await t.post('/api/dcim/devices/', { name: 'leaf1', device_type: type.id, role: role.id, site: site.id });
+    const vlans = (await t.post(`${API}/vlans/`, [
+      { vid: 800, name: 'local', site: site.id }, { vid: 801, name: 'global' }, { vid: 802, name: 'remote', site: otherSite.id },
+      { vid: 803, name: 'svc', qinq_role: 'svlan' },
+    ])).body as Body[];
+    const [local, global, remote, svc] = vlans;
+    const { body: vrf } = await t.post(`${API}/vrfs/`, { name: 'Leaf', rd: '65099:1' });
+    const made = await t.post('/api/dcim/interfaces/', {
+      device: device.id, name: 'eth1', type: '1000base-t', mode: 'tagged', untagged_vlan: local.id, tagged_vlans: [global.id, local.id], vrf: vrf.id,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    expect(made.body).toMatchObject({ mode: { value: 'tagged' }, untagged_vlan: { id: local.id, vid: 800 }, vrf: { id: vrf.id } });
+    expect(made.body.tagged_vlans.map((v: Body) => v.vid).sort()).toEqual([800, 801]);
+    const iface = (body: object) => t.post('/api/dcim/interfaces/', { device: device.id, type: '1000base-t', ...body });
+    expect((await iface({ name: 'eth2', mode: 'access', untagged_vlan: remote.id })).body).toEqual({
+      untagged_vlan: ["The untagged VLAN (remote (802)) must belong to the same site as the interface's parent device, or it must be global."],
+    });
+    expect((await iface({ name: 'eth2', mode: 'access', tagged_vlans: [global.id] })).body).toEqual({ tagged_vlans: ['Tagged VLANs may be assigned only to an interface in tagged mode.'] });
+    expect((await iface({ name: 'eth2', mode: 'tagged', tagged_vlans: [remote.id] })).body).toEqual({
+      tagged_vlans: ["VLAN remote (802) must belong to the same site as the interface's parent device, or it must be global."],
+    });
+    expect((await iface({ name: 'eth2', mode: 'access', qinq_svlan: svc.id })).body).toEqual({ qinq_svlan: ['Only Q-in-Q interfaces may specify a service VLAN.'] });
+    expect((await iface({ name: 'eth2', mode: 'q-in-q', qinq_svlan: svc.id })).status).toBe(201);
+
+    const names = async (query: string) => ((await t.get(`/api/dcim/interfaces/?device_id=${device.id}&${query}`)).body.results as Body[]).map((i) => i.name);
+    expect(await names(`vlan_id=${global.id}`)).toEqual(['eth1']);
+    expect(await names('vlan=800')).toEqual(['eth1']);
+    expect(await names('vrf=65099:1')).toEqual(['eth1']);
+    expect((await t.get(`${API}/vlans/?interface_id=${made.body.id}`)).body.results.map((v: Body) => v.vid).sort()).toEqual([800, 801]);
+  });
+});

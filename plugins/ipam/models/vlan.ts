@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, orderedFilter, parseWholeNumber } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, lastValue, orderedFilter, parseWholeNumber } from '../../../kernel/index.js';
 import { VlanQinQRole, VlanStatus } from '../choices.js';
 import { VID_MAX, VID_MIN, rangesOf, rangesText } from '../fields/vid-ranges.js';
 import { vlanAvailabilityFilters } from '../rules/vlan-availability.js';
@@ -27,7 +27,25 @@ export const Vlan = defineModel('ipam.vlan', {
   ordering: ['site', 'group', 'vid', 'id'],
   search: ['name', 'description'],
   relatedFilters: { region: 'site__region', site_group: 'site__group' },
-  filters: { qinq_svlan_vid: orderedFilter(['qinq_svlan', 'vid'], parseWholeNumber), ...vlanAvailabilityFilters },
+  filters: {
+    qinq_svlan_vid: orderedFilter(['qinq_svlan', 'vid'], parseWholeNumber),
+    ...vlanAvailabilityFilters,
+    // The VLANs of one interface, untagged or tagged.
+    interface_id: {
+      suffixes: [],
+      build: (_s, values) => {
+        const id = parseWholeNumber(lastValue(values));
+        return {
+          op: 'sql',
+          condition: (qb, alias, _m, db) =>
+            void qb.where((w) =>
+              w.whereIn(`${alias}.id`, db('dcim_interface').select('untagged_vlan_id').where('id', id).whereNotNull('untagged_vlan_id'))
+                .orWhereIn(`${alias}.id`, db('dcim_interface_tagged_vlans').select('vlan_id').where('interface_id', id)),
+            ),
+        };
+      },
+    },
+  },
   features: ['tags', 'customFields', 'changelog', 'journal'],
   // A VLAN of a group takes an ID of its ranges, and agrees with a site-scoped group on the site.
   async validate(row, ctx) {
