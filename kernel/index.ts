@@ -25,6 +25,7 @@ export {
 export { ScalarField, StringField, IntegerField, type StringOptions, type IntegerOptions } from './model/fields/scalar.js';
 export { ForeignKeyField, type ForeignKeyOptions } from './model/fields/foreign-key.js';
 export { ManyToManyField, type ManyToManyOptions } from './model/fields/many-to-many.js';
+export { ReadOnlyField } from './model/fields/read-only.js';
 export type { PropertyDescription, ValueSchema } from './model/description.js';
 export type { OrderStep } from './model/ordering.js';
 export type { Comparison } from './filters/compile.js';

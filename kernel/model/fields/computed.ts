@@ -3,21 +3,11 @@ import { not, or, type FilterNode } from '../../filters/tree.js';
 import { parseWholeNumber } from '../../filters/values.js';
 import { Batcher } from '../batch.js';
 import type { ValueSchema } from '../description.js';
-import { Field, type Column } from '../field.js';
+import { ReadOnlyField } from './read-only.js';
 import type { FieldRenderer, RenderContext, RenderMode, Row } from '../types.js';
 
 /** A read-only number computed for a whole page of rows in one query. */
-export abstract class ComputedField extends Field {
-  constructor() {
-    super({ readOnly: true });
-  }
-
-  columns(): Column[] {
-    return [];
-  }
-
-  parse(): void {}
-
+export abstract class ComputedField extends ReadOnlyField {
   protected schema(): ValueSchema {
     return { type: 'integer' };
   }

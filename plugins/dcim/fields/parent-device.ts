@@ -1,19 +1,13 @@
-import { Field, type Column, type FieldRenderer, type JsonObject, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, type FieldRenderer, type JsonObject, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
 
 /**
  * A child device's `parent_device`: the device whose bay holds it, with that bay (`{id, url, display_url, display,
  * name, device_bay: {…}}`), or null; read-only (a bay's `installed_device` is written), loaded for a page at once.
  */
-export class ParentDeviceField extends Field {
+export class ParentDeviceField extends ReadOnlyField {
   constructor() {
-    super({ readOnly: true, nullable: true });
+    super({ nullable: true });
   }
-
-  columns(): Column[] {
-    return [];
-  }
-
-  parse(): void {}
 
   protected schema(): ValueSchema {
     return { type: 'object', relation: 'dcim.device' };

@@ -1,16 +1,10 @@
-import { Field, type Column, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
 
 /** An interface's `mac_address`: its primary MAC address object's address, read-only, loaded for a page at once. */
-export class PrimaryMacField extends Field {
+export class PrimaryMacField extends ReadOnlyField {
   constructor() {
-    super({ readOnly: true, nullable: true });
+    super({ nullable: true });
   }
-
-  columns(): Column[] {
-    return [];
-  }
-
-  parse(): void {}
 
   protected schema(): ValueSchema {
     return { type: 'string', format: 'mac' };

@@ -1,16 +1,10 @@
-import { Field, type Column, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
 
 /** An ASN range's `asn_count`: the ASNs between its start and end, for a whole page in one query. */
-export class AsnCount extends Field {
+export class AsnCount extends ReadOnlyField {
   constructor() {
-    super({ readOnly: true });
+    super();
   }
-
-  columns(): Column[] {
-    return [];
-  }
-
-  parse(): void {}
 
   override reads(): string[] {
     return ['id'];

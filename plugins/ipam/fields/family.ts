@@ -1,4 +1,4 @@
-import { Field, type Column, type FieldRenderer, type QueryFilter, type Row, type ValueSchema, ParamError, cmp, or } from '../../../kernel/index.js';
+import { ParamError, ReadOnlyField, cmp, or, type FieldRenderer, type QueryFilter, type Row, type ValueSchema } from '../../../kernel/index.js';
 
 const LABELS = { 4: 'IPv4', 6: 'IPv6' } as const;
 
@@ -6,16 +6,10 @@ const LABELS = { 4: 'IPv4', 6: 'IPv6' } as const;
  * `family` of a network or address column, read as NetBox's choice (`{value: 4, label: "IPv4"}`) and filtered
  * with `?family=4|6` through the column's `family` lookup; nothing stored.
  */
-export class FamilyField extends Field {
+export class FamilyField extends ReadOnlyField {
   constructor(private readonly column: string) {
-    super({ readOnly: true });
+    super();
   }
-
-  columns(): Column[] {
-    return [];
-  }
-
-  parse(): void {}
 
   override reads(): string[] {
     return [this.column];

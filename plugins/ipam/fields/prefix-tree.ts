@@ -1,7 +1,4 @@
-import {
-  Field, not, or, parseWholeNumber,
-  type Column, type FieldRenderer, type FilterNode, type QueryFilter, type RenderContext, type Row, type ValueSchema,
-} from '../../../kernel/index.js';
+import { ReadOnlyField, not, or, parseWholeNumber, type FieldRenderer, type FilterNode, type QueryFilter, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
 
 type Measure = 'children' | 'depth';
 
@@ -18,16 +15,10 @@ const COMPARE: Record<string, string> = { '': '=', n: '=', lt: '<', lte: '<=', g
  * counts the prefixes inside it, `_depth` those around it. Both come for a whole page from one query over the GiST
  * index, and filter as `?children=` and `?depth=` with the number lookups.
  */
-export class PrefixTreeField extends Field {
+export class PrefixTreeField extends ReadOnlyField {
   constructor(private readonly measure: Measure) {
-    super({ readOnly: true });
+    super();
   }
-
-  columns(): Column[] {
-    return [];
-  }
-
-  parse(): void {}
 
   override reads(): string[] {
     return ['id'];

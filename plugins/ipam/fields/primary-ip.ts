@@ -1,6 +1,6 @@
 import {
-  Field, ForeignKeyField, not, or, cmp, lastValue, parseBoolean,
-  type CheckEntry, type Column, type ErrorMap, type FieldRenderer, type QueryFilter, type RenderContext, type Row, type ValueSchema, type WriteScope,
+  ForeignKeyField, ReadOnlyField, cmp, lastValue, not, or, parseBoolean,
+  type CheckEntry, type ErrorMap, type FieldRenderer, type QueryFilter, type RenderContext, type Row, type ValueSchema, type WriteScope,
 } from '../../../kernel/index.js';
 import { chassisInterfaceIds } from '../../dcim/rules/interface-filters.js';
 import { withMask } from './network.js';
@@ -62,16 +62,10 @@ export class PrimaryIpField extends ForeignKeyField {
 }
 
 /** `primary_ip`: the IPv6 primary address if there is one, else the IPv4 one (NetBox's default preference). */
-export class PreferredIpField extends Field {
+export class PreferredIpField extends ReadOnlyField {
   constructor() {
-    super({ readOnly: true, nullable: true });
+    super({ nullable: true });
   }
-
-  columns(): Column[] {
-    return [];
-  }
-
-  parse(): void {}
 
   override reads(): string[] {
     return ['primary_ip4_id', 'primary_ip6_id'];

@@ -1,17 +1,11 @@
-import { Field, type Column, type FieldRenderer, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, type FieldRenderer, type Row, type ValueSchema } from '../../../kernel/index.js';
 import { toBigInt } from './network.js';
 
 /** An IP range's `size`: how many addresses from start to end, computed as it is read. */
-export class IpRangeSize extends Field {
+export class IpRangeSize extends ReadOnlyField {
   constructor() {
-    super({ readOnly: true });
+    super();
   }
-
-  columns(): Column[] {
-    return [];
-  }
-
-  parse(): void {}
 
   override reads(): string[] {
     return ['start_address', 'end_address'];

@@ -1,20 +1,14 @@
-import { Field, type Column, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
 import { rangesOf } from './vid-ranges.js';
 
 /** Python's `str()` of a float rounded to 2 places, as NetBox prints utilization (`50.0`, `0.05`). */
 const pythonFloat = (n: number): string => (Number.isInteger(n) ? `${n}.0` : String(n));
 
 /** A VLAN group's `utilization`: its VLANs as a percentage of the IDs its ranges hold, for a page in one query. */
-export class VlanGroupUtilization extends Field {
+export class VlanGroupUtilization extends ReadOnlyField {
   constructor() {
-    super({ readOnly: true });
+    super();
   }
-
-  columns(): Column[] {
-    return [];
-  }
-
-  parse(): void {}
 
   override reads(): string[] {
     return ['id', 'vid_ranges'];
