@@ -56,7 +56,7 @@ export class ModelRegistry {
       if (added.length) this.contributed.set(model.key, added);
     }
     for (const model of this.models.values()) {
-      for (const field of model.fields) {
+      for (const field of [...model.fields, ...this.contributedFields(model)]) {
         for (const { model: owner, name, field: extra } of field.link(this)) {
           if (this.fieldOf(owner, name)) throw new Error(`${owner.key}: field "${name}" is declared twice`);
           extra.attach(owner, name);

@@ -43,6 +43,8 @@ export default definePlugin({
       return { primary_ip: new PreferredIpField(), primary_ip4: new PrimaryIpField('device', 4), primary_ip6: new PrimaryIpField('device', 6), oob_ip: new PrimaryIpField('device', null) };
     }
     if (model.key === 'dcim.virtualdevicecontext') return { primary_ip: new PreferredIpField(), primary_ip4: new PrimaryIpField('vdc', 4), primary_ip6: new PrimaryIpField('vdc', 6) };
+    // Sites list their AS numbers.
+    if (model.key === 'dcim.site') return { asns: f.m2m('ipam.asn', { countAs: 'site_count', filterBy: 'asn', label: 'ASNs' }) };
     // Interfaces carry VLANs (by mode), a VRF and a VLAN translation policy.
     if (model.key === 'dcim.interface') {
       return {

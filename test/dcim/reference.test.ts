@@ -13,7 +13,7 @@ const PENDING: Record<string, string[]> = {
     'connected_endpoints_reachable', 'powerfeed_count', 'cabled', 'connected', 'occupied', 'cable_id',
   ],
   'ipam (issue 12)': [
-    'count_ipaddresses', 'count_fhrp_groups', 'prefix_count', 'vlan_count', 'asns', 'asn', 'asn_id',
+    'count_ipaddresses', 'count_fhrp_groups', 'prefix_count', 'vlan_count',
   ],
   'virtualization and circuits (issue 13)': [
     'cluster', 'virtualmachine_count', 'circuit_count', 'cluster_id', 'cluster_group', 'cluster_group_id', 'virtual_machine',

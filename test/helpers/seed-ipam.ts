@@ -52,4 +52,5 @@ export async function seedIpam(db: Db, n: number): Promise<void> {
   await db.raw(`insert into ipam_asnrange (name, slug, rir_id, start, "end", tenant_id, created, last_updated)
     select 'Range ' || i, 'range-' || i, i, 64512 + i * 10, 64512 + i * 10 + 9, i, ${now} from generate_series(1, ?) i`, [n]);
   await db.raw(`insert into ipam_asn (asn, rir_id, tenant_id, created, last_updated) select 64512 + i * 10, i, i, ${now} from generate_series(1, ?) i`, [n]);
+  await db.raw('insert into dcim_site_asns (site_id, asn_id) select i, i from generate_series(1, ?) i', [n]);
 }

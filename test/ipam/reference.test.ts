@@ -7,7 +7,6 @@ import { startServer, type TestServer } from '../helpers/server.js';
  * the server already has fails the test, so the list only shrinks.
  */
 const PENDING: Record<string, string[]> = {
-  'site ASNs (issue 12, next steps)': ['site_count', 'site', 'site_id', 'site_group', 'site_group_id'].map((name) => `ipam.asn.${name}`),
   'circuits (issue 13)': ['provider_count', 'provider', 'provider_id'],
   'virtualization (issue 13)': ['virtual_machine', 'virtual_machine_id', 'vminterface', 'vminterface_id', 'available_on_virtualmachine'],
   'L2VPN, an app Patchbay does not have': ['exporting_l2vpn', 'exporting_l2vpn_id', 'importing_l2vpn', 'importing_l2vpn_id', 'l2vpn_termination', 'l2vpn', 'l2vpn_id'],

@@ -171,3 +171,21 @@ describe('interface VLANs', () => {
     expect((await t.get(`${API}/vlans/?interface_id=${made.body.id}`)).body.results.map((v: Body) => v.vid).sort()).toEqual([800, 801]);
   });
 });
+
+describe('site ASNs', () => {
+  it('sites list their AS numbers; ASNs count and filter by their sites and site groups', async () => {
+    const { body: group } = await t.post('/api/dcim/site-groups/', { name: 'Edge', slug: 'edge' });
+    const { body: edge } = await t.post('/api/dcim/sites/', { name: 'EDGE1', slug: 'edge1', group: group.id });
+    const asns = (await t.post(`${API}/asns/`, [{ asn: 64600 }, { asn: 64601 }])).body as Body[];
+    const patched = await t.request('PATCH', `/api/dcim/sites/${edge.id}/`, { body: { asns: asns.map((a) => a.id) } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.asns.map((a: Body) => a.asn)).toEqual([64600, 64601]);
+    expect((await t.get(`${API}/asns/${asns[0].id}/`)).body.site_count).toBe(1);
+    expect((await t.get(`/api/dcim/sites/?asn=64601`)).body.results.map((s: Body) => s.slug)).toEqual(['edge1']);
+    expect((await t.get(`/api/dcim/sites/?asn_id=${asns[0].id}`)).body.count).toBe(1);
+    expect((await t.get(`${API}/asns/?site=edge1`)).body.count).toBe(2);
+    expect((await t.get(`${API}/asns/?site_group_id=${group.id}`)).body.count).toBe(2);
+    expect((await t.get(`${API}/asns/?site=nowhere`)).status).toBe(400);
+    expect((await t.get('/api/dcim/sites/?asn=x')).status).toBe(400);
+  });
+});

@@ -13,6 +13,8 @@ export interface ManyToManyOptions extends CommonOptions {
   countAs?: string;
   /** The other side of the target's many-to-many field of this name: same join table, read and written from here. */
   reverseOf?: string;
+  /** The target's attribute `?<name>=` matches, when not its slug, username or name (a site's ASNs by `asn`). */
+  filterBy?: string;
 }
 
 /** A set of references to another model, kept in a join table; read as a list of nested objects. */
@@ -127,7 +129,7 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
     // NetBox names many-to-many filters in the singular: `groups` → `group_id`, `group`.
     const base = this.name.replace(/s$/, '');
     const filters: Record<string, QueryFilter> = { [`${base}_id`]: relationFilter([this.name], target, 'id', target.isTree) };
-    const key = naturalKey(target);
+    const key = this.options.filterBy ?? naturalKey(target);
     if (key) filters[base] = relationFilter([this.name], target, key, target.isTree);
     return filters;
   }

@@ -1,4 +1,5 @@
 import { defineModel, f } from '../../../kernel/index.js';
+import { asnSiteFilters } from '../rules/asn-site-filters.js';
 import { ASN_MAX, ASN_MIN } from './asn-range.js';
 
 /** `AS65000`; 4-byte numbers also in asdot notation (`AS131072 (2.0)`). */
@@ -22,5 +23,6 @@ export const Asn = defineModel('ipam.asn', {
   displayUses: ['asn'],
   ordering: ['asn'],
   search: ['asn', 'description'],
+  filters: asnSiteFilters,
   features: ['tags', 'customFields', 'changelog', 'journal'],
 });
