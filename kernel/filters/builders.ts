@@ -88,6 +88,17 @@ export function booleanFilter(path: string[]): QueryFilter {
   return { suffixes: [], build: (_s, values) => cmp(path, 'exact', parseBoolean(lastValue(values))) };
 }
 
+/**
+ * The ids of the rows of `table` whose `column` is one of `keys`, for filters naming objects: a key naming none
+ * is a 400 (django-filter's "Select a valid choice").
+ */
+export async function existingIds(db: Db, table: string, column: string, keys: Knex.Value[]): Promise<number[]> {
+  const rows = (await db(table).select('id', `${column} as key`).whereIn(column, keys)) as { id: number; key: unknown }[];
+  const missing = keys.find((k) => !rows.some((r) => String(r.key) === String(k)));
+  if (missing !== undefined) throw new ParamError(`Select a valid choice. ${String(missing)} is not one of the available choices.`);
+  return rows.map((r) => r.id);
+}
+
 /** The attribute that names a related object in `?<relation>=<value>`: slug, else username, else name. */
 export function naturalKey(target: Model): string | undefined {
   return ['slug', 'username', 'name'].find((n) => target.field(n));

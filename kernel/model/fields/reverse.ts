@@ -1,5 +1,4 @@
-import type { QueryFilter } from '../../filters/builders.js';
-import { ParamError } from '../../filters/errors.js';
+import { existingIds, type QueryFilter } from '../../filters/builders.js';
 import { cmp, not } from '../../filters/tree.js';
 import { parseWholeNumber } from '../../filters/values.js';
 import type { ValueSchema } from '../description.js';
@@ -48,10 +47,8 @@ export class ReverseField extends Field<ReverseOptions> {
       [`${this.name}_id`]: {
         suffixes: ['n'],
         async build(suffix, values, ctx) {
-          const ids = values.map(parseWholeNumber);
+          const ids = await existingIds(ctx.db, source.table, 'id', values.map(parseWholeNumber));
           const rows = (await ctx.db(source.table).select('*').whereIn('id', ids)) as Row[];
-          const missing = ids.find((id) => !rows.some((r) => r.id === id));
-          if (missing !== undefined) throw new ParamError(`Select a valid choice. ${missing} is not one of the available choices.`);
           const targets = rows.flatMap((r) => {
             const ref = via.pointsAt(r, registry);
             return ref && ref.model === model ? [ref.id] : [];

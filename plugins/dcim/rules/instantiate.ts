@@ -50,7 +50,7 @@ function columnOf(model: Model, key: string): string {
 /**
  * Creates the components of new devices and modules from their types' templates, inside the same write: every
  * template of every owner is read in one statement, and each kind of component is created for all owners at
- * once (change-logged as any other write), so the cost does not grow with the number of templates or owners.
+ * once (change-logged like every other write), so the cost does not grow with the number of templates or owners.
  * Components that refer to others (front ports to rear ports, outlets to power ports, bridges, nested inventory
  * items) are created after them and pointed at the new ones.
  */

@@ -1,4 +1,4 @@
-import { ParamError, defineModel, f, not, or, parseWholeNumber, type FilterNode, type RenderContext, type Row } from '../../../kernel/index.js';
+import { defineModel, existingIds, f, not, or, parseWholeNumber, type FilterNode, type RenderContext, type Row } from '../../../kernel/index.js';
 import { FhrpAuthType, FhrpProtocol } from '../choices.js';
 import { withMask } from '../fields/network.js';
 
@@ -47,10 +47,8 @@ export const FhrpGroup = defineModel('ipam.fhrpgroup', {
     related_ip: {
       suffixes: ['n'],
       async build(suffix, values, ctx) {
-        const ids = values.map(parseWholeNumber);
+        const ids = await existingIds(ctx.db, 'ipam_ipaddress', 'id', values.map(parseWholeNumber));
         const rows = (await ctx.db('ipam_ipaddress').select('id', 'address', 'vrf_id').whereIn('id', ids)) as Row[];
-        const missing = ids.find((id) => !rows.some((r) => r.id === id));
-        if (missing !== undefined) throw new ParamError(`Select a valid choice. ${missing} is not one of the available choices.`);
         const type = ctx.registry.objectTypes.idOf('ipam.fhrpgroup') ?? 0;
         const node = or(rows.map((ip): FilterNode => ({
           op: 'sql',

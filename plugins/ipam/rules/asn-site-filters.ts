@@ -1,4 +1,4 @@
-import { ParamError, not, parseWholeNumber, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { existingIds, not, parseWholeNumber, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
 
 /**
  * ASNs by the sites using them (`?site_id=`, `?site=<slug>`) or those sites' groups (`?site_group_id=`,
@@ -8,11 +8,7 @@ function bySite(table: 'dcim_site' | 'dcim_sitegroup', key: 'id' | 'slug'): Quer
   return {
     suffixes: ['n'],
     build: async (suffix, values, ctx) => {
-      const keys = key === 'id' ? values.map(parseWholeNumber) : values;
-      const rows = (await ctx.db(table).select('id', `${key} as key`).whereIn(key, keys)) as { id: number; key: unknown }[];
-      const missing = keys.find((k) => !rows.some((r) => String(r.key) === String(k)));
-      if (missing !== undefined) throw new ParamError(`Select a valid choice. ${missing} is not one of the available choices.`);
-      const ids = rows.map((r) => r.id);
+      const ids = await existingIds(ctx.db, table, key, key === 'id' ? values.map(parseWholeNumber) : values);
       const node: FilterNode = {
         op: 'sql',
         condition: (qb, alias, _m, db) => {

@@ -1,5 +1,5 @@
 import {
-  ParamError, lastValue, not, parseBoolean, parseWholeNumber, type Db, type FilterNode, type QueryFilter,
+  existingIds, lastValue, not, parseBoolean, parseWholeNumber, type Db, type FilterNode, type QueryFilter,
 } from '../../../kernel/index.js';
 import { chassisInterfaceIds } from '../../dcim/rules/interface-filters.js';
 
@@ -25,15 +25,6 @@ const negatable = (build: (values: string[], db: Db) => FilterNode | Promise<Fil
   },
 });
 
-/** Interface ids given to a filter: each must exist (NetBox's "Select a valid choice"). */
-async function existingInterfaces(db: Db, values: string[]): Promise<number[]> {
-  const ids = values.map(parseWholeNumber);
-  const found = new Set(((await db('dcim_interface').select('id').whereIn('id', ids)) as { id: number }[]).map((r) => r.id));
-  const missing = ids.find((id) => !found.has(id));
-  if (missing !== undefined) throw new ParamError(`Select a valid choice. ${missing} is not one of the available choices.`);
-  return ids;
-}
-
 /** NetBox's IP address filters along the assigned object. */
 export const assignmentFilters: Record<string, QueryFilter> = {
   assigned: {
@@ -55,7 +46,7 @@ export const assignmentFilters: Record<string, QueryFilter> = {
     },
   },
   interface_id: negatable(async (values, db) => {
-    const ids = await existingInterfaces(db, values);
+    const ids = await existingIds(db, 'dcim_interface', 'id', values.map(parseWholeNumber));
     return assignedTo('dcim.interface', () => ids);
   }),
   interface: negatable((values) => assignedTo('dcim.interface', (db) => db('dcim_interface').select('id').whereIn('name', values))),

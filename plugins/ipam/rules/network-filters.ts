@@ -9,8 +9,8 @@ function ipOf(value: string): IpNetwork {
 }
 
 const many = (values: string[], node: (value: string) => FilterNode, negate = false): FilterNode => {
-  const any = or(values.map(node));
-  return negate ? not(any) : any;
+  const matched = or(values.map(node));
+  return negate ? not(matched) : matched;
 };
 
 /**

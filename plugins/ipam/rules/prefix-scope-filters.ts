@@ -1,4 +1,4 @@
-import { ParamError, not, parseWholeNumber, type Db, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { existingIds, not, parseWholeNumber, type Db, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
 
 type Place = 'region' | 'site_group' | 'site' | 'location';
 
@@ -28,11 +28,7 @@ export function scopeFilter(place: Place, by: 'id' | 'slug'): QueryFilter {
   return {
     suffixes: ['n'],
     build: async (suffix, values, ctx) => {
-      const keys = by === 'id' ? values.map(parseWholeNumber) : values;
-      const rows = (await ctx.db(table).select('id', `${by} as key`).whereIn(by, keys)) as { id: number; key: unknown }[];
-      const missing = keys.find((k) => !rows.some((r) => String(r.key) === String(k)));
-      if (missing !== undefined) throw new ParamError(`Select a valid choice. ${missing} is not one of the available choices.`);
-      const ids = rows.map((r) => r.id);
+      const ids = await existingIds(ctx.db, table, by, by === 'id' ? values.map(parseWholeNumber) : values);
       const node: FilterNode = {
         op: 'sql',
         condition: (qb, a, _m, db) => {

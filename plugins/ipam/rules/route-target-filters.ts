@@ -1,4 +1,4 @@
-import { ParamError, not, parseWholeNumber, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { existingIds, not, parseWholeNumber, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
 
 /** Route targets a VRF imports or exports (`?importing_vrf_id=`, `?exporting_vrf=<rd>`), through its join table. */
 function byVrf(table: string, key: 'id' | 'rd'): QueryFilter {
@@ -6,16 +6,10 @@ function byVrf(table: string, key: 'id' | 'rd'): QueryFilter {
     suffixes: ['n'],
     build: async (suffix, values, ctx) => {
       // Named VRFs must exist, as for any relation filter.
-      if (key === 'rd') {
-        const found = new Set(((await ctx.db('ipam_vrf').select('rd').whereIn('rd', values)) as { rd: string }[]).map((r) => r.rd));
-        const missing = values.find((v) => !found.has(v));
-        if (missing !== undefined) throw new ParamError(`Select a valid choice. ${missing} is not one of the available choices.`);
-      }
-      const ids = key === 'id' ? values.map(parseWholeNumber) : undefined;
-      const vrfs = (db: typeof ctx.db) => ids ?? db('ipam_vrf').select('id').whereIn('rd', values);
+      const vrfs = key === 'id' ? values.map(parseWholeNumber) : await existingIds(ctx.db, 'ipam_vrf', 'rd', values);
       const node: FilterNode = {
         op: 'sql',
-        condition: (qb, alias, _m, db) => void qb.whereIn(`${alias}.id`, db(table).select('routetarget_id').whereIn('vrf_id', vrfs(db))),
+        condition: (qb, alias, _m, db) => void qb.whereIn(`${alias}.id`, db(table).select('routetarget_id').whereIn('vrf_id', vrfs)),
       };
       return suffix === 'n' ? not(node) : node;
     },
