@@ -26,6 +26,7 @@ export { ScalarField, StringField, IntegerField, type StringOptions, type Intege
 export { ForeignKeyField, type ForeignKeyOptions } from './model/fields/foreign-key.js';
 export { ManyToManyField, type ManyToManyOptions } from './model/fields/many-to-many.js';
 export { ReadOnlyField } from './model/fields/read-only.js';
+export { ComputedField } from './model/fields/computed.js';
 export type { PropertyDescription, ValueSchema } from './model/description.js';
 export type { OrderStep } from './model/ordering.js';
 export type { Comparison } from './filters/compile.js';

@@ -68,7 +68,7 @@ export class ModelRegistry {
       for (const name of model.brief) {
         if (!this.briefField(model, name)) throw new Error(`${model.key}: brief field "${name}" is not a field of the model, nor a key of one`);
       }
-      for (const field of model.fields) field.verify(this);
+      for (const field of [...model.fields, ...this.contributedFields(model)]) field.verify(this);
       for (const name of [model.decl.parent ?? []].flat()) {
         if (!model.field(name)) throw new Error(`${model.key}: parent "${name}" is not a field of the model`);
       }

@@ -1,7 +1,6 @@
-import { definePlugin, f, type Field } from '../../kernel/index.js';
+import { definePlugin } from '../../kernel/index.js';
+import { IPAM_CONTRIBUTIONS } from './contributions.js';
 import { ipamDemoSteps } from './demo/steps.js';
-import { InterfaceVlanField, TaggedVlansField } from './fields/interface-vlans.js';
-import { PreferredIpField, PrimaryIpField } from './fields/primary-ip.js';
 import { Aggregate } from './models/aggregate.js';
 import { FhrpGroupAssignment } from './models/fhrp-assignment.js';
 import { FhrpGroup } from './models/fhrp-group.js';
@@ -37,26 +36,7 @@ export default definePlugin({
     FhrpGroup, FhrpGroupAssignment, ServiceTemplate, Service, AsnRange, Asn,
   ],
   migrations: new URL('./migrations/', import.meta.url),
-  // Devices and virtual device contexts take their primary (and out-of-band) addresses among their own;
-  contributes: (model): Record<string, Field> => {
-    if (model.key === 'dcim.device') {
-      return { primary_ip: new PreferredIpField(), primary_ip4: new PrimaryIpField('device', 4), primary_ip6: new PrimaryIpField('device', 6), oob_ip: new PrimaryIpField('device', null) };
-    }
-    if (model.key === 'dcim.virtualdevicecontext') return { primary_ip: new PreferredIpField(), primary_ip4: new PrimaryIpField('vdc', 4), primary_ip6: new PrimaryIpField('vdc', 6) };
-    // Sites list their AS numbers.
-    if (model.key === 'dcim.site') return { asns: f.m2m('ipam.asn', { countAs: 'site_count', filterBy: 'asn', label: 'ASNs' }) };
-    // Interfaces carry VLANs (by mode), a VRF and a VLAN translation policy.
-    if (model.key === 'dcim.interface') {
-      return {
-        untagged_vlan: new InterfaceVlanField('untagged'),
-        tagged_vlans: new TaggedVlansField(),
-        qinq_svlan: new InterfaceVlanField('qinq'),
-        vlan_translation_policy: f.fk('ipam.vlantranslationpolicy', { nullable: true, onDelete: 'set null' }),
-        vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'set null', filterBy: 'rd', label: 'VRF' }),
-      };
-    }
-    return {};
-  },
+  contributes: (model) => IPAM_CONTRIBUTIONS[model.key]?.() ?? {},
   // Sized by dcim's `sites`: the addressing of the same sites.
   demo: { sizes: {}, steps: (sizes) => ipamDemoSteps(sizes) },
   routes(router, ctx) {

@@ -20,11 +20,11 @@ afterAll(async () => {
  * that a page of one holds an object with a parent as larger pages do.
  */
 const BUDGETS: ListBudgets = {
-  '/api/dcim/regions/?ordering=-parent': { full: 9, brief: 5 },
-  '/api/dcim/site-groups/?ordering=-parent': { full: 9, brief: 5 },
+  '/api/dcim/regions/?ordering=-parent': { full: 10, brief: 5 },
+  '/api/dcim/site-groups/?ordering=-parent': { full: 10, brief: 5 },
   // ipam adds asns: one more query for the page's join rows.
-  '/api/dcim/sites/': { full: 12, brief: 3 },
-  '/api/dcim/locations/?ordering=-name': { full: 12, brief: 5 },
+  '/api/dcim/sites/': { full: 13, brief: 3 },
+  '/api/dcim/locations/?ordering=-name': { full: 13, brief: 5 },
   '/api/dcim/manufacturers/': { full: 6, brief: 3 },
   '/api/dcim/rack-roles/': { full: 6, brief: 4 },
   '/api/dcim/device-roles/?ordering=-parent': { full: 8, brief: 5 },
@@ -56,7 +56,7 @@ const BUDGETS: ListBudgets = {
   '/api/dcim/power-ports/': { full: 6, brief: 4 },
   '/api/dcim/power-outlets/': { full: 8, brief: 4 },
   // ipam adds tagged_vlans: one more query for the page's join rows.
-  '/api/dcim/interfaces/?ordering=-id': { full: 19, brief: 4 },
+  '/api/dcim/interfaces/?ordering=-id': { full: 20, brief: 4 },
   '/api/dcim/rear-ports/': { full: 6, brief: 4 },
   '/api/dcim/front-ports/': { full: 8, brief: 4 },
   '/api/dcim/module-bays/': { full: 10, brief: 7 },
@@ -66,13 +66,13 @@ const BUDGETS: ListBudgets = {
 
 /** Each filter naming related objects costs one query to check they exist. */
 const FILTERED: FilteredBudgets = {
-  '/api/dcim/sites/': { query: 'region=region-1&group_id=1&tenant=tenant-6&tenant_group_id=2&status=active&q=site', budget: 16 },
-  '/api/dcim/locations/': { query: 'region_id=1&site_group=sitegroup-1&site=site-1&ancestor_id=1', budget: 16 },
+  '/api/dcim/sites/': { query: 'region=region-1&group_id=1&tenant=tenant-6&tenant_group_id=2&status=active&q=site', budget: 17 },
+  '/api/dcim/locations/': { query: 'region_id=1&site_group=sitegroup-1&site=site-1&ancestor_id=1', budget: 17 },
   '/api/dcim/devices/': {
     query: 'site=site-1&role=role-1&manufacturer=vendor-1&model=type-1&status=active&has_virtual_device_context=true&mac_address=02:00:00:00:00:01',
     budget: 24,
   },
-  '/api/dcim/interfaces/': { query: 'device=device1&site=site-1&device_type=Type%201&device_role=role-1&device_status=active&q=port', budget: 23 },
+  '/api/dcim/interfaces/': { query: 'device=device1&site=site-1&device_type=Type%201&device_role=role-1&device_status=active&q=port', budget: 24 },
 };
 
 budgetSuite('dcim list query budgets', () => t, BUDGETS, FILTERED);

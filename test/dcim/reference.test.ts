@@ -12,9 +12,6 @@ const PENDING: Record<string, string[]> = {
     'cable', 'cable_end', 'link_peers', 'link_peers_type', '_occupied', 'connected_endpoints', 'connected_endpoints_type',
     'connected_endpoints_reachable', 'powerfeed_count', 'cabled', 'connected', 'occupied', 'cable_id',
   ],
-  'ipam (issue 12)': [
-    'count_ipaddresses', 'count_fhrp_groups', 'prefix_count', 'vlan_count',
-  ],
   'virtualization and circuits (issue 13)': [
     'cluster', 'virtualmachine_count', 'circuit_count', 'cluster_id', 'cluster_group', 'cluster_group_id', 'virtual_machine',
     'virtual_machine_id', 'vminterface', 'vminterface_id', 'virtual_circuit_id', 'virtual_circuit_termination_id',

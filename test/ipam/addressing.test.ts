@@ -102,7 +102,16 @@ describe('IP addresses', () => {
     expect((await t.post(`${API}/ip-addresses/`, on('198.51.100.255/24'))).body).toEqual({ address: ['198.51.100.255/24 is a broadcast address, which may not be assigned to an interface.'] });
     expect((await t.post(`${API}/ip-addresses/`, on('198.51.100.0/31'))).status).toBe(201);
     const { body: ip } = await t.post(`${API}/ip-addresses/`, on('198.51.100.7/24'));
-    expect(ip).toMatchObject({ assigned_object_type: 'dcim.interface', assigned_object_id: eth.id, assigned_object: { id: eth.id, name: 'eth0', device: { id: device.id } } });
+    expect(ip).toMatchObject({ assigned_object_type: 'dcim.interface', assigned_object_id: eth.id });
+    // Spec §2.3: the interface's device carries `display_name` (the interface's cable fields come with cabling).
+    expect(Object.keys(ip.assigned_object)).toEqual(['id', 'url', 'display', 'device', 'name', 'description']);
+    expect(ip.assigned_object).toMatchObject({ id: eth.id, url: `${t.base}/api/dcim/interfaces/${eth.id}/`, name: 'eth0' });
+    expect(ip.assigned_object.device).toEqual({
+      id: device.id, url: `${t.base}/api/dcim/devices/${device.id}/`, display: 'r1', name: 'r1', description: '', display_name: 'r1',
+    });
+    // A device without a name reads its display rule under both keys.
+    const { body: unnamed } = await t.post('/api/dcim/devices/', { device_type: type.id, role: role.id, site: site.id });
+    expect(unnamed).toMatchObject({ name: null, display: `Acme R1 (${unnamed.id})`, display_name: `Acme R1 (${unnamed.id})` });
     // PostgreSQL's (and so NetBox's) inet order: the network part, then the shorter mask.
     expect(await addresses('parent=198.51.100.0/24')).toEqual(['198.51.100.7/24', '198.51.100.0/31']);
     expect(await addresses('address=198.51.100.7')).toEqual(['198.51.100.7/24']);

@@ -19,11 +19,11 @@ afterAll(async () => {
 
 /** SQL statements per ipam list request: the same at page sizes 1, 50 and 1000. */
 const BUDGETS: ListBudgets = {
-  // ipam's fields on dcim models: primary and out-of-band addresses.
-  '/api/dcim/sites/': { full: 13, brief: 3 },
+  // ipam's fields on dcim models: AS numbers and prefix counts, primary and out-of-band addresses, VLANs and counts.
+  '/api/dcim/sites/': { full: 14, brief: 3 },
   '/api/dcim/devices/': { full: 23, brief: 3 },
   '/api/dcim/virtual-device-contexts/': { full: 10, brief: 4 },
-  '/api/dcim/interfaces/?ordering=-id': { full: 23, brief: 4 },
+  '/api/dcim/interfaces/?ordering=-id': { full: 24, brief: 4 },
   '/api/ipam/route-targets/': { full: 6, brief: 3 },
   '/api/ipam/vrfs/': { full: 11, brief: 4 },
   '/api/ipam/rirs/': { full: 6, brief: 4 },

@@ -41,7 +41,7 @@ describe('VLANs', () => {
     const { body: group } = await t.post(`${API}/vlan-groups/`, { name: 'Access', slug: 'access', scope_type: 'dcim.site', scope_id: site.id, vid_ranges: [[10, 19]] });
     const made = await t.post(`${API}/vlans/`, { vid: 10, name: 'users', group: group.id, site: site.id });
     expect(made.status, JSON.stringify(made.body)).toBe(201);
-    expect(made.body).toMatchObject({ display: 'users (10)', vid: 10, group: { id: group.id }, status: { value: 'active' }, prefix_count: 0 });
+    expect(made.body).toMatchObject({ display: 'users (10)', display_name: 'users (10)', vid: 10, group: { id: group.id }, status: { value: 'active' }, prefix_count: 0 });
     expect((await t.post(`${API}/vlans/`, { vid: 20, name: 'x', group: group.id })).body).toEqual({ vid: ['VID must be in ranges 10-19 for VLANs in group Access'] });
     expect((await t.post(`${API}/vlans/`, { vid: 10, name: 'again', group: group.id })).status).toBe(400);
     expect((await t.post(`${API}/vlans/`, { vid: 11, name: 'users', group: group.id })).status).toBe(400);

@@ -4,6 +4,7 @@ import { parseWholeNumber } from '../../filters/values.js';
 import { Batcher } from '../batch.js';
 import type { ValueSchema } from '../description.js';
 import { ReadOnlyField } from './read-only.js';
+import type { ModelRegistry } from '../registry.js';
 import type { FieldRenderer, RenderContext, RenderMode, Row } from '../types.js';
 
 /** A read-only number computed for a whole page of rows in one query. */
@@ -32,35 +33,53 @@ export abstract class ComputedField extends ReadOnlyField {
   }
 }
 
-/** Where the counted objects point at the counted one: a foreign-key column or a join table. */
+/** Where the counted objects point at the counted one: a foreign-key column, a generic relation or a join table. */
 export interface CountSource {
   table: string;
   /** Column holding the counted-on object's id. */
   column: string;
   /** Column identifying the counted object (counted once even when linked to several nodes of a tree). */
   counted: string;
+  /** Column holding the counted-on object's type, when the counted objects point here through a generic relation. */
+  typeColumn?: string;
 }
 
 /**
  * The number of objects of another model that refer to each object (`tenant_count` of a tenant group).
- * On tree models the count includes the objects of all descendants, as NetBox's cumulative counts do.
+ * `cumulative` (tree models): the count includes the objects of all descendants, as NetBox's tree counts do.
  */
 export class CountField extends ComputedField {
-  constructor(private readonly source: CountSource, private readonly tree: boolean) {
+  constructor(private readonly source: CountSource | ((registry: ModelRegistry) => CountSource), private readonly cumulative: boolean) {
     super();
   }
 
+  /** The source, resolved once the registry knows every model (a count declared by the counted-on side). */
+  sourceIn(registry: ModelRegistry): CountSource {
+    return typeof this.source === 'function' ? this.source(registry) : this.source;
+  }
+
+  /** SQL tying a row `s` of the source table to the object whose id is `idSql`. */
+  private tiedTo(registry: ModelRegistry, idSql: string): string {
+    const { column, typeColumn } = this.sourceIn(registry);
+    if (!typeColumn) return `s.${column} = ${idSql}`;
+    const typeId = registry.objectTypes.idOf(this.model.key);
+    // Before the type is registered nothing can point here generically.
+    return typeId === undefined ? 'false' : `s.${column} = ${idSql} and s.${typeColumn} = ${typeId}`;
+  }
+
   protected override nestedValue(): 'omit' | number {
-    return this.tree ? 0 : 'omit';
+    return this.cumulative ? 0 : 'omit';
   }
 
   /** `?interface_count=48`, `__gte`, `__n`…: objects by how many refer to them (plain counts, as NetBox's counters). */
-  override filters(): Record<string, QueryFilter> {
-    if (this.tree) return {};
-    const { table, column, counted } = this.source;
+  override filters(registry: ModelRegistry): Record<string, QueryFilter> {
+    if (this.cumulative) return {};
     const counting = (op: string, value: number): FilterNode => ({
       op: 'sql',
-      condition: (qb, alias) => void qb.whereRaw(`(select count(distinct s.${counted}) from ${table} s where s.${column} = ??) ${op} ?`, [`${alias}.id`, value]),
+      condition: (qb, alias) => {
+        const { table, counted } = this.sourceIn(registry);
+        qb.whereRaw(`(select count(distinct s.${counted}) from ${table} s where ${this.tiedTo(registry, '??')}) ${op} ?`, [`${alias}.id`, value]);
+      },
     });
     const ops: Record<string, string> = { '': '=', lt: '<', lte: '<=', gt: '>', gte: '>=' };
     return {
@@ -76,7 +95,7 @@ export class CountField extends ComputedField {
   }
 
   protected async load(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
-    if (this.tree) return this.loadTree(ids, ctx);
+    if (this.cumulative) return this.loadTree(ids, ctx);
     let batcher = pageCounts.get(ctx);
     if (!batcher) pageCounts.set(ctx, (batcher = new Batcher()));
     return batcher.load(`${this.model.key}:${ids.join(',')}`, this.name, (names) => this.loadAll(names, ids, ctx));
@@ -84,11 +103,12 @@ export class CountField extends ComputedField {
 
   /** The counts named `names` (fields of this model, as this one) of `ids`, in one statement. */
   private async loadAll(names: string[], ids: number[], ctx: RenderContext): Promise<Map<number, number>[]> {
-    const sources = names.map((name) => (ctx.registry.fieldOf(this.model, name) as CountField).source);
-    const parts = sources.map(
-      ({ table, column, counted }, k) => `select ${k} as k, ${column} as id, count(distinct ${counted})::int as n from ${table} where ${column} = any(?) group by ${column}`,
-    );
-    const { rows } = (await ctx.db.raw(parts.join(' union all '), sources.map(() => ids))) as { rows: { k: number; id: number; n: number }[] };
+    const fields = names.map((name) => ctx.registry.fieldOf(this.model, name) as CountField);
+    const parts = fields.map((field, k) => {
+      const { table, column, counted } = field.sourceIn(ctx.registry);
+      return `select ${k} as k, s.${column} as id, count(distinct s.${counted})::int as n from ${table} s where ${field.tiedTo(ctx.registry, 'any(?)')} group by s.${column}`;
+    });
+    const { rows } = (await ctx.db.raw(parts.join(' union all '), fields.map(() => ids))) as { rows: { k: number; id: number; n: number }[] };
     const counts = names.map(() => new Map<number, number>());
     for (const row of rows) counts[row.k].set(row.id, row.n);
     return counts;
@@ -96,16 +116,38 @@ export class CountField extends ComputedField {
 
   /** Counts that include the objects of every descendant. */
   private async loadTree(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
-    const { table, column, counted } = this.source;
+    const { table, counted } = this.sourceIn(ctx.registry);
     const owner = this.model.table;
     const { rows } = (await ctx.db.raw(
       `with recursive sub(root, id) as (
          select id, id from ${owner} where id = any(?)
          union select sub.root, t.id from ${owner} t join sub on t.parent_id = sub.id)
-       select sub.root as id, count(distinct s.${counted})::int as n from sub join ${table} s on s.${column} = sub.id group by sub.root`,
+       select sub.root as id, count(distinct s.${counted})::int as n from sub join ${table} s on ${this.tiedTo(ctx.registry, 'sub.id')} group by sub.root`,
       [ids],
     )) as { rows: { id: number; n: number }[] };
     return new Map(rows.map((r) => [r.id, r.n]));
+  }
+}
+
+/**
+ * `count_ipaddresses` of an interface: how many objects of model `counted` point here through its field `via` (a foreign
+ * key or a generic relation), declared by the counted-on side. Never cumulative: NetBox counts these per object.
+ */
+export class RelatedCountField extends CountField {
+  constructor(counted: string, via: string) {
+    super((registry) => {
+      const model = registry.get(counted);
+      const field = model.field(via);
+      const columns = field?.columns() ?? [];
+      const id = columns.find((c) => !c.references || c.references.model !== 'core.objecttype');
+      if (!id) throw new Error(`counting ${counted} by ${via}: not a relation of that model`);
+      const type = columns.find((c) => c.references?.model === 'core.objecttype');
+      return { table: model.table, column: id.name, counted: 'id', typeColumn: type?.name };
+    }, false);
+  }
+
+  override verify(registry: ModelRegistry): void {
+    this.sourceIn(registry);
   }
 }
 

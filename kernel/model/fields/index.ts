@@ -1,4 +1,6 @@
 import type { CommonOptions } from '../field.js';
+import { RelatedCountField } from './computed.js';
+import { DisplayField } from './standard.js';
 import { ChoiceField, type ChoiceOptions, type ChoiceSet } from './choice.js';
 import { ForeignKeyField, ParentField, type ForeignKeyOptions } from './foreign-key.js';
 import { GenericForeignKeyField, type GenericOptions } from './generic.js';
@@ -38,6 +40,10 @@ export const f = {
   generic: (o: GenericOptions = {}) => new GenericForeignKeyField(o),
   /** The object (or, with `many`, the objects) of `model` whose field `via` points here; read-only. */
   reverse: (model: string, via: string, o: ReverseOptions = {}) => new ReverseField(model, via, o),
+  /** How many objects of `model` point here through its field `via` (a foreign key or generic relation); read-only. */
+  count: (model: string, via: string) => new RelatedCountField(model, via),
+  /** The object's `display` again under another name (`display_name`, which NetBox 2 era clients read). */
+  displayName: () => new DisplayField(),
   /** An image uploaded with multipart/form-data, stored under MEDIA_ROOT/`folder`, read as its URL. */
   image: (o: ImageOptions) => new ImageField(o),
   /** A list of strings stored in a PostgreSQL array. */

@@ -77,6 +77,7 @@ export class LinkField extends ReadOnlyField {
   }
 }
 
+/** `display`: the object as people read it, by the model's display rule; also `display_name`, where older clients read it. */
 export class DisplayField extends ReadOnlyField {
   /** What the model's display rule reads: its `displayUses`, else the name; unknown (the whole row) for a custom rule. */
   override reads(): string[] | undefined {
@@ -89,9 +90,9 @@ export class DisplayField extends ReadOnlyField {
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const model = this.model;
     const loader = model.decl.displayLoader;
-    if (!loader) return plainRenderer('display', (row) => model.displayOf(row));
+    if (!loader) return plainRenderer(this.name, (row) => model.displayOf(row));
     const displays = await loader(rows, ctx);
-    return plainRenderer('display', (row) => displays.get(row.id as number) ?? String(row.id));
+    return plainRenderer(this.name, (row) => displays.get(row.id as number) ?? String(row.id));
   }
 
   protected schema(): ValueSchema {

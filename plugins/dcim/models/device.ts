@@ -107,9 +107,11 @@ export const Device = defineModel('dcim.device', {
   path: 'devices',
   fields: {
     name: f.string({ max: 64, nullable: true, blank: true, natural: true }),
+    // Spec §2.3: the device nested in an IP address's interface reads it.
+    display_name: f.displayName(),
     device_type: f.fk('dcim.devicetype', { onDelete: 'protect', countAs: 'device_count' }),
     role: f.fk('dcim.devicerole', { onDelete: 'protect', countAs: 'device_count' }),
-    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect' }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect', countAs: 'device_count' }),
     platform: f.fk('dcim.platform', { nullable: true, countAs: 'device_count' }),
     serial: f.string({ max: 50, blank: true }),
     asset_tag: f.string({ max: 50, nullable: true, blank: true, unique: true }),

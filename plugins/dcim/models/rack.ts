@@ -28,7 +28,7 @@ export const Rack = defineModel('dcim.rack', {
     facility_id: f.string({ max: 50, nullable: true, blank: true }),
     site: f.fk('dcim.site', { onDelete: 'protect', countAs: 'rack_count' }),
     location: f.fk('dcim.location', { nullable: true, countAs: 'rack_count' }),
-    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect' }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect', countAs: 'rack_count' }),
     status: f.choice(RackStatus, { default: 'active' }),
     role: f.fk('dcim.rackrole', { nullable: true, onDelete: 'protect', countAs: 'rack_count' }),
     serial: f.string({ max: 50, blank: true }),

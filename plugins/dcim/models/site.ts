@@ -9,7 +9,7 @@ export const Site = defineModel('dcim.site', {
     status: f.choice(SiteStatus, { default: 'active' }),
     region: f.fk('dcim.region', { nullable: true, countAs: 'site_count' }),
     group: f.fk('dcim.sitegroup', { nullable: true, countAs: 'site_count' }),
-    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, countAs: 'site_count' }),
     facility: f.string({ max: 50, blank: true }),
     time_zone: f.timezone(),
     description: f.string({ max: 200, blank: true }),

@@ -61,7 +61,7 @@ export const IpAddress = defineModel('ipam.ipaddress', {
     family: new FamilyField('address'),
     address: new AddressField({ hostIndex: true }),
     vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'protect', countAs: 'ipaddress_count', filterBy: 'rd' }),
-    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, countAs: 'ipaddress_count' }),
     status: f.choice(IpAddressStatus, { default: 'active' }),
     role: f.choice(IpAddressRole, { blank: true }),
     assigned_object: f.generic({ feature: 'ipAddresses', nullable: true }),

@@ -18,7 +18,7 @@ export const Prefix = defineModel('ipam.prefix', {
     prefix: new NetworkField({ hierarchy: true, hostIndex: true }),
     vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'protect', countAs: 'prefix_count', filterBy: 'rd', nullsFirst: true }),
     scope: f.generic({ models: PREFIX_SCOPES, nullable: true }),
-    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, countAs: 'prefix_count' }),
     vlan: f.fk('ipam.vlan', { nullable: true, countAs: 'prefix_count' }),
     status: f.choice(PrefixStatus, { default: 'active' }),
     role: f.fk('ipam.role', { nullable: true, countAs: 'prefix_count' }),

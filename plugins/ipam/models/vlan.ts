@@ -8,14 +8,16 @@ export const Vlan = defineModel('ipam.vlan', {
   verboseName: 'VLAN',
   verboseNamePlural: 'VLANs',
   fields: {
-    site: f.fk('dcim.site', { nullable: true, onDelete: 'protect' }),
+    site: f.fk('dcim.site', { nullable: true, onDelete: 'protect', countAs: 'vlan_count' }),
     group: f.fk('ipam.vlangroup', { nullable: true, onDelete: 'protect', countAs: 'vlan_count' }),
     vid: f.integer({ min: VID_MIN, max: VID_MAX, label: 'VID' }),
     name: f.string({ max: 64 }),
-    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, countAs: 'vlan_count' }),
     status: f.choice(VlanStatus, { default: 'active' }),
     role: f.fk('ipam.role', { nullable: true, countAs: 'vlan_count' }),
     description: f.string({ max: 200, blank: true }),
+    // Spec §2.5.
+    display_name: f.displayName(),
     qinq_role: f.choice(VlanQinQRole, { nullable: true, label: 'Q-in-Q role' }),
     qinq_svlan: f.fk('ipam.vlan', { nullable: true, nested: ['id', 'url', 'display', 'vid', 'name', 'description'], label: 'Q-in-Q SVLAN' }),
     comments: f.text({ blank: true }),

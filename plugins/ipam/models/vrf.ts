@@ -8,7 +8,7 @@ export const Vrf = defineModel('ipam.vrf', {
     name: f.string({ max: 100 }),
     // Route distinguisher (RFC 4364); optional, unique when given.
     rd: f.string({ max: 21, nullable: true, unique: true, label: 'Route distinguisher' }),
-    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, countAs: 'vrf_count' }),
     enforce_unique: f.boolean({ default: true }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),

@@ -37,6 +37,7 @@ export const ContactAssignment = defineModel('tenancy.contactassignment', {
   brief: ['contact', 'role', 'priority'],
   ordering: ['contact', 'priority', 'role', 'id'],
   search: ['contact', 'role'],
+  relatedFilters: { group: 'contact__groups' },
   displayLoader: assignmentDisplays,
   displayUses: ['contact', 'object', 'priority'],
   parent: 'object',

@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, existingIds, f, not, parseWholeNumber, type FilterNode } from '../../../kernel/index.js';
 
 export const ContactGroup = defineModel('tenancy.contactgroup', {
   path: 'contact-groups',
@@ -14,5 +14,19 @@ export const ContactGroup = defineModel('tenancy.contactgroup', {
   brief: ['name', 'slug', 'description', 'contact_count', '_depth'],
   ordering: ['name'],
   search: ['name', 'slug', 'description', 'comments'],
+  filters: {
+    // The groups a contact is in (the other side of the contact's `groups`).
+    contact_id: {
+      suffixes: ['n'],
+      build: async (suffix, values, ctx) => {
+        const contacts = await existingIds(ctx.db, 'tenancy_contact', 'id', values.map(parseWholeNumber));
+        const node: FilterNode = {
+          op: 'sql',
+          condition: (qb, alias, _m, db) => void qb.whereIn(`${alias}.id`, db('tenancy_contact_groups').select('contactgroup_id').whereIn('contact_id', contacts)),
+        };
+        return suffix === 'n' ? not(node) : node;
+      },
+    },
+  },
   features: ['tags', 'customFields', 'changelog', 'journal', 'imageAttachments'],
 });

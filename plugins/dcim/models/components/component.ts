@@ -10,6 +10,8 @@ export interface ComponentSpec {
   verboseName: string;
   /** The count devices show (`interface_count`). */
   countAs: string;
+  /** Every key of the nested device, where more than its brief form (interfaces: its `display_name`, spec §2.3). */
+  deviceKeys?: string[];
   /** The component's own fields, between `label` and `description`. */
   fields?: Record<string, Field>;
   /** Fields after `description` (`mark_connected`). */
@@ -46,7 +48,7 @@ export function defineComponent(key: string, spec: ComponentSpec): Model {
     path: spec.path,
     verboseName: spec.verboseName,
     fields: {
-      device: f.fk('dcim.device', { onDelete: 'cascade', countAs: spec.countAs }),
+      device: f.fk('dcim.device', { onDelete: 'cascade', countAs: spec.countAs, nested: spec.deviceKeys }),
       ...(modular ? { module: f.fk('dcim.module', { nullable: true, onDelete: 'cascade' }) } : {}),
       name: f.string({ max: 64, natural: true }),
       label: f.string({ max: 64, blank: true }),

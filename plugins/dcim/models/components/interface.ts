@@ -39,6 +39,7 @@ export const Interface = defineComponent('dcim.interface', {
   path: 'interfaces',
   verboseName: 'interface',
   countAs: 'interface_count',
+  deviceKeys: ['id', 'url', 'display', 'name', 'description', 'display_name'],
   fields: {
     vdcs: f.m2m('dcim.virtualdevicecontext', { countAs: 'interface_count' }),
     type: f.choice(InterfaceType),

@@ -1,0 +1,31 @@
+import { f, type Field } from '../../kernel/index.js';
+import { InterfaceVlanField, TaggedVlansField } from './fields/interface-vlans.js';
+import { PreferredIpField, PrimaryIpField } from './fields/primary-ip.js';
+import { PrefixScopeCount } from './fields/scope-count.js';
+
+/** What addressing adds to other plugins' models, by model; each call makes new fields. */
+export const IPAM_CONTRIBUTIONS: Record<string, () => Record<string, Field>> = {
+  // Devices and virtual device contexts take their primary (and out-of-band) addresses among their own.
+  'dcim.device': () => ({
+    primary_ip: new PreferredIpField(),
+    primary_ip4: new PrimaryIpField('device', 4),
+    primary_ip6: new PrimaryIpField('device', 6),
+    oob_ip: new PrimaryIpField('device', null),
+  }),
+  'dcim.virtualdevicecontext': () => ({ primary_ip: new PreferredIpField(), primary_ip4: new PrimaryIpField('vdc', 4), primary_ip6: new PrimaryIpField('vdc', 6) }),
+  // Sites list their AS numbers; they and the places around them count the prefixes scoped there.
+  'dcim.site': () => ({ asns: f.m2m('ipam.asn', { countAs: 'site_count', filterBy: 'asn', label: 'ASNs' }), prefix_count: new PrefixScopeCount('site') }),
+  'dcim.region': () => ({ prefix_count: new PrefixScopeCount('region') }),
+  'dcim.sitegroup': () => ({ prefix_count: new PrefixScopeCount('sitegroup') }),
+  'dcim.location': () => ({ prefix_count: new PrefixScopeCount('location') }),
+  // Interfaces carry VLANs (by mode), a VRF and a VLAN translation policy, and count their addresses and FHRP groups.
+  'dcim.interface': () => ({
+    untagged_vlan: new InterfaceVlanField('untagged'),
+    tagged_vlans: new TaggedVlansField(),
+    qinq_svlan: new InterfaceVlanField('qinq'),
+    vlan_translation_policy: f.fk('ipam.vlantranslationpolicy', { nullable: true, onDelete: 'set null' }),
+    vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'set null', filterBy: 'rd', label: 'VRF' }),
+    count_ipaddresses: f.count('ipam.ipaddress', 'assigned_object'),
+    count_fhrp_groups: f.count('ipam.fhrpgroupassignment', 'interface'),
+  }),
+};
