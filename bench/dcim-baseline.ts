@@ -20,6 +20,12 @@ function deviceBrief(base: string, r: Row, p: string) {
   return { id: r[`${p}_id`], url: links(base, 'dcim/devices', r[`${p}_id`]).url, display, name, description: r[`${p}_description`] };
 }
 
+/** A device as interfaces nest it: its brief form and `display_name` (spec §2.3). */
+function interfaceDevice(base: string, r: Row, p: string) {
+  const device = deviceBrief(base, r, p);
+  return { ...device, display_name: device.display };
+}
+
 /** The columns of a device (aliased `alias`) deviceBrief reads, prefixed `p`. */
 const deviceColumns = (alias: string, p: string, type: string) =>
   `${alias}.id as ${p}_id, ${alias}.name as ${p}_name, ${alias}.asset_tag as ${p}_asset_tag, ${alias}.description as ${p}_description,
@@ -58,8 +64,12 @@ const INTERFACE_PAGE = `with page as (
         and a.assigned_object_type_id = (select id from core_objecttype where app_label = 'dcim' and model = 'interface') group by a.assigned_object_id),
   tagged as (select tv.interface_id as id, json_agg(json_build_object('id', v.id, 'vid', v.vid, 'name', v.name, 'description', v.description) order by v.site_id nulls last, v.group_id nulls last, v.vid, v.id) as list
       from dcim_interface_tagged_vlans tv join ipam_vlan v on v.id = tv.vlan_id where tv.interface_id in (select id from page) group by tv.interface_id),
+  addresses as (select a.assigned_object_id as id, count(*)::int as n from ipam_ipaddress a where a.assigned_object_id in (select id from page)
+        and a.assigned_object_type_id = (select id from core_objecttype where app_label = 'dcim' and model = 'interface') group by a.assigned_object_id),
+  fhrp as (select f.interface_id as id, count(*)::int as n from ipam_fhrpgroupassignment f where f.interface_id in (select id from page)
+        and f.interface_type_id = (select id from core_objecttype where app_label = 'dcim' and model = 'interface') group by f.interface_id),
   tags as (${tagsOfPage('interface')})
-  select p.*, ${deviceColumns('d', 'd', 'd.device_type_id')},
+  select p.*, coalesce(addresses.n, 0) as count_ipaddresses, coalesce(fhrp.n, 0) as count_fhrp_groups, ${deviceColumns('d', 'd', 'd.device_type_id')},
     mo.id as mo_id, mo.description as mo_description, mo.module_bay_id as mo_bay_id, mb.name as mo_bay_name, mo.module_type_id as mo_type_id,
     mt.model as mo_type_model, mt.description as mo_type_description, mf.id as mo_mf_id, mf.name as mo_mf_name, mf.slug as mo_mf_slug,
     mf.description as mo_mf_description, ${deviceColumns('md', 'md', 'md.device_type_id')},
@@ -82,7 +92,7 @@ const INTERFACE_PAGE = `with page as (
   left join ipam_vlan uv on uv.id = p.untagged_vlan_id left join ipam_vlan sv on sv.id = p.qinq_svlan_id
   left join ipam_vlantranslationpolicy vp on vp.id = p.vlan_translation_policy_id left join ipam_vrf vr on vr.id = p.vrf_id
   left join vdcs on vdcs.id = p.id left join bridged on bridged.id = p.id left join macs on macs.id = p.id left join tagged on tagged.id = p.id
-  left join tags on tags.id = p.id
+  left join addresses on addresses.id = p.id left join fhrp on fhrp.id = p.id left join tags on tags.id = p.id
   order by d.name_natural, d.id, p.name_natural, p.id`;
 
 const INTERFACE_BRIEF_PAGE = `select i.id, i.name, i.description, ${deviceColumns('d', 'd', 'd.device_type_id')}
@@ -100,17 +110,17 @@ export function interfaceList(db: Db, brief: boolean): Handler {
     const [{ count }] = (await db('dcim_interface').count({ count: '*' })) as { count: string }[];
     if (brief) {
       const { rows } = (await db.raw(INTERFACE_BRIEF_PAGE, [limit])) as { rows: Row[] };
-      const results = rows.map((r) => ({ id: r.id, url: links(base, 'dcim/interfaces', r.id).url, display: r.name, device: deviceBrief(base, r, 'd'), name: r.name, description: r.description }));
+      const results = rows.map((r) => ({ id: r.id, url: links(base, 'dcim/interfaces', r.id).url, display: r.name, device: interfaceDevice(base, r, 'd'), name: r.name, description: r.description }));
       return { count: Number(count), next: null, previous: null, results };
     }
     const [custom, { rows }] = await Promise.all([emptyCustomFields(db, 'dcim.interface'), db.raw(INTERFACE_PAGE, [limit]) as Promise<{ rows: Row[] }>]);
     const vlan = (id: unknown, vid: unknown, name: unknown, description: unknown) =>
       id === null ? null : { id, url: links(base, 'ipam/vlans', id).url, display: `${name} (${vid})`, vid, name, description };
     const nestedInterface = (r: Row, p: 'pi' | 'bi' | 'li', d: string, id: unknown) =>
-      id === null ? null : { id, ...links(base, 'dcim/interfaces', id), display: r[`${p}_name`], device: deviceBrief(base, r, d), name: r[`${p}_name`] };
+      id === null ? null : { id, ...links(base, 'dcim/interfaces', id), display: r[`${p}_name`], device: interfaceDevice(base, r, d), name: r[`${p}_name`] };
     const results = rows.map((r) => ({
       id: r.id, ...links(base, 'dcim/interfaces', r.id), display: r.label ? `${r.name} (${r.label})` : r.name,
-      device: deviceBrief(base, r, 'd'),
+      device: interfaceDevice(base, r, 'd'),
       module: r.mo_id === null ? null : {
         id: r.mo_id, url: links(base, 'dcim/modules', r.mo_id).url, display: `${r.mo_bay_name}: ${r.mo_type_model} (${r.mo_id})`,
         device: deviceBrief(base, r, 'md'),
@@ -133,7 +143,10 @@ export function interfaceList(db: Db, brief: boolean): Handler {
       bridge: nestedInterface(r, 'bi', 'bd', r.bridge_id),
       bridge_interfaces: (r.bridged as Row[]).map((b) => ({
         id: b.id, ...links(base, 'dcim/interfaces', b.id), display: b.name,
-        device: { id: b.device_id, url: links(base, 'dcim/devices', b.device_id).url, display: b.device_name, name: b.device_name, description: b.device_description }, name: b.name,
+        device: {
+          id: b.device_id, url: links(base, 'dcim/devices', b.device_id).url, display: b.device_name, name: b.device_name, description: b.device_description, display_name: b.device_name,
+        },
+        name: b.name,
       })),
       lag: nestedInterface(r, 'li', 'ld', r.lag_id),
       mtu: r.mtu, mac_address: r.pm_mac === null ? null : String(r.pm_mac).toUpperCase(),
@@ -157,6 +170,7 @@ export function interfaceList(db: Db, brief: boolean): Handler {
       vrf: r.vrf_id === null ? null : {
         id: r.vrf_id, url: links(base, 'ipam/vrfs', r.vrf_id).url, display: r.vr_rd ? `${r.vr_name} (${r.vr_rd})` : r.vr_name, name: r.vr_name, rd: r.vr_rd, description: r.vr_description,
       },
+      count_ipaddresses: r.count_ipaddresses, count_fhrp_groups: r.count_fhrp_groups,
       created: formatDateTime(r.created as string), last_updated: formatDateTime(r.last_updated as string),
     }));
     return { count: Number(count), next: null, previous: null, results };
@@ -222,10 +236,12 @@ export function deviceList(db: Db): Handler {
     };
     const results = rows.map((r) => {
       const name = r.name as string | null;
+      const display = name ? (r.asset_tag ? `${name} (${r.asset_tag})` : name) : `${r.m_name} ${r.t_model} (${r.asset_tag ?? r.id})`;
       return {
         id: r.id, ...links(base, 'dcim/devices', r.id),
-        display: name ? (r.asset_tag ? `${name} (${r.asset_tag})` : name) : `${r.m_name} ${r.t_model} (${r.asset_tag ?? r.id})`,
+        display,
         name,
+        display_name: display,
         device_type: brief('dcim/device-types', r.device_type_id, {
           display: r.t_model,
           manufacturer: brief('dcim/manufacturers', r.m_id, { display: r.m_name, name: r.m_name, slug: r.m_slug, description: r.m_description }),

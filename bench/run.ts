@@ -4,7 +4,9 @@ import { createServer } from '../kernel/server.js';
 import { builtinPlugins } from '../plugins/index.js';
 import { bulkCreateTenants, filteredTenants, startBaseline, tenantList, type TenantBody } from './baseline.js';
 import { deviceList, interfaceList } from './dcim-baseline.js';
+import { availableIps, ipAddressList, prefixList } from './ipam-baseline.js';
 import { dcimDemoSteps } from '../plugins/dcim/demo/steps.js';
+import { ipamDemoSteps } from '../plugins/ipam/demo/steps.js';
 import { isDeepStrictEqual } from 'node:util';
 import { startPostgres } from '../test/helpers/services.js';
 import { measure, report } from './harness.js';
@@ -29,6 +31,22 @@ try {
   const [admin] = await db('users_user').insert({ username: 'bench', password: '!', is_superuser: true }).returning('id');
   await db('users_token').insert({ user_id: admin.id, key, key_digest: keyDigest(key), last_used: db.fn.now() });
   const auth = { Authorization: `Token ${key}` };
+  /** Checks that the baseline answers what Patchbay answers at `path`, then measures both. */
+  const compare = async (title: string, path: string, handler: Parameters<typeof startBaseline>[0]): Promise<void> => {
+    const baseline = await startBaseline(handler);
+    try {
+      const query = new URL(path, 'http://x').search;
+      await sameJson(`${baseline.url}${query}`, `${base}${path}`, auth);
+      const rows = [
+        await measure('hand-written SQL (baseline)', `${baseline.url}${query}`, seconds),
+        await measure(`Patchbay GET ${path.split('?')[0]}`, `${base}${path}`, seconds, auth),
+      ];
+      report(`${title} (${seconds} s each, 4 clients)`, rows);
+    } finally {
+      await baseline.close();
+    }
+  };
+
   await db.raw(`truncate tenancy_tenant, tenancy_tenantgroup restart identity cascade`);
   await db.raw(`insert into tenancy_tenantgroup (name, slug, parent_id, created, last_updated)
     select 'Group ' || i, 'group-' || i, case when i > 10 then (i % 10) + 1 end, now(), now() from generate_series(1, 100) i`);
@@ -99,19 +117,32 @@ try {
     ['List 1000 interfaces, brief', '/api/dcim/interfaces/?limit=1000&brief=1', interfaceList(db, true)],
     ['List 1000 devices, full', '/api/dcim/devices/?limit=1000', deviceList(db)],
   ];
-  for (const [title, path, handler] of scenarios) {
-    const baseline = await startBaseline(handler);
-    try {
-      await sameJson(`${baseline.url}?limit=1000`, `${base}${path}`, auth);
-      const rows = [
-        await measure('hand-written SQL (baseline)', `${baseline.url}?limit=1000`, seconds),
-        await measure(`Patchbay GET ${path.split('?')[0]}`, `${base}${path}`, seconds, auth),
-      ];
-      report(`${title} (${seconds} s each, 4 clients)`, rows);
-    } finally {
-      await baseline.close();
-    }
+  for (const [title, path, handler] of scenarios) await compare(title, path, handler);
+
+  // IPAM: the demo's addressing of the same sites; 100,000 prefixes in four levels (the global table's /16s, /20s,
+  // /24s and /28s of 10.64.0.0/10); a /8 whose first 100,000 addresses are taken.
+  await db.transaction(async (trx) => {
+    for (const step of ipamDemoSteps({ sites: 40 })) await step.run(trx);
+  });
+  const [{ n: existing }] = (await db('ipam_prefix').count({ n: '*' })) as { n: string }[];
+  const levels: [number, number, string][] = [[16, 64, 'container'], [20, 1024, 'container'], [24, 16384, 'active']];
+  const smallest = 100_000 - Number(existing) - levels.reduce((sum, [, count]) => sum + count, 0) - 1;
+  for (const [length, count, status] of [...levels, [28, smallest, 'active'] as const]) {
+    await db.raw(`insert into ipam_prefix (prefix, status, is_pool, mark_utilized, description, comments, created, last_updated)
+      select set_masklen('10.64.0.0'::inet + i * ?, ?)::cidr, ?, false, false, '', '', now(), now() from generate_series(0, ? - 1) i`, [2 ** (32 - length), length, status, count]);
   }
+  const [slash8] = (await db('ipam_prefix')
+    .insert({ prefix: '120.0.0.0/8', status: 'active', is_pool: false, mark_utilized: false, description: '', comments: '', created: db.fn.now(), last_updated: db.fn.now() })
+    .returning('id')) as { id: number }[];
+  await db.raw(`insert into ipam_ipaddress (address, status, role, dns_name, description, comments, created, last_updated)
+    select set_masklen('120.0.0.0'::inet + i, 8), 'active', '', '', '', '', now(), now() from generate_series(1, 100000) i`);
+  await db.raw('analyze');
+  const ipamScenarios: [string, string, ReturnType<typeof prefixList>][] = [
+    ['Available IPs of a /8 holding 100,000 addresses, first 100', `/api/ipam/prefixes/${slash8.id}/available-ips/?limit=100`, availableIps(db, slash8.id)],
+    ['List 1000 IP addresses, full', '/api/ipam/ip-addresses/?limit=1000', ipAddressList(db)],
+    ['List 1000 prefixes with _depth and children, among 100,000', '/api/ipam/prefixes/?limit=1000', prefixList(db)],
+  ];
+  for (const [title, path, handler] of ipamScenarios) await compare(title, path, handler);
 } finally {
   await server.close();
   await database.stop();
@@ -121,7 +152,8 @@ try {
 async function sameJson(baselineUrl: string, patchbayUrl: string, headers: Record<string, string>): Promise<void> {
   const [expected, actual] = await Promise.all([fetch(baselineUrl).then((r) => r.json()), fetch(patchbayUrl, { headers }).then((r) => r.json())]);
   // Patchbay's links use the host it was asked for; the baseline's use its own.
-  const normalise = (value: unknown, origin: string) => JSON.parse(JSON.stringify((value as { results: unknown }).results).replaceAll(origin, 'BASE')) as unknown;
+  const list = (value: unknown) => (Array.isArray(value) ? value : (value as { results: unknown }).results);
+  const normalise = (value: unknown, origin: string) => JSON.parse(JSON.stringify(list(value)).replaceAll(origin, 'BASE')) as unknown;
   const a = normalise(expected, new URL(baselineUrl).origin);
   const b = normalise(actual, new URL(patchbayUrl).origin);
   if (isDeepStrictEqual(a, b)) return;

@@ -81,6 +81,18 @@ describe('available IPs of a prefix', () => {
       select ('11.0.' || (i / 256) || '.' || (i % 256) || '/8')::inet, 'active', '', '', '', '', now(), now() from generate_series(1, 5000) i`);
     expect(await free(`${API}/prefixes/${big.id}/available-ips/?limit=2`)).toEqual(['11.0.19.137/8', '11.0.19.138/8']);
   });
+
+  it('reads the runs between taken addresses until enough are left once populated ranges are taken out', async () => {
+    const { body: sparse } = await t.post(`${API}/prefixes/`, { prefix: '100.70.0.0/24' });
+    // Every odd address taken; a populated range over the first even ones: free runs are read in several rounds.
+    await t.server.db.knex.raw(`insert into ipam_ipaddress (address, status, role, dns_name, description, comments, created, last_updated)
+      select ('100.70.0.' || i || '/24')::inet, 'active', '', '', '', '', now(), now() from generate_series(1, 99, 2) i`);
+    await t.post(`${API}/ip-ranges/`, { start_address: '100.70.0.2/24', end_address: '100.70.0.40/24', mark_populated: true });
+    expect(await free(`${API}/prefixes/${sparse.id}/available-ips/?limit=4`)).toEqual(['100.70.0.42/24', '100.70.0.44/24', '100.70.0.46/24', '100.70.0.48/24']);
+    expect((await free(`${API}/prefixes/${sparse.id}/available-ips/?limit=60`)).slice(28)).toEqual([
+      '100.70.0.98/24', '100.70.0.100/24', '100.70.0.101/24', '100.70.0.102/24', ...Array.from({ length: 28 }, (_, i) => `100.70.0.${103 + i}/24`),
+    ]);
+  });
 });
 
 describe('available IPs of a range', () => {
