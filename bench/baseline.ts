@@ -15,7 +15,15 @@ interface TenantRow {
   g_slug: string | null;
   g_description: string | null;
   g_depth: number | null;
+  tags?: { id: number; name: string; slug: string; color: string }[];
+  counts?: Record<string, number>;
 }
+
+/** The objects of other apps that count their tenant, by count name: what a tenant shows. */
+const TENANT_COUNTS: [string, string][] = [
+  ['device_count', 'dcim_device'], ['ipaddress_count', 'ipam_ipaddress'], ['prefix_count', 'ipam_prefix'], ['rack_count', 'dcim_rack'],
+  ['site_count', 'dcim_site'], ['vlan_count', 'ipam_vlan'], ['vrf_count', 'ipam_vrf'],
+];
 
 type Handler = (url: URL, body: unknown) => Promise<unknown>;
 
@@ -35,10 +43,12 @@ export async function startBaseline(handler: Handler): Promise<{ url: string; cl
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(() => ok())) };
 }
 
-function tenantJson(r: TenantRow, base: string, brief: boolean) {
+function tenantJson(r: TenantRow, base: string, brief: boolean, custom: Record<string, null> = {}) {
   const url = `${base}/api/tenancy/tenants/${r.id}/`;
   if (brief) return { id: r.id, url, display: r.name, name: r.name, slug: r.slug, description: r.description };
+  const tags = (r.tags ?? []).map((t) => ({ id: t.id, url: `${base}/api/extras/tags/${t.id}/`, display_url: `${base}/extras/tags/${t.id}/`, display: t.name, name: t.name, slug: t.slug, color: t.color }));
   return {
+    tags, custom_fields: custom, ...r.counts,
     id: r.id, url, display_url: `${base}/tenancy/tenants/${r.id}/`, display: r.name, name: r.name, slug: r.slug,
     group: r.group_id === null ? null : {
       id: r.group_id, url: `${base}/api/tenancy/tenant-groups/${r.group_id}/`, display: r.g_name, name: r.g_name,
@@ -49,14 +59,25 @@ function tenantJson(r: TenantRow, base: string, brief: boolean) {
   };
 }
 
-/** The page joined with each tenant's group and the group's depth. */
+/** The tenant custom fields, each null: what a tenant without custom field data shows. */
+async function emptyCustomFields(db: Db): Promise<Record<string, null>> {
+  const rows = (await db('extras_customfield').select('name').whereRaw("'tenancy.tenant' = any(object_types)").orderBy(['weight', 'name'])) as { name: string }[];
+  return Object.fromEntries(rows.map((r) => [r.name, null]));
+}
+
+/** The page joined with each tenant's group and the group's depth, its tags and what counts it. */
 const PAGE_WITH_GROUPS = (where: string) => `with recursive page as (select * from tenancy_tenant t ${where} order by name, id limit ?),
   anc(id, parent_id, depth) as (
     select id, parent_id, 0 from tenancy_tenantgroup where id in (select group_id from page)
     union all select anc.id, g.parent_id, anc.depth + 1 from anc join tenancy_tenantgroup g on g.id = anc.parent_id),
-  depth as (select id, max(depth)::int as depth from anc group by id)
-  select page.*, g.name as g_name, g.slug as g_slug, g.description as g_description, depth.depth as g_depth
-  from page left join tenancy_tenantgroup g on g.id = page.group_id left join depth on depth.id = g.id
+  depth as (select id, max(depth)::int as depth from anc group by id),
+  tags as (select ti.object_id as id, json_agg(json_build_object('id', tg.id, 'name', tg.name, 'slug', tg.slug, 'color', tg.color) order by tg.weight, tg.name) as tags
+    from extras_taggeditem ti join extras_tag tg on tg.id = ti.tag_id
+    where ti.object_id in (select id from page) and ti.object_type_id = (select id from core_objecttype where app_label = 'tenancy' and model = 'tenant')
+    group by ti.object_id)
+  select page.*, g.name as g_name, g.slug as g_slug, g.description as g_description, depth.depth as g_depth, coalesce(tags.tags, '[]') as tags,
+    json_build_object(${TENANT_COUNTS.map(([name, table]) => `'${name}', (select count(*)::int from ${table} c where c.tenant_id = page.id)`).join(', ')}) as counts
+  from page left join tenancy_tenantgroup g on g.id = page.group_id left join depth on depth.id = g.id left join tags on tags.id = page.id
   order by page.name, page.id`;
 
 /**
@@ -68,11 +89,11 @@ export function tenantList(db: Db, brief: boolean): Handler {
     const base = url.origin;
     const limit = Number(url.searchParams.get('limit') ?? 50);
     const [{ count }] = (await db('tenancy_tenant').count({ count: '*' })) as { count: string }[];
-    const { rows } = (await db.raw(
-      brief ? `select id, name, slug, description from tenancy_tenant order by name, id limit ?` : PAGE_WITH_GROUPS(''),
-      [limit],
-    )) as { rows: TenantRow[] };
-    return { count: Number(count), next: null, previous: null, results: rows.map((r) => tenantJson(r, base, brief)) };
+    const [custom, { rows }] = await Promise.all([
+      emptyCustomFields(db),
+      db.raw(brief ? `select id, name, slug, description from tenancy_tenant order by name, id limit ?` : PAGE_WITH_GROUPS(''), [limit]) as Promise<{ rows: TenantRow[] }>,
+    ]);
+    return { count: Number(count), next: null, previous: null, results: rows.map((r) => tenantJson(r, base, brief, custom)) };
   };
 }
 
@@ -85,8 +106,11 @@ export function filteredTenants(db: Db): Handler {
       and t.group_id in (with recursive sub(id) as (select id from tenancy_tenantgroup where slug = :group
         union select g.id from tenancy_tenantgroup g join sub on g.parent_id = sub.id) select id from sub)`;
     const [{ count }] = (await db.raw(`select count(*) from tenancy_tenant t ${where}`, { q, group })).rows as { count: string }[];
-    const { rows } = (await db.raw(PAGE_WITH_GROUPS(where).replace('limit ?', 'limit :limit'), { q, group, limit: 50 })) as { rows: TenantRow[] };
-    return { count: Number(count), next: null, previous: null, results: rows.map((r) => tenantJson(r, url.origin, false)) };
+    const [custom, { rows }] = await Promise.all([
+      emptyCustomFields(db),
+      db.raw(PAGE_WITH_GROUPS(where).replace('limit ?', 'limit :limit'), { q, group, limit: 50 }) as Promise<{ rows: TenantRow[] }>,
+    ]);
+    return { count: Number(count), next: null, previous: null, results: rows.map((r) => tenantJson(r, url.origin, false, custom)) };
   };
 }
 

@@ -54,16 +54,7 @@ try {
     select 'Tenant ' || i, 'tenant-' || i, (i % 100) + 1, 'Tenant number ' || i, now(), now() from generate_series(1, 1000) i`);
 
   for (const brief of [false, true]) {
-    const baseline = await startBaseline(tenantList(db, brief));
-    try {
-      const rows = [
-        await measure('hand-written SQL (baseline)', `${baseline.url}?limit=1000`, seconds),
-        await measure('Patchbay GET /api/tenancy/tenants/', `${base}/api/tenancy/tenants/?limit=1000${brief ? '&brief=1' : ''}`, seconds, auth),
-      ];
-      report(`List 1000 tenants, ${brief ? 'brief' : 'full'} (${seconds} s each, 4 clients)`, rows);
-    } finally {
-      await baseline.close();
-    }
+    await compare(`List 1000 tenants, ${brief ? 'brief' : 'full'}`, `/api/tenancy/tenants/?limit=1000${brief ? '&brief=1' : ''}`, tenantList(db, brief));
   }
 
   // Bulk writes: 100 tenants a request, each with a group named by slug, two tags and a custom field.
@@ -95,17 +86,7 @@ try {
   await db.raw(`insert into tenancy_tenant (name, slug, group_id, description, created, last_updated)
     select 'Tenant ' || i, 'tenant-' || i, (i % 100) + 1, 'Tenant number ' || i, now(), now() from generate_series(1001, 100000) i`);
   await db.raw('analyze');
-  const filtered = await startBaseline(filteredTenants(db));
-  try {
-    const query = 'q=4242&group=group-43';
-    const rows = [
-      await measure('hand-written SQL (baseline)', `${filtered.url}?${query}`, seconds),
-      await measure('Patchbay GET /api/tenancy/tenants/?q=…&group=…', `${base}/api/tenancy/tenants/?${query}`, seconds, auth),
-    ];
-    report(`Filter 100,000 tenants: ${query}, 50 a page (${seconds} s each, 4 clients)`, rows);
-  } finally {
-    await filtered.close();
-  }
+  await compare('Filter 100,000 tenants: q=4242&group=group-43, 50 a page', '/api/tenancy/tenants/?q=4242&group=group-43', filteredTenants(db));
 
   // DCIM: the demo data set (40 sites of 50 devices: 2,000 devices, about 39,000 interfaces).
   await db.transaction(async (trx) => {

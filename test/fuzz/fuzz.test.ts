@@ -101,7 +101,17 @@ function otherRequest(): Sent {
     { method: 'POST', path: '/login/', body: new URLSearchParams({ username: r.pick(HOSTILE_TEXT), password: r.pick(HOSTILE_TEXT), next: r.pick(HOSTILE_TEXT) }).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } },
     { method: 'GET', path: `/media/${r.pick(['x.png', '../secret_key', '%2e%2e/secret_key', 'image-attachments/'])}` },
     { method: 'POST', path: '/api/extras/image-attachments/', body: `--b\r\nContent-Disposition: form-data; name="object_type"\r\n\r\n${r.pick(HOSTILE_TEXT)}\r\n--b--\r\n`, headers: { 'Content-Type': 'multipart/form-data; boundary=b' } },
+    // The plugins' sub-endpoints: allocation (hostile limits, bodies and ids) and rack elevations.
+    { method: 'GET', path: `${allocation()}?${new URLSearchParams({ limit: r.pick(HOSTILE_TEXT), offset: r.pick(HOSTILE_TEXT) })}` },
+    { method: r.pick(['POST', 'PUT', 'DELETE']), path: allocation(), body: json(r.pick([r.pick(HOSTILE_JSON), [r.pick(HOSTILE_JSON)], {}, [{}, {}], { prefix_length: r.pick(HOSTILE_JSON), status: r.pick(HOSTILE_JSON) }])) },
+    { method: 'GET', path: `/api/dcim/racks/${r.pick(HOSTILE_IDS)}/elevation/?${new URLSearchParams({ face: r.pick(HOSTILE_TEXT), render: r.pick(['json', 'svg', r.pick(HOSTILE_TEXT)]), unit_width: r.pick(HOSTILE_TEXT), q: r.pick(HOSTILE_TEXT) })}` },
   ]);
+}
+
+/** An allocation sub-endpoint of an object that may or may not exist. */
+function allocation(): string {
+  const [list, sub] = r.pick([['prefixes', 'available-ips'], ['prefixes', 'available-prefixes'], ['ip-ranges', 'available-ips'], ['vlan-groups', 'available-vlans'], ['asn-ranges', 'available-asns']]);
+  return `/api/ipam/${list}/${r.pick(HOSTILE_IDS)}/${sub}/`;
 }
 
 /** Row counts, latest changes and side data of every model: what a refused request must leave as it was. */
@@ -126,6 +136,12 @@ beforeAll(async () => {
     { name: 'Fuzz 2', starts: '2031-02-01T00:00:00Z', notify: false, tenant: 1 },
   ]);
   await t.post('/api/extras/journal-entries/', { assigned_object_type: 'tenancy.tenant', assigned_object_id: 1, comments: 'seed' });
+  // Parents for the allocation sub-endpoints (ids 1 and 2 exist; the fuzz adds and removes others).
+  await t.post('/api/ipam/prefixes/', [{ prefix: '10.0.0.0/8' }, { prefix: '2001:db8::/32', is_pool: true }]);
+  await t.post('/api/ipam/ip-ranges/', [{ start_address: '10.1.0.1/16', end_address: '10.1.0.200/16' }, { start_address: '2001:db8::1/64', end_address: '2001:db8::ff/64' }]);
+  await t.post('/api/ipam/vlan-groups/', [{ name: 'Fuzz 1', slug: 'fuzz-1' }, { name: 'Fuzz 2', slug: 'fuzz-2', vid_ranges: [[100, 110]] }]);
+  const { body: rir } = await t.post('/api/ipam/rirs/', { name: 'Fuzz', slug: 'fuzz' });
+  await t.post('/api/ipam/asn-ranges/', [{ name: 'Fuzz 1', slug: 'fuzz-1', rir: rir.id, start: 64512, end: 64600 }, { name: 'Fuzz 2', slug: 'fuzz-2', rir: rir.id, start: 4200000000, end: 4200000010 }]);
   limited = await t.createUser('fuzz-limited');
   await t.post('/api/users/permissions/', {
     name: 'fuzz view', object_types: ['tenancy.tenant', 'tenancy.contact'], actions: ['view', 'change'], constraints: { name__istartswith: 'contact' }, users: [limited.id],
