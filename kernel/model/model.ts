@@ -132,7 +132,8 @@ export interface ModelDeclaration {
   /** Capabilities other plugins act on (e.g. `contacts`, `tags`); the kernel gives them no meaning. */
   features?: string[];
   validate?: ModelValidator;
-  check?: ModelCheck;
+  /** One rule over all the objects of a write, or several, each run in turn. */
+  check?: ModelCheck | ModelCheck[];
   authorize?: WriteAuthorizer;
   hooks?: ModelHooks;
 }

@@ -322,9 +322,9 @@ export class WriteSession {
     if (validate) {
       await Promise.all(live().map((i) => capture(i, () => validate(merged(i), { ...contextOf(i), model, values: i.values.values }))));
     }
-    if (model.decl.check) {
+    for (const check of [model.decl.check ?? []].flat()) {
       const checked = live();
-      const errors = await model.decl.check(checked.map((i) => ({ row: merged(i), id: i.instance?.id as number | undefined })), scope);
+      const errors = await check(checked.map((i) => ({ row: merged(i), id: i.instance?.id as number | undefined })), scope);
       errors.forEach((e, n) => e && Object.assign(checked[n].errors, e));
     }
     const candidates = live();

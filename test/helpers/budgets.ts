@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TestServer } from './server.js';
+import type { Reply, TestServer } from './server.js';
 
 /** SQL statements a full and a brief page of a list take. */
 export type ListBudgets = Record<string, { full: number; brief: number }>;
@@ -47,4 +47,21 @@ export function budgetSuite(title: string, server: () => TestServer, lists: List
       });
     }
   });
+}
+
+/** SQL statements of one request, which must answer `status`. */
+export async function writeStatements(t: TestServer, status: number, send: () => Promise<Reply>): Promise<{ count: number; reply: Reply }> {
+  let reply: Reply | undefined;
+  const count = await t.countQueries(async () => {
+    reply = await send();
+  });
+  expect(reply!.status, String(JSON.stringify(reply!.body)).slice(0, 300)).toBe(status);
+  return { count, reply: reply! };
+}
+
+/** Runs `write` for 1 and for 100 objects and expects the same statement count, `budget`. */
+export async function expectFlatWrites(budget: number, write: (size: number) => Promise<number>): Promise<void> {
+  const counts = [await write(1), await write(100)];
+  if (process.env.SHOW_QUERIES) console.log(counts);
+  expect(counts).toEqual([budget, budget]);
 }

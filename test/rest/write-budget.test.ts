@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeStatements } from '../helpers/budgets.js';
 import { EXAMPLE_PLUGIN, startServer, type Reply, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
@@ -21,15 +22,7 @@ afterAll(async () => {
 
 let serial = 0;
 
-/** SQL statements of one request, which must succeed with `status`. */
-async function statements(status: number, send: () => Promise<Reply>): Promise<{ count: number; reply: Reply }> {
-  let reply: Reply | undefined;
-  const count = await t.countQueries(async () => {
-    reply = await send();
-  });
-  expect(reply!.status, String(JSON.stringify(reply!.body)).slice(0, 300)).toBe(status);
-  return { count, reply: reply! };
-}
+const statements = (status: number, send: () => Promise<Reply>) => writeStatements(t, status, send);
 
 /**
  * Statements per write request (the token lookup, BEGIN and COMMIT included): the same for 1 and for 100

@@ -1,4 +1,5 @@
-import { ValidationError, defineModel, f, type Row, type ValidateContext } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, type CheckedRow, type ErrorMap, type ModelRegistry, type Row, type WriteScope } from '../../../kernel/index.js';
+import { PrimaryIpField } from '../fields/primary-ip.js';
 import { IpAddressRole, IpAddressStatus, NONUNIQUE_ROLES } from '../choices.js';
 import { FamilyField } from '../fields/family.js';
 import { AddressField, bounds, parseIp, withMask } from '../fields/network.js';
@@ -26,31 +27,44 @@ function checkInterfaceAddress(row: Row): void {
   if (ip.family === 4 && ip.address === broadcast) throw ValidationError.of('address', `${text} is a broadcast address, which may not be assigned to an interface.`);
 }
 
-async function checkPopulatedRange(row: Row, ctx: ValidateContext): Promise<void> {
-  const range = (await ctx.db('ipam_iprange')
-    .select('start_address', 'end_address')
-    .where('mark_populated', true)
-    .whereRaw('vrf_id is not distinct from ?', [(row.vrf_id as number | null) ?? null])
-    .whereRaw('host(start_address)::inet <= host(?::inet)::inet and host(end_address)::inet >= host(?::inet)::inet', [String(row.address), String(row.address)])
-    .first()) as Row | undefined;
-  if (range) {
-    throw ValidationError.of('address', `Cannot create IP address ${withMask(String(row.address))} inside range ${String(range.start_address).split('/')[0]}-${String(range.end_address).split('/')[0]}.`);
-  }
+/** No new address inside a range marked populated (of the same VRF): checked for the whole write in one statement. */
+async function checkPopulatedRanges(rows: CheckedRow[], scope: WriteScope): Promise<(ErrorMap | undefined)[]> {
+  const { rows: hits } = (await scope.db.raw(
+    `select w.n, host(r.start_address) as s, host(r.end_address) as e
+     from jsonb_to_recordset(?::jsonb) as w(n int, a inet, v int)
+     join ipam_iprange r on r.mark_populated and r.vrf_id is not distinct from w.v
+       and host(r.start_address)::inet <= host(w.a)::inet and host(r.end_address)::inet >= host(w.a)::inet`,
+    [JSON.stringify(rows.map(({ row }, n) => ({ n, a: String(row.address), v: row.vrf_id ?? null })))],
+  )) as { rows: { n: number; s: string; e: string }[] };
+  return rows.map(({ row }, n) => {
+    const range = hits.find((h) => h.n === n);
+    return range && { address: [`Cannot create IP address ${withMask(String(row.address))} inside range ${range.s}-${range.e}.`] };
+  });
 }
 
-/** A device's or VDC's primary or out-of-band address stays on the interface it is on. */
-async function checkPrimaryStays(row: Row, ctx: ValidateContext): Promise<void> {
-  const before = ctx.instance;
-  if (!before?.assigned_object_id) return;
-  if (before.assigned_object_id === row.assigned_object_id && before.assigned_object_type_id === row.assigned_object_type_id) return;
-  const id = row.id as number;
-  const holders = await Promise.all([
-    ctx.db('dcim_device').where('primary_ip4_id', id).orWhere('primary_ip6_id', id).orWhere('oob_ip_id', id).first('id'),
-    ctx.db('dcim_virtualdevicecontext').where('primary_ip4_id', id).orWhere('primary_ip6_id', id).first('id'),
-  ]);
-  if (holders.some(Boolean)) {
-    throw ValidationError.of('assigned_object', 'Cannot reassign IP address while it is designated as the primary IP for the parent object');
-  }
+/** Where addresses are held as primary or out-of-band ones: every table with a PrimaryIpField, and its column. */
+function primaryHolders(registry: ModelRegistry): { table: string; column: string }[] {
+  return registry.all().flatMap((model) =>
+    [...model.fields, ...registry.contributedFields(model)].flatMap((field) => (field instanceof PrimaryIpField ? [{ table: model.table, column: field.column }] : [])),
+  );
+}
+
+/** An address that is some object's primary or out-of-band one stays on the interface it is on. */
+async function checkPrimaryStays(rows: CheckedRow[], scope: WriteScope): Promise<(ErrorMap | undefined)[]> {
+  const moved = await Promise.all(
+    rows.map(async ({ row, id }) => {
+      const before = id === undefined ? undefined : await scope.stored(IpAddress, id);
+      return Boolean(before?.assigned_object_id) && (before!.assigned_object_id !== row.assigned_object_id || before!.assigned_object_type_id !== row.assigned_object_type_id);
+    }),
+  );
+  const ids = rows.flatMap(({ id }, n) => (moved[n] ? [id as number] : []));
+  if (!ids.length) return rows.map(() => undefined);
+  const holders = primaryHolders(scope.registry);
+  const { rows: held } = (await scope.db.raw(holders.map(({ table, column }) => `select ${column} as id from ${table} where ${column} = any(?)`).join(' union '), holders.map(() => ids))) as {
+    rows: { id: number }[];
+  };
+  const kept = new Set(held.map((h) => h.id));
+  return rows.map(({ id }) => (id !== undefined && kept.has(id) ? { assigned_object: ['Cannot reassign IP address while it is designated as the primary IP for the parent object'] } : undefined));
 }
 
 export const IpAddress = defineModel('ipam.ipaddress', {
@@ -85,7 +99,7 @@ export const IpAddress = defineModel('ipam.ipaddress', {
     ...presentInVrfFilters,
   },
   features: ['tags', 'customFields', 'changelog', 'journal', 'contacts'],
-  async validate(row, ctx) {
+  validate(row) {
     refuseZeroMask(row, 'address', 'IP address');
     if (row.status === 'slaac' && !String(row.address).includes(':')) throw ValidationError.of('status', 'Only IPv6 addresses can be assigned SLAAC status');
     if (row.dns_name && !DNS_NAME.test(String(row.dns_name))) {
@@ -93,16 +107,18 @@ export const IpAddress = defineModel('ipam.ipaddress', {
     }
     if (row.nat_inside_id !== undefined && row.nat_inside_id === row.id) throw ValidationError.of('nat_inside', 'An IP address cannot be its own NAT inside address.');
     checkInterfaceAddress(row);
-    await checkPopulatedRange(row, ctx);
-    await checkPrimaryStays(row, ctx);
   },
-  check: uniqueInVrf({
-    table: 'ipam_ipaddress',
-    column: 'address',
-    same: 'host',
-    noun: 'IP address',
-    exempt: { reads: ['role'], test: (mine, theirs) => NONUNIQUE_ROLES.has(String(mine.role)) && NONUNIQUE_ROLES.has(String(theirs.role)) },
-  }),
+  check: [
+    uniqueInVrf({
+      table: 'ipam_ipaddress',
+      column: 'address',
+      same: 'host',
+      noun: 'IP address',
+      exempt: { reads: ['role'], test: (mine, theirs) => NONUNIQUE_ROLES.has(String(mine.role)) && NONUNIQUE_ROLES.has(String(theirs.role)) },
+    }),
+    checkPopulatedRanges,
+    checkPrimaryStays,
+  ],
   hooks: {
     // DNS names are kept in lower case, as NetBox saves them.
     beforeSave(item) {
