@@ -2,6 +2,7 @@ import dcim from './dcim/index.js';
 import extras from './extras/index.js';
 import ipam from './ipam/index.js';
 import tenancy from './tenancy/index.js';
+import virtualization from './virtualization/index.js';
 
 /** The built-in apps, enabled on every server; each registers after the apps it declares as dependencies. */
-export const builtinPlugins = [extras, tenancy, dcim, ipam];
+export const builtinPlugins = [extras, tenancy, dcim, ipam, virtualization];

@@ -96,6 +96,8 @@ export interface DerivedField {
   model: Model;
   name: string;
   field: Field;
+  /** It joins the model's brief form. */
+  brief?: boolean;
 }
 
 /** A stored object and the value its field parsed for it, for fields that keep data outside the row. */

@@ -173,8 +173,18 @@ export class Model {
     return this.decl.path;
   }
 
+  /** Brief names other models' fields add (a count NetBox shows in the brief form), in the output's order. */
+  private readonly briefAdded: string[] = [];
+
+  addBrief(name: string): void {
+    this.briefAdded.push(name);
+  }
+
+  /** A tree's `_depth` stays last, as NetBox keeps it. */
   get brief(): string[] {
-    return ['id', 'url', 'display', ...this.decl.brief];
+    const own = this.decl.brief;
+    if (own.at(-1) !== '_depth') return ['id', 'url', 'display', ...own, ...this.briefAdded];
+    return ['id', 'url', 'display', ...own.slice(0, -1), ...this.briefAdded, '_depth'];
   }
 
   get ordering(): string[] {

@@ -57,13 +57,16 @@ export class ModelRegistry {
     }
     for (const model of this.models.values()) {
       for (const field of [...model.fields, ...this.contributedFields(model)]) {
-        for (const { model: owner, name, field: extra } of field.link(this)) {
+        for (const { model: owner, name, field: extra, brief } of field.link(this)) {
           if (this.fieldOf(owner, name)) throw new Error(`${owner.key}: field "${name}" is declared twice`);
           extra.attach(owner, name);
+          if (brief) owner.addBrief(name);
           this.derived.set(owner.key, [...(this.derived.get(owner.key) ?? []), extra]);
         }
       }
     }
+    // A tree's `_depth` comes last, after the counts other models add.
+    for (const fields of this.derived.values()) fields.sort((a, b) => Number(a.name === '_depth') - Number(b.name === '_depth'));
     for (const model of this.models.values()) {
       for (const name of model.brief) {
         if (!this.briefField(model, name)) throw new Error(`${model.key}: brief field "${name}" is not a field of the model, nor a key of one`);

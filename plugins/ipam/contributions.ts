@@ -1,5 +1,5 @@
 import { f, type Field } from '../../kernel/index.js';
-import { InterfaceVlanField, TaggedVlansField } from './fields/interface-vlans.js';
+import { DEVICE_INTERFACES, InterfaceVlanField, TaggedVlansField, VM_INTERFACES, type InterfaceOwner } from './fields/interface-vlans.js';
 import { PreferredIpField, PrimaryIpField } from './fields/primary-ip.js';
 import { PrefixScopeCount } from './fields/scope-count.js';
 
@@ -18,14 +18,22 @@ export const IPAM_CONTRIBUTIONS: Record<string, () => Record<string, Field>> = {
   'dcim.region': () => ({ prefix_count: new PrefixScopeCount('region') }),
   'dcim.sitegroup': () => ({ prefix_count: new PrefixScopeCount('sitegroup') }),
   'dcim.location': () => ({ prefix_count: new PrefixScopeCount('location') }),
-  // Interfaces carry VLANs (by mode), a VRF and a VLAN translation policy, and count their addresses and FHRP groups.
-  'dcim.interface': () => ({
-    untagged_vlan: new InterfaceVlanField('untagged'),
-    tagged_vlans: new TaggedVlansField(),
-    qinq_svlan: new InterfaceVlanField('qinq'),
+  // Interfaces of devices and of virtual machines carry VLANs and the rest.
+  'dcim.interface': () => interfaceAddressing(DEVICE_INTERFACES),
+  // Virtual machines take their primary addresses among their interfaces'.
+  'virtualization.virtualmachine': () => ({ primary_ip: new PreferredIpField(), primary_ip4: new PrimaryIpField('vm', 4), primary_ip6: new PrimaryIpField('vm', 6) }),
+  'virtualization.vminterface': () => interfaceAddressing(VM_INTERFACES),
+};
+
+/** VLANs (by mode), a VRF and a VLAN translation policy, and the counts of addresses and FHRP groups. */
+function interfaceAddressing(owner: InterfaceOwner): Record<string, Field> {
+  return {
+    untagged_vlan: new InterfaceVlanField(owner, 'untagged'),
+    tagged_vlans: new TaggedVlansField(owner),
+    qinq_svlan: new InterfaceVlanField(owner, 'qinq'),
     vlan_translation_policy: f.fk('ipam.vlantranslationpolicy', { nullable: true, onDelete: 'set null' }),
     vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'set null', filterBy: 'rd', label: 'VRF' }),
     count_ipaddresses: f.count('ipam.ipaddress', 'assigned_object'),
     count_fhrp_groups: f.count('ipam.fhrpgroupassignment', 'interface'),
-  }),
-};
+  };
+}

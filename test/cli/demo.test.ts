@@ -10,7 +10,7 @@ describe('manage generate-demo', () => {
     // Without a terminal, one line per step.
     expect(first.stderr).toMatch(/\[1\/\d+\] Regions and site groups: 14 rows/);
     expect(first.stderr).toMatch(/\] Devices in racks: 60 rows/);
-    expect(first.stdout).toMatch(/^Demo data \(sites 2, devices-per-site 30\): added [\d,]+ rows in [\d.]+ s\.\n$/);
+    expect(first.stdout).toMatch(/^Demo data \(sites 2, devices-per-site 30, vms-per-site 20\): added [\d,]+ rows in [\d.]+ s\.\n$/);
     const again = await manage(['generate-demo', '--sites', '2', '--devices-per-site', '30'], env);
     expect(again.stdout).toMatch(/added 0 rows/);
     const grown = await manage(['generate-demo', '--sites', '3', '--devices-per-site', '30'], env);
@@ -45,11 +45,25 @@ describe('manage generate-demo', () => {
       expect(prefixes.body.results.slice(0, 2).map((p: Body) => [p.prefix, p.status.value, p._depth, p.children])).toEqual([
         ['10.0.4.0/22', 'container', 0, 1], ['10.0.4.0/24', 'active', 1, 0],
       ]);
+      const management = await t.get('/api/ipam/ip-addresses/?vrf=65000:2&limit=1000');
+      expect(management.body.count).toBe((await t.get('/api/dcim/devices/?interfaces=true&limit=1')).body.count);
+      expect(management.body.results[0]).toMatchObject({ address: '100.64.1.1/24', vrf: { rd: '65000:2' }, assigned_object_type: 'dcim.interface' });
       const addresses = await t.get('/api/ipam/ip-addresses/?limit=1000');
-      expect(addresses.body.count).toBe((await t.get('/api/dcim/devices/?interfaces=true&limit=1')).body.count);
-      expect(addresses.body.results[0]).toMatchObject({ address: '100.64.1.1/24', vrf: { rd: '65000:2' }, assigned_object_type: 'dcim.interface' });
+      expect(addresses.body.count).toBe(management.body.count + 60);
       expect((await t.get('/api/ipam/vlans/?limit=1000')).body.count).toBe(6);
-      for (const [path, list] of [['/api/ipam/prefixes/', prefixes], ['/api/ipam/ip-addresses/', addresses]] as const) {
+
+      // A cluster per site on four of its devices, running its virtual machines, each with an interface, a disk and its address.
+      const clusters = await t.get('/api/virtualization/clusters/');
+      expect(clusters.body.results.map((c: Body) => [c.name, c.device_count, c.virtualmachine_count])).toEqual([
+        ['dc-0001-cluster', 4, 20], ['dc-0002-cluster', 4, 20], ['dc-0003-cluster', 4, 20],
+      ]);
+      const machines = await t.get('/api/virtualization/virtual-machines/?limit=1000');
+      expect(machines.body.count).toBe(60);
+      expect(machines.body.results[0]).toMatchObject({
+        name: 'dc-0001-vm-0001', site: { slug: 'dc-0001' }, cluster: { name: 'dc-0001-cluster' }, disk: 40960, interface_count: 1, virtual_disk_count: 1,
+        primary_ip4: { address: '10.0.5.1/24' },
+      });
+      for (const [path, list] of [['/api/ipam/prefixes/', prefixes], ['/api/ipam/ip-addresses/', addresses], ['/api/virtualization/virtual-machines/', machines]] as const) {
         const patched = await t.request('PATCH', path, { body: list.body.results.map((o: Body) => ({ id: o.id, description: 'checked' })) });
         expect(patched.status, JSON.stringify(patched.body).slice(0, 500)).toBe(200);
       }

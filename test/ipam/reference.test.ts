@@ -3,7 +3,6 @@ import { referenceSuite } from '../helpers/reference.js';
 /** What the reference has that ipam does not have yet, by what brings it. */
 const PENDING: Record<string, string[]> = {
   'circuits (issue 13)': ['provider_count', 'provider', 'provider_id'],
-  'virtualization (issue 13)': ['virtual_machine', 'virtual_machine_id', 'vminterface', 'vminterface_id', 'available_on_virtualmachine'],
   'L2VPN, an app Patchbay does not have': ['exporting_l2vpn', 'exporting_l2vpn_id', 'importing_l2vpn', 'importing_l2vpn_id', 'l2vpn_termination', 'l2vpn', 'l2vpn_id'],
 };
 

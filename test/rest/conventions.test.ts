@@ -57,6 +57,7 @@ describe('API roots and status', () => {
       status: `${t.base}/api/status/`,
       tenancy: `${t.base}/api/tenancy/`,
       users: `${t.base}/api/users/`,
+      virtualization: `${t.base}/api/virtualization/`,
     });
     const app = await t.get('/api/tenancy/');
     expect(Object.keys(app.body)).toEqual(['contact-assignments', 'contact-groups', 'contact-roles', 'contacts', 'tenant-groups', 'tenants']);

@@ -95,37 +95,31 @@ export class CountField extends ComputedField {
   }
 
   protected async load(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
-    if (this.cumulative) return this.loadTree(ids, ctx);
     let batcher = pageCounts.get(ctx);
     if (!batcher) pageCounts.set(ctx, (batcher = new Batcher()));
     return batcher.load(`${this.model.key}:${ids.join(',')}`, this.name, (names) => this.loadAll(names, ids, ctx));
   }
 
-  /** The counts named `names` (fields of this model, as this one) of `ids`, in one statement. */
+  /**
+   * The counts named `names` (fields of this model, as this one) of `ids`, in one statement; on a tree, each
+   * object's count takes in its descendants' (the subtree walked once for all of them).
+   */
   private async loadAll(names: string[], ids: number[], ctx: RenderContext): Promise<Map<number, number>[]> {
     const fields = names.map((name) => ctx.registry.fieldOf(this.model, name) as CountField);
     const parts = fields.map((field, k) => {
       const { table, column, counted } = field.sourceIn(ctx.registry);
-      return `select ${k} as k, s.${column} as id, count(distinct s.${counted})::int as n from ${table} s where ${field.tiedTo(ctx.registry, 'any(?)')} group by s.${column}`;
+      return field.cumulative
+        ? `select ${k} as k, sub.root as id, count(distinct s.${counted})::int as n from sub join ${table} s on ${field.tiedTo(ctx.registry, 'sub.id')} group by sub.root`
+        : `select ${k} as k, s.${column} as id, count(distinct s.${counted})::int as n from ${table} s where ${field.tiedTo(ctx.registry, 'any(:ids)')} group by s.${column}`;
     });
-    const { rows } = (await ctx.db.raw(parts.join(' union all '), fields.map(() => ids))) as { rows: { k: number; id: number; n: number }[] };
+    const owner = this.model.table;
+    const subtree = fields.some((f) => f.cumulative)
+      ? `with recursive sub(root, id) as (select id, id from ${owner} where id = any(:ids) union select sub.root, t.id from ${owner} t join sub on t.parent_id = sub.id) `
+      : '';
+    const { rows } = (await ctx.db.raw(`${subtree}${parts.join(' union all ')}`, { ids })) as { rows: { k: number; id: number; n: number }[] };
     const counts = names.map(() => new Map<number, number>());
     for (const row of rows) counts[row.k].set(row.id, row.n);
     return counts;
-  }
-
-  /** Counts that include the objects of every descendant. */
-  private async loadTree(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
-    const { table, counted } = this.sourceIn(ctx.registry);
-    const owner = this.model.table;
-    const { rows } = (await ctx.db.raw(
-      `with recursive sub(root, id) as (
-         select id, id from ${owner} where id = any(?)
-         union select sub.root, t.id from ${owner} t join sub on t.parent_id = sub.id)
-       select sub.root as id, count(distinct s.${counted})::int as n from sub join ${table} s on ${this.tiedTo(ctx.registry, 'sub.id')} group by sub.root`,
-      [ids],
-    )) as { rows: { id: number; n: number }[] };
-    return new Map(rows.map((r) => [r.id, r.n]));
   }
 }
 

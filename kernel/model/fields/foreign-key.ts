@@ -17,6 +17,8 @@ export interface ForeignKeyOptions extends CommonOptions {
   onDelete?: OnDelete;
   /** Adds a read-only count of objects pointing at each target, under this name, to the target model. */
   countAs?: string;
+  /** The count joins the target's brief form (device roles show their `virtualmachine_count`). */
+  countInBrief?: boolean;
   /** The target's attribute `?<name>=` matches, when not its slug, username or name (`model` of a module type). */
   filterBy?: string;
   /** Every key of the target when nested here (`['id', 'url', 'display', 'name']`), where NetBox nests another form than the brief one. */
@@ -48,7 +50,7 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
     const target = relatedModel(registry, this.model, this.name, this.target);
     if (!this.options.countAs) return [];
     const source = { table: this.model.table, column: this.column, counted: 'id' };
-    return [{ model: target, name: this.options.countAs, field: new CountField(source, target.isTree) }];
+    return [{ model: target, name: this.options.countAs, field: new CountField(source, target.isTree), brief: this.options.countInBrief }];
   }
 
   override verify(registry: ModelRegistry): void {

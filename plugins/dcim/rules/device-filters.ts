@@ -7,7 +7,7 @@ import { interfacesWithMacs, macValues } from './interface-filters.js';
 import { hasRows, idIn } from './related-rows.js';
 
 /** Exact matches ignore case, as NetBox's device `name` and `serial` filters do; the other lookups as usual. */
-function caseInsensitive(field: string): QueryFilter {
+export function caseInsensitive(field: string): QueryFilter {
   const text = textFilter([field]);
   return {
     suffixes: text.suffixes,
@@ -20,7 +20,7 @@ function caseInsensitive(field: string): QueryFilter {
 }
 
 /** Boolean on a column being set. */
-function isSet(column: string): QueryFilter {
+export function isSet(column: string): QueryFilter {
   return { suffixes: [], build: (_s, values) => cmp([column], 'isnull', !parseBoolean(lastValue(values))) };
 }
 

@@ -16,11 +16,11 @@ export function macValues(values: string[]): string[] {
   });
 }
 
-/** The ids of interfaces that have one of `macs` among their MAC addresses. */
-export function interfacesWithMacs(db: Db, registry: ModelRegistry, macs: string[]): ReturnType<Db> {
+/** The ids of interfaces (of `model`: VM interfaces too) that have one of `macs` among their MAC addresses. */
+export function interfacesWithMacs(db: Db, registry: ModelRegistry, macs: string[], model = 'dcim.interface'): ReturnType<Db> {
   return db('dcim_macaddress')
     .select('assigned_object_id')
-    .where('assigned_object_type_id', registry.objectTypes.idOf('dcim.interface') ?? 0)
+    .where('assigned_object_type_id', registry.objectTypes.idOf(model) ?? 0)
     .whereIn('mac_address', macs);
 }
 

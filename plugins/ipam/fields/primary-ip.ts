@@ -5,13 +5,16 @@ import {
 import { chassisInterfaceIds } from '../../dcim/rules/interface-filters.js';
 import { withMask } from './network.js';
 
-/** Whose addresses an object may take as its primary ones: a device's (with its chassis) or a VDC's interfaces. */
-type Owner = 'device' | 'vdc';
+/** Whose addresses an object may take as its primary ones: a device's (with its chassis), a VDC's or a VM's interfaces. */
+type Owner = 'device' | 'vdc' | 'vm';
 
-const NOUN: Record<Owner, string> = { device: 'device', vdc: 'virtual device context' };
+const NOUN: Record<Owner, string> = { device: 'device', vdc: 'virtual device context', vm: 'VM' };
+
+/** The interface model each owner's addresses are assigned to. */
+const INTERFACES: Record<Owner, string> = { device: 'dcim.interface', vdc: 'dcim.interface', vm: 'virtualization.vminterface' };
 
 /**
- * A device's (or VDC's) `primary_ip4`, `primary_ip6` or `oob_ip`: one of its addresses. Written like any relation,
+ * A device's (VDC's, VM's) `primary_ip4`, `primary_ip6` or `oob_ip`: one of its addresses. Written like any relation,
  * checked for the whole write at once: an address of the family (for the primary ones) assigned to one of the
  * object's interfaces (for a device, also its virtual chassis members' when it is the master), or the NAT outside
  * address of one. Deleting the address clears the field.
@@ -28,7 +31,7 @@ export class PrimaryIpField extends ForeignKeyField {
       .leftJoin('ipam_ipaddress as n', 'n.id', 'a.nat_inside_id')
       .select('a.id', 'a.address', 'a.assigned_object_type_id as type', 'a.assigned_object_id as object', 'n.assigned_object_type_id as nat_type', 'n.assigned_object_id as nat_object')
       .whereIn('a.id', given.map((e) => e.value as number))) as Row[];
-    const interfaceType = scope.registry.objectTypes.idOf('dcim.interface');
+    const interfaceType = scope.registry.objectTypes.idOf(INTERFACES[this.owner]);
     return Promise.all(
       entries.map(async ({ id, value }) => {
         if (typeof value !== 'number') return undefined;
@@ -54,10 +57,12 @@ export class PrimaryIpField extends ForeignKeyField {
 
   /** The interfaces whose addresses object `id` may take. */
   private async interfacesOf(id: number, scope: WriteScope): Promise<number[]> {
-    const rows = this.owner === 'device'
-      ? ((await chassisInterfaceIds(scope.db, 'id', [id], true)) as { id: number }[])
-      : ((await scope.db('dcim_interface_vdcs').select('interface_id as id').where('virtualdevicecontext_id', id)) as { id: number }[]);
-    return rows.map((r) => r.id);
+    const query = {
+      device: () => chassisInterfaceIds(scope.db, 'id', [id], true),
+      vdc: () => scope.db('dcim_interface_vdcs').select('interface_id as id').where('virtualdevicecontext_id', id),
+      vm: () => scope.db('virtualization_vminterface').select('id').where('virtual_machine_id', id),
+    }[this.owner];
+    return ((await query()) as { id: number }[]).map((r) => r.id);
   }
 }
 

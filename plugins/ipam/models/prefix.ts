@@ -4,7 +4,7 @@ import { FamilyField } from '../fields/family.js';
 import { NetworkField, withMask } from '../fields/network.js';
 import { maskLengthFilter, networkFilter } from '../rules/network-filters.js';
 import { presentInVrfFilters } from '../rules/present-in-vrf.js';
-import { prefixScopeFilters } from '../rules/prefix-scope-filters.js';
+import { scopePlaceFilters } from '../rules/scope-place-filters.js';
 import { uniqueInVrf } from '../rules/unique-in-vrf.js';
 import { refuseZeroMask } from '../rules/zero-mask.js';
 
@@ -43,7 +43,7 @@ export const Prefix = defineModel('ipam.prefix', {
     mask_length: maskLengthFilter('prefix'),
     q: networkFilter('prefix', 'search'),
     ...presentInVrfFilters,
-    ...prefixScopeFilters,
+    ...scopePlaceFilters,
   },
   features: ['tags', 'customFields', 'changelog', 'journal', 'contacts'],
   validate: (row) => refuseZeroMask(row, 'prefix', 'prefix'),

@@ -1,7 +1,7 @@
-import { ValidationError, defineModel, f, lastValue, orderedFilter, parseWholeNumber } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, orderedFilter, parseWholeNumber } from '../../../kernel/index.js';
 import { VlanQinQRole, VlanStatus } from '../choices.js';
 import { VID_MAX, VID_MIN, rangesOf, rangesText } from '../fields/vid-ranges.js';
-import { vlanAvailabilityFilters } from '../rules/vlan-availability.js';
+import { vlanAvailabilityFilters, vlansOfInterface } from '../rules/vlan-availability.js';
 
 export const Vlan = defineModel('ipam.vlan', {
   path: 'vlans',
@@ -32,21 +32,7 @@ export const Vlan = defineModel('ipam.vlan', {
   filters: {
     qinq_svlan_vid: orderedFilter(['qinq_svlan', 'vid'], parseWholeNumber),
     ...vlanAvailabilityFilters,
-    // The VLANs of one interface, untagged or tagged.
-    interface_id: {
-      suffixes: [],
-      build: (_s, values) => {
-        const id = parseWholeNumber(lastValue(values));
-        return {
-          op: 'sql',
-          condition: (qb, alias, _m, db) =>
-            void qb.where((w) =>
-              w.whereIn(`${alias}.id`, db('dcim_interface').select('untagged_vlan_id').where('id', id).whereNotNull('untagged_vlan_id'))
-                .orWhereIn(`${alias}.id`, db('dcim_interface_tagged_vlans').select('vlan_id').where('interface_id', id)),
-            ),
-        };
-      },
-    },
+    interface_id: vlansOfInterface('dcim_interface', 'dcim_interface_tagged_vlans', 'interface_id'),
   },
   features: ['tags', 'customFields', 'changelog', 'journal'],
   // A VLAN of a group takes an ID of its ranges, and agrees with a site-scoped group on the site.

@@ -4,6 +4,7 @@ import { PrimaryMacField } from '../../fields/primary-mac.js';
 import { WwnField } from '../../fields/wwn.js';
 import { interfaceFilters } from '../../rules/interface-filters.js';
 import { checkInterface } from '../../rules/interface-rules.js';
+import { checkPrimaryMac } from '../../rules/primary-mac.js';
 import { defineComponent } from './component.js';
 
 /** How an interface nests inside another (its parent, bridge or LAG). */
@@ -91,14 +92,7 @@ export const Interface = defineComponent('dcim.interface', {
       if (!wireless) throw ValidationError.of('rf_channel_width', 'Channel width may be set only on wireless interfaces.');
       if (selected && Number(row.rf_channel_width) !== selected.width) throw ValidationError.of('rf_channel_width', 'Cannot specify custom width with channel selected.');
     }
-    if (row.primary_mac_address_id) {
-      const mac = await ctx.stored(ctx.registry.get('dcim.macaddress'), row.primary_mac_address_id as number);
-      const elsewhere = mac?.assigned_object_id !== null && (mac?.assigned_object_type_id !== ctx.registry.objectTypes.idOf(Interface.key) || mac?.assigned_object_id !== row.id);
-      if (mac && elsewhere) {
-        const other = mac.assigned_object_id ? await ctx.stored(Interface, mac.assigned_object_id as number) : undefined;
-        throw ValidationError.of('primary_mac_address', `MAC address ${String(mac.mac_address).toUpperCase()} is assigned to a different interface (${other?.name ?? mac.assigned_object_id}).`);
-      }
-    }
+    await checkPrimaryMac(row, Interface, ctx);
   },
   hooks: {
     // A selected channel sets its frequency and width.

@@ -19,9 +19,9 @@ const subtree = (db: Db, table: string, ids: number[], tree: boolean) =>
     : ids;
 
 /**
- * NetBox's scope filters on prefixes (`site_id`, `region`, `location`…, by id or slug): a prefix is at a site when
- * its scope is the site or one of its locations; in a region or site group (or below it) when its scope is, or its
- * site is. Computed from the scope as it is now, so a site moved to another region moves its prefixes too.
+ * NetBox's scope filters on prefixes and clusters (`site_id`, `region`, `location`…, by id or slug): an object is at
+ * a site when its scope is the site or one of its locations; in a region or site group (or below it) when its
+ * scope is, or its site is. Computed from the scope as it is now, so a site moved to another region moves them too.
  */
 export function scopeFilter(place: Place, by: 'id' | 'slug'): QueryFilter {
   const { table, tree } = TABLES[place];
@@ -55,7 +55,8 @@ export function scopeFilter(place: Place, by: 'id' | 'slug'): QueryFilter {
   };
 }
 
-export const prefixScopeFilters: Record<string, QueryFilter> = {
+/** The place filters of objects scoped to a region, site group, site or location (prefixes, clusters). */
+export const scopePlaceFilters: Record<string, QueryFilter> = {
   region_id: scopeFilter('region', 'id'),
   region: scopeFilter('region', 'slug'),
   site_group_id: scopeFilter('site_group', 'id'),
