@@ -30,7 +30,7 @@ export { ComputedField } from './model/fields/computed.js';
 export type { PropertyDescription, ValueSchema } from './model/description.js';
 export type { OrderStep } from './model/ordering.js';
 export type { Comparison } from './filters/compile.js';
-export { SCALAR_LOOKUPS, EQUALITY_LOOKUPS, ORDER_LOOKUPS, TEXT_LOOKUPS, type LookupSql, type Lookups } from './filters/lookups.js';
+export { SCALAR_LOOKUPS, EQUALITY_LOOKUPS, ORDER_LOOKUPS, TEXT_LOOKUPS, escapeLike, type LookupSql, type Lookups } from './filters/lookups.js';
 export { parseDate, parseDateTime } from './model/fields/time.js';
 export { userRegex, type UserRegex } from './model/regex.js';
 

@@ -1,3 +1,4 @@
+import circuits from './circuits/index.js';
 import dcim from './dcim/index.js';
 import extras from './extras/index.js';
 import ipam from './ipam/index.js';
@@ -5,4 +6,4 @@ import tenancy from './tenancy/index.js';
 import virtualization from './virtualization/index.js';
 
 /** The built-in apps, enabled on every server; each registers after the apps it declares as dependencies. */
-export const builtinPlugins = [extras, tenancy, dcim, ipam, virtualization];
+export const builtinPlugins = [extras, tenancy, dcim, ipam, virtualization, circuits];

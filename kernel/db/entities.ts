@@ -83,11 +83,14 @@ export function entityOf(model: Model, registry: ModelRegistry): EntitySchema {
   }
   const uniques = model.unique.map((u, i) => {
     const columns = u.fields.flatMap((n) => model.field(n)!.columns().map((c) => c.name));
-    const name = `${model.table}_${columns.join('_')}${u.whenNull ? '_null' : ''}_uniq${i}`.slice(0, 63);
-    if (!u.whenNull && !u.lower) return { name, properties: columns.map((c) => propertyByColumn.get(c) ?? c) };
+    const name = `${model.table}_${columns.join('_')}${u.whenNull ? '_null' : ''}${u.whenSet ? '_set' : ''}_uniq${i}`.slice(0, 63);
+    if (!u.whenNull && !u.whenSet && !u.lower) return { name, properties: columns.map((c) => propertyByColumn.get(c) ?? c) };
     const lower = new Set((u.lower ?? []).flatMap((n) => model.field(n)!.columns().map((c) => c.name)));
     const keys = columns.map((c) => (lower.has(c) ? `lower("${c}")` : `"${c}"`)).join(', ');
-    const where = (u.whenNull ?? []).flatMap((n) => model.field(n)!.columns().map((c) => `"${c.name}" is null`)).join(' and ');
+    const where = [
+      ...(u.whenNull ?? []).flatMap((n) => model.field(n)!.columns().map((c) => `"${c.name}" is null`)),
+      ...(u.whenSet ?? []).flatMap((n) => model.field(n)!.columns().map((c) => `"${c.name}" <> ''`)),
+    ].join(' and ');
     return { name, expression: `create unique index "${name}" on "${model.table}" (${keys})${where ? ` where ${where}` : ''}` };
   });
   return new EntitySchema({ name: entityName(model.key), tableName: model.table, properties, indexes, uniques });

@@ -7,7 +7,8 @@ export type LookupSql = (qb: Knex.QueryBuilder, column: string, value: unknown) 
 /** The comparisons a field kind offers, by lookup name (`exact`, `icontains`, a plugin's own `major`...). */
 export type Lookups = Readonly<Record<string, LookupSql>>;
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+/** Text as a LIKE pattern matches it literally (`%`, `_` and `\\` escaped). */
+export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function text(value: unknown, lookup: string): string {
   if (typeof value !== 'string') throw new FilterError(`The '${lookup}' lookup expects text.`, 'value');

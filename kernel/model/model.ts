@@ -9,6 +9,8 @@ export interface UniqueConstraint {
   fields: string[];
   /** Columns that must be NULL for the constraint to apply (PostgreSQL partial index). */
   whenNull?: string[];
+  /** Text fields that must not be blank for the constraint to apply (NetBox's `condition=~Q(name='')`). */
+  whenSet?: string[];
   /** Fields of `fields` compared case-insensitively (NetBox's `Lower('name')`). */
   lower?: string[];
   /** Message under `__all__` (NetBox's custom constraint messages). */

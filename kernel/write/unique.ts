@@ -37,10 +37,12 @@ export async function checkUnique(model: Model, candidates: UniqueCandidate[], d
     const columns = constraint.fields.flatMap((name) => columnsOf(model, name));
     const lower = new Set((constraint.lower ?? []).flatMap((name) => columnsOf(model, name)));
     const whenNull = (constraint.whenNull ?? []).flatMap((name) => columnsOf(model, name));
+    const whenSet = (constraint.whenSet ?? []).flatMap((name) => columnsOf(model, name));
     const value = (row: Row, col: string) => (lower.has(col) ? String(row[col]).toLowerCase() : row[col]);
     const applies = candidates
       .map((c, i) => ({ c, i }))
-      .filter(({ c, i }) => !found[i] && !whenNull.some((col) => c.row[col] !== null && c.row[col] !== undefined) && !columns.some((col) => c.row[col] === null || c.row[col] === undefined));
+      .filter(({ c, i }) => !found[i] && !whenNull.some((col) => c.row[col] !== null && c.row[col] !== undefined) && !whenSet.some((col) => c.row[col] === '')
+        && !columns.some((col) => c.row[col] === null || c.row[col] === undefined));
     if (!applies.length) continue;
     const keyOf = (row: Row) => JSON.stringify(columns.map((col) => String(value(row, col))));
     const tuple = `(${columns.map((col) => (lower.has(col) ? 'lower(??)' : '??')).join(', ')})`;
@@ -51,6 +53,7 @@ export async function checkUnique(model: Model, candidates: UniqueCandidate[], d
         ...applies.flatMap(({ c }) => columns.map((col) => value(c.row, col) as Knex.Value)),
       ]);
     for (const col of whenNull) qb.whereNull(col);
+    for (const col of whenSet) qb.whereNot(col, '');
     const holders = new Map<string, number[]>();
     for (const row of (await qb) as Row[]) holders.set(keyOf(row), [...(holders.get(keyOf(row)) ?? []), row.id as number]);
     const claimed = new Set<string>();

@@ -1,7 +1,7 @@
 import { f, type Field } from '../../kernel/index.js';
 import { DEVICE_INTERFACES, InterfaceVlanField, TaggedVlansField, VM_INTERFACES, type InterfaceOwner } from './fields/interface-vlans.js';
 import { PreferredIpField, PrimaryIpField } from './fields/primary-ip.js';
-import { PrefixScopeCount } from './fields/scope-count.js';
+import { PlacedCount } from './fields/placed-count.js';
 
 /** What addressing adds to other plugins' models, by model; each call makes new fields. */
 export const IPAM_CONTRIBUTIONS: Record<string, () => Record<string, Field>> = {
@@ -14,10 +14,10 @@ export const IPAM_CONTRIBUTIONS: Record<string, () => Record<string, Field>> = {
   }),
   'dcim.virtualdevicecontext': () => ({ primary_ip: new PreferredIpField(), primary_ip4: new PrimaryIpField('vdc', 4), primary_ip6: new PrimaryIpField('vdc', 6) }),
   // Sites list their AS numbers; they and the places around them count the prefixes scoped there.
-  'dcim.site': () => ({ asns: f.m2m('ipam.asn', { countAs: 'site_count', filterBy: 'asn', label: 'ASNs' }), prefix_count: new PrefixScopeCount('site') }),
-  'dcim.region': () => ({ prefix_count: new PrefixScopeCount('region') }),
-  'dcim.sitegroup': () => ({ prefix_count: new PrefixScopeCount('sitegroup') }),
-  'dcim.location': () => ({ prefix_count: new PrefixScopeCount('location') }),
+  'dcim.site': () => ({ asns: f.m2m('ipam.asn', { countAs: 'site_count', filterBy: 'asn', label: 'ASNs' }), prefix_count: new PlacedCount('site') }),
+  'dcim.region': () => ({ prefix_count: new PlacedCount('region') }),
+  'dcim.sitegroup': () => ({ prefix_count: new PlacedCount('sitegroup') }),
+  'dcim.location': () => ({ prefix_count: new PlacedCount('location') }),
   // Interfaces of devices and of virtual machines carry VLANs and the rest.
   'dcim.interface': () => interfaceAddressing(DEVICE_INTERFACES),
   // Virtual machines take their primary addresses among their interfaces'.

@@ -63,7 +63,18 @@ describe('manage generate-demo', () => {
         name: 'dc-0001-vm-0001', site: { slug: 'dc-0001' }, cluster: { name: 'dc-0001-cluster' }, disk: 40960, interface_count: 1, virtual_disk_count: 1,
         primary_ip4: { address: '10.0.5.1/24' },
       });
-      for (const [path, list] of [['/api/ipam/prefixes/', prefixes], ['/api/ipam/ip-addresses/', addresses], ['/api/virtualization/virtual-machines/', machines]] as const) {
+
+      // An internet circuit per site, from the site to its provider's backbone, in one group.
+      const circuits = await t.get('/api/circuits/circuits/?limit=1000');
+      expect(circuits.body.count).toBe(3);
+      expect(circuits.body.results[0]).toMatchObject({
+        cid: 'INET-dc-0002', provider: { slug: 'lumen' }, termination_a: { termination_type: 'dcim.site', termination: { slug: 'dc-0002' } },
+        termination_z: { termination_type: 'circuits.providernetwork', termination: { name: 'Lumen backbone' } }, assignments: [{ priority: { value: 'primary' } }],
+      });
+      expect((await t.get('/api/dcim/sites/?slug=dc-0001')).body.results[0].circuit_count).toBe(1);
+      for (const [path, list] of [
+        ['/api/ipam/prefixes/', prefixes], ['/api/ipam/ip-addresses/', addresses], ['/api/virtualization/virtual-machines/', machines], ['/api/circuits/circuits/', circuits],
+      ] as const) {
         const patched = await t.request('PATCH', path, { body: list.body.results.map((o: Body) => ({ id: o.id, description: 'checked' })) });
         expect(patched.status, JSON.stringify(patched.body).slice(0, 500)).toBe(200);
       }

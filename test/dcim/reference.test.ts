@@ -7,7 +7,6 @@ const PENDING: Record<string, string[]> = {
     'cable', 'cable_end', 'link_peers', 'link_peers_type', '_occupied', 'connected_endpoints', 'connected_endpoints_type',
     'connected_endpoints_reachable', 'powerfeed_count', 'cabled', 'connected', 'occupied', 'cable_id',
   ],
-  'circuits (issue 13)': ['circuit_count', 'virtual_circuit_id', 'virtual_circuit_termination_id'],
   'configuration rendering': ['config_template', 'config_context', 'config_template_id'],
   'wireless and VPN, apps Patchbay does not have': ['wireless_link', 'wireless_lans', 'l2vpn_termination', 'wireless_lan_id', 'wireless_link_id', 'l2vpn', 'l2vpn_id'],
 };

@@ -49,6 +49,7 @@ describe('API roots and status', () => {
   it('lists the apps at /api/ and each app endpoints', async () => {
     const root = await t.get('/api/');
     expect(root.body).toEqual({
+      circuits: `${t.base}/api/circuits/`,
       core: `${t.base}/api/core/`,
       dcim: `${t.base}/api/dcim/`,
       extras: `${t.base}/api/extras/`,

@@ -45,7 +45,7 @@ describe('field selection', () => {
     expect(Object.keys(lean.body.results![0])).toEqual([
       'id', 'url', 'display_url', 'display', 'name', 'slug', 'description', 'comments', 'created', 'last_updated',
       // What the other apps count of a tenant.
-      'site_count', 'rack_count', 'device_count', 'vrf_count', 'vlan_count', 'prefix_count', 'ipaddress_count', 'cluster_count', 'virtualmachine_count',
+      'site_count', 'rack_count', 'device_count', 'vrf_count', 'vlan_count', 'prefix_count', 'ipaddress_count', 'cluster_count', 'virtualmachine_count', 'circuit_count',
     ]);
     expect(lean.count).toBe(full.count - 4);
     // `exclude=config_context` (devices and virtual machines in NetBox) is accepted everywhere.

@@ -32,7 +32,7 @@ describe('create', () => {
       custom_fields: {},
       created: expect.stringMatching(ISO),
       last_updated: expect.stringMatching(ISO),
-      site_count: 0, rack_count: 0, device_count: 0, prefix_count: 0, vrf_count: 0, vlan_count: 0, ipaddress_count: 0, cluster_count: 0, virtualmachine_count: 0,
+      site_count: 0, rack_count: 0, device_count: 0, prefix_count: 0, vrf_count: 0, vlan_count: 0, ipaddress_count: 0, cluster_count: 0, virtualmachine_count: 0, circuit_count: 0,
     });
     const ui = await t.get(`/tenancy/tenants/${res.body.id}/`);
     expect(ui.status).toBe(302);

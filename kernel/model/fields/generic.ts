@@ -8,6 +8,7 @@ import type { WriteContext } from '../../write/context.js';
 import type { PropertyDescription, ValueSchema } from '../description.js';
 import { Field, type Column, type CommonOptions, type ObjectRef, type Reference, type WriteValues } from '../field.js';
 import type { Model } from '../model.js';
+import type { OrderStep } from '../ordering.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type ErrorMap, type FieldRenderer, type JsonObject, type RenderContext, type RenderMode, type Row } from '../types.js';
 
@@ -212,5 +213,11 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
   override condition(c: Comparison): void {
     void c;
     throw new FilterError(`'${this.name}' is filtered by its _type and _id.`);
+  }
+
+  /** By type, then id (NetBox orders by `<name>_type`, `<name>_id`). */
+  override order(step: OrderStep): void {
+    if (step.rest.length) return;
+    for (const column of [this.typeColumn, this.idKey]) step.qb.orderBy(`${step.alias}.${column}`, step.desc ? 'desc' : 'asc');
   }
 }

@@ -1,4 +1,4 @@
-import { ValidationError, and, cmp, defineModel, f, lastValue, or, type FilterNode, type QueryFilter, type Row, type ValidateContext } from '../../../kernel/index.js';
+import { ValidationError, and, cmp, defineModel, escapeLike, f, lastValue, or, type FilterNode, type QueryFilter, type Row, type ValidateContext } from '../../../kernel/index.js';
 import { caseInsensitive, isSet } from '../../dcim/rules/device-filters.js';
 import { interfacesWithMacs, macValues } from '../../dcim/rules/interface-filters.js';
 import { VirtualMachineStatus } from '../choices.js';
@@ -41,7 +41,7 @@ const search: QueryFilter = {
   build: (_s, values) => {
     const text = lastValue(values).trim();
     if (!text) return and([]);
-    const pattern = `${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const pattern = `${escapeLike(text)}%`;
     const primary: FilterNode = {
       op: 'sql',
       condition: (qb, alias, _m, db) => {

@@ -1,0 +1,37 @@
+import { defineChoices } from '../../kernel/index.js';
+
+// NetBox 4.4's choice sets of the circuits app.
+
+export const CircuitStatus = defineChoices([
+  ['planned', 'Planned'],
+  ['provisioning', 'Provisioning'],
+  ['active', 'Active'],
+  ['offline', 'Offline'],
+  ['deprovisioning', 'Deprovisioning'],
+  ['decommissioned', 'Decommissioned'],
+]);
+
+export const TermSide = defineChoices([
+  ['A', 'A'],
+  ['Z', 'Z'],
+]);
+
+export const CircuitPriority = defineChoices([
+  ['primary', 'Primary'],
+  ['secondary', 'Secondary'],
+  ['tertiary', 'Tertiary'],
+  ['inactive', 'Inactive'],
+]);
+
+export const VirtualCircuitTerminationRole = defineChoices([
+  ['peer', 'Peer'],
+  ['hub', 'Hub'],
+  ['spoke', 'Spoke'],
+]);
+
+export const DistanceUnit = defineChoices([
+  ['km', 'Kilometers'],
+  ['m', 'Meters'],
+  ['mi', 'Miles'],
+  ['ft', 'Feet'],
+]);

@@ -1,0 +1,31 @@
+import { definePlugin, type Field } from '../../kernel/index.js';
+import { PlacedCount } from '../ipam/fields/placed-count.js';
+import { circuitsDemoSteps } from './demo/steps.js';
+import { CircuitType, VirtualCircuitType } from './models/circuit-kinds.js';
+import { Circuit, CircuitTermination } from './models/circuits.js';
+import { CircuitGroup, CircuitGroupAssignment } from './models/groups.js';
+import { Provider, ProviderAccount, ProviderNetwork } from './models/providers.js';
+import { VirtualCircuit, VirtualCircuitTermination } from './models/virtual-circuits.js';
+import { filtersElsewhere } from './rules/filters-elsewhere.js';
+
+/** Providers and the circuits they deliver, physical and virtual. */
+export default definePlugin({
+  name: 'circuits',
+  label: 'Circuits',
+  version: '0.1.0',
+  kernel: '^0.1.0',
+  dependencies: ['tenancy', 'dcim', 'ipam'],
+  basePath: '/api/circuits/',
+  models: [
+    Provider, ProviderAccount, ProviderNetwork, CircuitType, Circuit, CircuitTermination, CircuitGroup, CircuitGroupAssignment,
+    VirtualCircuitType, VirtualCircuit, VirtualCircuitTermination,
+  ],
+  migrations: new URL('./migrations/', import.meta.url),
+  // Sites count the circuits terminating there (or at one of their locations).
+  contributes: (model): Record<string, Field> => (model.key === 'dcim.site' ? { circuit_count: new PlacedCount('site', 'circuits_circuittermination', 'termination') } : {}),
+  // Sized by dcim's `sites`: circuits between them.
+  demo: { sizes: {}, steps: (sizes) => circuitsDemoSteps(sizes) },
+  setup(ctx) {
+    ctx.filters.extend(filtersElsewhere());
+  },
+});

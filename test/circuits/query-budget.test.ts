@@ -1,0 +1,48 @@
+import { afterAll, beforeAll } from 'vitest';
+import { budgetSuite, type FilteredBudgets, type ListBudgets } from '../helpers/budgets.js';
+import { seedCircuits } from '../helpers/seed-circuits.js';
+import { seedDcim } from '../helpers/seed-dcim.js';
+import { seedIpam } from '../helpers/seed-ipam.js';
+import { seedTenancy } from '../helpers/seed.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+
+beforeAll(async () => {
+  t = await startServer();
+  await seedTenancy(t.server.db.knex, 1000);
+  await seedDcim(t.server.db.knex, 1000);
+  await seedIpam(t.server.db.knex, 1000);
+  await seedCircuits(t.server.db.knex, 1000);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** SQL statements per circuits list request: the same at page sizes 1, 50 and 1000. */
+const BUDGETS: ListBudgets = {
+  '/api/circuits/providers/': { full: 10, brief: 4 },
+  '/api/circuits/provider-accounts/': { full: 6, brief: 3 },
+  '/api/circuits/provider-networks/': { full: 6, brief: 3 },
+  '/api/circuits/circuit-types/': { full: 6, brief: 4 },
+  '/api/circuits/circuits/': { full: 18, brief: 4 },
+  // A query per kind of place the page's terminations name (here all sites; five kinds at most), whatever the page size.
+  '/api/circuits/circuit-terminations/?term_side=A': { full: 9, brief: 6 },
+  '/api/circuits/circuit-groups/': { full: 7, brief: 3 },
+  '/api/circuits/circuit-group-assignments/': { full: 8, brief: 7 },
+  '/api/circuits/virtual-circuit-types/': { full: 6, brief: 4 },
+  '/api/circuits/virtual-circuits/': { full: 9, brief: 4 },
+  '/api/circuits/virtual-circuit-terminations/': { full: 10, brief: 8 },
+  // What circuits adds to other apps' lists: the sites' circuit count.
+  '/api/dcim/sites/': { full: 14, brief: 3 },
+};
+
+/** Filters that check the objects they name cost one query each. */
+const FILTERED: FilteredBudgets = {
+  '/api/circuits/circuits/': { query: 'site_id=1&region=region-1&provider=provider-1&q=XC&provider_network_id=1', budget: 21 },
+  '/api/circuits/circuit-terminations/': { query: 'site=site-1&provider=provider-1&q=C-1', budget: 11 },
+  '/api/ipam/asns/': { query: 'provider=provider-1', budget: 8 },
+  '/api/dcim/interfaces/': { query: 'virtual_circuit_id=1', budget: 24 },
+};
+
+budgetSuite('circuits list query budgets', () => t, BUDGETS, FILTERED);
