@@ -1,22 +1,14 @@
-import { afterAll, beforeAll } from 'vitest';
-import { budgetSuite, type FilteredBudgets, type ListBudgets } from '../helpers/budgets.js';
+import { budgetSuite, seededServer, type FilteredBudgets, type ListBudgets } from '../helpers/budgets.js';
 import { seedCircuits } from '../helpers/seed-circuits.js';
 import { seedDcim } from '../helpers/seed-dcim.js';
 import { seedIpam } from '../helpers/seed-ipam.js';
 import { seedTenancy } from '../helpers/seed.js';
-import { startServer, type TestServer } from '../helpers/server.js';
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startServer();
-  await seedTenancy(t.server.db.knex, 1000);
-  await seedDcim(t.server.db.knex, 1000);
-  await seedIpam(t.server.db.knex, 1000);
-  await seedCircuits(t.server.db.knex, 1000);
-});
-afterAll(async () => {
-  await t?.close();
+const server = seededServer(async (db) => {
+  await seedTenancy(db, 1000);
+  await seedDcim(db, 1000);
+  await seedIpam(db, 1000);
+  await seedCircuits(db, 1000);
 });
 
 /** SQL statements per circuits list request: the same at page sizes 1, 50 and 1000. */
@@ -45,4 +37,4 @@ const FILTERED: FilteredBudgets = {
   '/api/dcim/interfaces/': { query: 'virtual_circuit_id=1', budget: 24 },
 };
 
-budgetSuite('circuits list query budgets', () => t, BUDGETS, FILTERED);
+budgetSuite('circuits list query budgets', server, BUDGETS, FILTERED);

@@ -1,18 +1,10 @@
-import { afterAll, beforeAll } from 'vitest';
-import { budgetSuite, type FilteredBudgets, type ListBudgets } from '../helpers/budgets.js';
+import { budgetSuite, seededServer, type FilteredBudgets, type ListBudgets } from '../helpers/budgets.js';
 import { seedDcim } from '../helpers/seed-dcim.js';
 import { seedTenancy } from '../helpers/seed.js';
-import { startServer, type TestServer } from '../helpers/server.js';
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startServer();
-  await seedTenancy(t.server.db.knex, 1000);
-  await seedDcim(t.server.db.knex, 1000);
-});
-afterAll(async () => {
-  await t?.close();
+const server = seededServer(async (db) => {
+  await seedTenancy(db, 1000);
+  await seedDcim(db, 1000);
 });
 
 /**
@@ -75,4 +67,4 @@ const FILTERED: FilteredBudgets = {
   '/api/dcim/interfaces/': { query: 'device=device1&site=site-1&device_type=Type%201&device_role=role-1&device_status=active&q=port', budget: 24 },
 };
 
-budgetSuite('dcim list query budgets', () => t, BUDGETS, FILTERED);
+budgetSuite('dcim list query budgets', server, BUDGETS, FILTERED);

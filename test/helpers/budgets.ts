@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import type { Reply, TestServer } from './server.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../kernel/model/types.js';
+import { startServer, type Reply, type TestServer } from './server.js';
 
 /** SQL statements a full and a brief page of a list take. */
 export type ListBudgets = Record<string, { full: number; brief: number }>;
@@ -64,4 +65,17 @@ export async function expectFlatWrites(budget: number, write: (size: number) => 
   const counts = [await write(1), await write(100)];
   if (process.env.SHOW_QUERIES) console.log(counts);
   expect(counts).toEqual([budget, budget]);
+}
+
+/** A server for a budget suite, filled by `seed` before the tests (rows straight in SQL), closed after them. */
+export function seededServer(seed: (db: Db) => Promise<void>): () => TestServer {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startServer();
+    await seed(t.server.db.knex);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  return () => t;
 }

@@ -1,20 +1,12 @@
-import { afterAll, beforeAll } from 'vitest';
-import { budgetSuite, type FilteredBudgets, type ListBudgets } from '../helpers/budgets.js';
+import { budgetSuite, seededServer, type FilteredBudgets, type ListBudgets } from '../helpers/budgets.js';
 import { seedDcim } from '../helpers/seed-dcim.js';
 import { seedIpam } from '../helpers/seed-ipam.js';
 import { seedTenancy } from '../helpers/seed.js';
-import { startServer, type TestServer } from '../helpers/server.js';
 
-let t: TestServer;
-
-beforeAll(async () => {
-  t = await startServer();
-  await seedTenancy(t.server.db.knex, 1000);
-  await seedDcim(t.server.db.knex, 1000);
-  await seedIpam(t.server.db.knex, 1000);
-});
-afterAll(async () => {
-  await t?.close();
+const server = seededServer(async (db) => {
+  await seedTenancy(db, 1000);
+  await seedDcim(db, 1000);
+  await seedIpam(db, 1000);
 });
 
 /** SQL statements per ipam list request: the same at page sizes 1, 50 and 1000. */
@@ -52,4 +44,4 @@ const FILTERED: FilteredBudgets = {
   '/api/ipam/ip-addresses/': { query: 'parent=10.0.0.0/8&address=10.0.1.1&tenant=tenant-1&q=host', budget: 13 },
 };
 
-budgetSuite('ipam list query budgets', () => t, BUDGETS, FILTERED);
+budgetSuite('ipam list query budgets', server, BUDGETS, FILTERED);
