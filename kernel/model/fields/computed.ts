@@ -3,6 +3,7 @@ import { not, or, type FilterNode } from '../../filters/tree.js';
 import { parseWholeNumber } from '../../filters/values.js';
 import { Batcher } from '../batch.js';
 import type { ValueSchema } from '../description.js';
+import { OBJECT_TYPE_MODEL } from './generic.js';
 import { ReadOnlyField } from './read-only.js';
 import type { ModelRegistry } from '../registry.js';
 import type { FieldRenderer, RenderContext, RenderMode, Row } from '../types.js';
@@ -133,9 +134,9 @@ export class RelatedCountField extends CountField {
       const model = registry.get(counted);
       const field = model.field(via);
       const columns = field?.columns() ?? [];
-      const id = columns.find((c) => !c.references || c.references.model !== 'core.objecttype');
+      const id = columns.find((c) => c.references?.model !== OBJECT_TYPE_MODEL);
       if (!id) throw new Error(`counting ${counted} by ${via}: not a relation of that model`);
-      const type = columns.find((c) => c.references?.model === 'core.objecttype');
+      const type = columns.find((c) => c.references?.model === OBJECT_TYPE_MODEL);
       return { table: model.table, column: id.name, counted: 'id', typeColumn: type?.name };
     }, false);
   }
