@@ -186,6 +186,7 @@ describe('VM interfaces and their addresses', () => {
     const set = await t.request('PATCH', `${API}/interfaces/${eth.id}/`, { body: { primary_mac_address: mac.id } });
     expect(set.body).toMatchObject({ mac_address: '00:11:22:33:44:55', primary_mac_address: { id: mac.id }, mac_addresses: [{ id: mac.id }] });
     expect(await ids(`/api/dcim/mac-addresses/?virtual_machine_id=${vm.id}`)).toEqual([mac.id]);
+    expect(await ids(`/api/dcim/mac-addresses/?primary=true&vminterface_id=${eth.id}`)).toEqual([mac.id]);
     expect(await ids('/api/dcim/mac-addresses/?vminterface=eth0&virtual_machine=mac01')).toEqual([mac.id]);
     expect(await ids(`${API}/virtual-machines/?mac_address=00:11:22:33:44:55`)).toEqual([vm.id]);
     expect(await ids(`${API}/interfaces/?mac_address=00-11-22-33-44-55`)).toEqual([eth.id]);

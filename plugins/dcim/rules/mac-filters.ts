@@ -32,12 +32,17 @@ export const macFilters: Record<string, QueryFilter> = {
   device_id: byInterface('d.id', parseWholeNumber),
   device: byInterface('d.name', String),
   assigned: { suffixes: [], build: (_s, values) => cmp(['assigned_object_id'], 'isnull', !parseBoolean(lastValue(values))) },
+  // The primary MAC address of an interface, or of any model with one (VM interfaces).
   primary: {
     suffixes: [],
-    build: (_s, values) => {
+    build: (_s, values, ctx) => {
+      const holders = ctx.registry.all().filter((m) => m.field('primary_mac_address')).map((m) => m.table);
       const node: FilterNode = {
         op: 'sql',
-        condition: (qb, alias, _model, db) => void qb.whereIn(`${alias}.id`, db('dcim_interface').select('primary_mac_address_id').whereNotNull('primary_mac_address_id')),
+        condition: (qb, alias, _model, db) =>
+          void qb.where((w) => {
+            for (const table of holders) w.orWhereIn(`${alias}.id`, db(table).select('primary_mac_address_id').whereNotNull('primary_mac_address_id'));
+          }),
       };
       return parseBoolean(lastValue(values)) ? node : not(node);
     },
