@@ -141,13 +141,16 @@ export function relationFilter(path: string[], target: Model, by: 'id' | string,
   };
 }
 
-/** A filter over search paths for `q`: case-insensitive match on any of them; blank matches everything. */
-export function searchFilter(paths: string[][]): QueryFilter {
+/**
+ * A filter over search paths for `q`: case-insensitive match on any of them (paths follow relations:
+ * `['circuit', 'cid']`), or on one of the conditions `more` adds for the text; blank matches everything.
+ */
+export function searchFilter(paths: string[][], more: (text: string) => FilterNode[] = () => []): QueryFilter {
   return {
     suffixes: [],
     build: (_s, values) => {
       const text = lastValue(values).trim();
-      return text ? or(paths.map((p) => cmp(p, 'icontains', text))) : and([]);
+      return text ? or([...paths.map((p) => cmp(p, 'icontains', text)), ...more(text)]) : and([]);
     },
   };
 }

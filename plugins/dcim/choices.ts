@@ -960,3 +960,25 @@ export const WirelessChannel = defineChoices([
   ['60g-26-63720-6480', '26 (63.72/8.64 GHz)'],
   ['60g-27-65880-6480', '27 (65.88/8.64 GHz)'],
 ]);
+
+export const PowerFeedStatus = defineChoices([
+  ['offline', 'Offline'],
+  ['active', 'Active'],
+  ['planned', 'Planned'],
+  ['failed', 'Failed'],
+]);
+
+export const PowerFeedType = defineChoices([
+  ['primary', 'Primary'],
+  ['redundant', 'Redundant'],
+]);
+
+export const PowerFeedSupply = defineChoices([
+  ['ac', 'AC'],
+  ['dc', 'DC'],
+]);
+
+export const PowerFeedPhase = defineChoices([
+  ['single-phase', 'Single phase'],
+  ['three-phase', 'Three-phase'],
+]);

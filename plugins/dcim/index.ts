@@ -15,6 +15,7 @@ import { ModuleTypeProfile } from './models/module-type-profile.js';
 import { ModuleType } from './models/module-type.js';
 import { Module } from './models/module.js';
 import { Platform } from './models/platform.js';
+import { PowerFeed, PowerPanel } from './models/power.js';
 import { RackReservation } from './models/rack-reservation.js';
 import { RackRole } from './models/rack-role.js';
 import { RackType } from './models/rack-type.js';
@@ -48,6 +49,7 @@ export default definePlugin({
     FrontPortTemplate, ModuleBayTemplate, DeviceBayTemplate, InventoryItemTemplate,
     VirtualChassis, Device, Module, VirtualDeviceContext, MacAddress,
     ConsolePort, ConsoleServerPort, PowerPort, PowerOutlet, Interface, RearPort, FrontPort, ModuleBay, DeviceBay, InventoryItem,
+    PowerPanel, PowerFeed,
   ],
   migrations: new URL('./migrations/', import.meta.url),
   demo: {

@@ -24,6 +24,8 @@ const BUDGETS: ListBudgets = {
   '/api/dcim/rack-types/': { full: 6, brief: 4 },
   '/api/dcim/racks/': { full: 13, brief: 4 },
   '/api/dcim/rack-reservations/': { full: 9, brief: 5 },
+  '/api/dcim/power-panels/': { full: 9, brief: 4 },
+  '/api/dcim/power-feeds/': { full: 8, brief: 3 },
   '/api/dcim/device-types/': { full: 9, brief: 5 },
   '/api/dcim/module-type-profiles/': { full: 5, brief: 3 },
   '/api/dcim/module-types/': { full: 7, brief: 5 },

@@ -74,4 +74,10 @@ export async function seedDcim(db: Db, n: number): Promise<void> {
     ", case when i > 3 then (i % 3) + 1 end, 'active', i, i, '', '', false");
   await db.raw(`insert into dcim_module (device_id, module_bay_id, module_type_id, status, serial, created, last_updated)
     select i, i, i, 'active', '', now(), now() from generate_series(1, ?) i`, [n]);
+  // Power panel i at site i (in location i), feeding rack i.
+  await db.raw(`insert into dcim_powerpanel (site_id, location_id, name, description, comments, created, last_updated)
+    select i, i, 'Panel ' || i, '', '', now(), now() from generate_series(1, ?) i`, [n]);
+  await db.raw(`insert into dcim_powerfeed (power_panel_id, rack_id, name, status, type, supply, phase, voltage, amperage, max_utilization, mark_connected,
+      description, tenant_id, comments, created, last_updated)
+    select i, i, 'Feed ' || i, 'active', 'primary', 'ac', 'single-phase', 230, 16, 80, false, '', i, '', now(), now() from generate_series(1, ?) i`, [n]);
 }

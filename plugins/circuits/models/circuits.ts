@@ -1,8 +1,7 @@
-import { ValidationError, defineModel, escapeLike, f, loadDisplays, not, parseWholeNumber, type FilterNode, type QueryFilter, type RenderContext, type Row } from '../../../kernel/index.js';
+import { ValidationError, defineModel, escapeLike, f, loadDisplays, not, parseWholeNumber, searchFilter, type FilterNode, type QueryFilter, type RenderContext, type Row } from '../../../kernel/index.js';
 import { placeFilters } from '../../ipam/rules/scope-place-filters.js';
 import { CircuitStatus, DistanceUnit, TermSide } from '../choices.js';
 import { TerminationSide } from '../fields/termination-side.js';
-import { searchIn } from '../rules/search.js';
 
 /** Where a circuit may terminate. */
 const TERMINATION_TARGETS = ['dcim.region', 'dcim.sitegroup', 'dcim.site', 'dcim.location', 'circuits.providernetwork'];
@@ -56,7 +55,7 @@ export const Circuit = defineModel('circuits.circuit', {
   ordering: ['provider', 'provider_account', 'cid'],
   filters: {
     // The circuit's own text, or its terminations' cross-connect, patch panel and description.
-    q: searchIn([['cid'], ['description'], ['comments']], (text) => {
+    q: searchFilter([['cid'], ['description'], ['comments']], (text) => {
       const like = `%${escapeLike(text)}%`;
       return [{
         op: 'sql',
@@ -114,7 +113,7 @@ export const CircuitTermination = defineModel('circuits.circuittermination', {
   parent: 'circuit',
   relatedFilters: { provider: 'circuit__provider' },
   filters: {
-    q: searchIn([['circuit', 'cid'], ['xconnect_id'], ['pp_info'], ['description']]),
+    q: searchFilter([['circuit', 'cid'], ['xconnect_id'], ['pp_info'], ['description']]),
     provider_network_id: providerNetworkFilter(false),
     ...placeFilters('termination'),
   },

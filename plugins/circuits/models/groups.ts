@@ -1,6 +1,5 @@
-import { defineModel, escapeLike, f, loadDisplays, not, parseWholeNumber, type Db, type FilterNode, type QueryFilter, type RenderContext, type Row } from '../../../kernel/index.js';
+import { defineModel, escapeLike, f, loadDisplays, not, parseWholeNumber, searchFilter, type Db, type FilterNode, type QueryFilter, type RenderContext, type Row } from '../../../kernel/index.js';
 import { CircuitPriority } from '../choices.js';
-import { searchIn } from '../rules/search.js';
 
 /** A set of circuits (and virtual circuits) managed together. */
 export const CircuitGroup = defineModel('circuits.circuitgroup', {
@@ -80,7 +79,7 @@ export const CircuitGroupAssignment = defineModel('circuits.circuitgroupassignme
   parent: 'member',
   filters: {
     // The group's name, or the member's circuit ID.
-    q: searchIn([['group', 'name']], (text) => {
+    q: searchFilter([['group', 'name']], (text) => {
       const like = `%${escapeLike(text)}%`;
       const members = (model: string, table: string): FilterNode => ({
         op: 'sql',

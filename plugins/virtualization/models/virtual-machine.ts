@@ -1,4 +1,4 @@
-import { ValidationError, and, cmp, defineModel, escapeLike, f, lastValue, or, type FilterNode, type QueryFilter, type Row, type ValidateContext } from '../../../kernel/index.js';
+import { ValidationError, defineModel, escapeLike, f, searchFilter, type Row, type ValidateContext } from '../../../kernel/index.js';
 import { caseInsensitive, isSet } from '../../dcim/rules/device-filters.js';
 import { interfacesWithMacs, macValues } from '../../dcim/rules/interface-filters.js';
 import { VirtualMachineStatus } from '../choices.js';
@@ -36,22 +36,15 @@ async function checkVirtualMachine(row: Row, ctx: ValidateContext): Promise<void
 }
 
 /** `?q=`: the text fields, or a primary address starting with the text (NetBox's VM search). */
-const search: QueryFilter = {
-  suffixes: [],
-  build: (_s, values) => {
-    const text = lastValue(values).trim();
-    if (!text) return and([]);
-    const pattern = `${escapeLike(text)}%`;
-    const primary: FilterNode = {
-      op: 'sql',
-      condition: (qb, alias, _m, db) => {
-        const matching = db('ipam_ipaddress').select('id').whereRaw('host(address) like ?', [pattern]);
-        qb.where((w) => w.whereIn(`${alias}.primary_ip4_id`, matching).orWhereIn(`${alias}.primary_ip6_id`, matching));
-      },
-    };
-    return or([...['name', 'description', 'comments', 'serial'].map((field) => cmp([field], 'icontains', text)), primary]);
+const search = searchFilter([['name'], ['description'], ['comments'], ['serial']], (text) => [
+  {
+    op: 'sql',
+    condition: (qb, alias, _m, db) => {
+      const matching = db('ipam_ipaddress').select('id').whereRaw('host(address) like ?', [`${escapeLike(text)}%`]);
+      qb.where((w) => w.whereIn(`${alias}.primary_ip4_id`, matching).orWhereIn(`${alias}.primary_ip6_id`, matching));
+    },
   },
-};
+]);
 
 export const VirtualMachine = defineModel('virtualization.virtualmachine', {
   path: 'virtual-machines',
