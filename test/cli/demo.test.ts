@@ -38,6 +38,11 @@ describe('manage generate-demo', () => {
       const routerInterfaces = (await t.get(`/api/dcim/interfaces/?device_id=${router.id}&limit=100`)).body.results.map((i: Body) => i.name);
       expect(routerInterfaces).toEqual(['et-0/0/0', 'et-0/0/1', 'et-0/0/2', ...routerInterfaces.slice(3, 12), 'et-1/0/0', ...routerInterfaces.slice(13, 24), 'fxp0']);
       expect((await t.get(`/api/dcim/racks/${router.rack.id}/elevation/`)).status).toBe(200);
+      // Every rack fed A and B from its hall's panel.
+      const racks = (await t.get('/api/dcim/racks/?limit=1')).body.count;
+      expect((await t.get('/api/dcim/power-panels/')).body.results.map((p: Body) => p.name).slice(0, 2)).toEqual(['Panel A', 'Panel B']);
+      expect((await t.get('/api/dcim/power-feeds/?limit=1')).body.count).toBe(racks * 2);
+      expect((await t.get(`/api/dcim/racks/${router.rack.id}/`)).body.powerfeed_count).toBe(2);
 
       // Addressing for the same sites: containers, servers and management prefixes, a management address per device.
       const prefixes = await t.get('/api/ipam/prefixes/?limit=1000');

@@ -214,5 +214,19 @@ function componentSteps(demoDevices: string, sites: string[]): DemoStep[] {
         -- Bays outside modules have no unique key to conflict on (module is null), so existing ones are skipped here.
         where not exists (select 1 from dcim_modulebay b where b.device_id = d.id and b.module_id is null and b.name = t.name)`, [sites]),
     },
+    {
+      label: 'Power panels and feeds',
+      // A panel per hall, and an A and B feed (three-phase 230 V, 32 A) from it to each rack of the hall.
+      run: async (db) =>
+        (await inserted(db, `insert into dcim_powerpanel (site_id, location_id, name, description, comments, created, last_updated)
+          select s.id, l.id, 'Panel ' || upper(substring(l.slug from 6)), '', '', now(), now()
+          from dcim_site s join dcim_location l on l.site_id = s.id and l.slug in ('hall-a', 'hall-b') where s.slug = any(?) on conflict do nothing`, [sites])) +
+        (await inserted(db, `insert into dcim_powerfeed (power_panel_id, rack_id, name, status, type, supply, phase, voltage, amperage, max_utilization, mark_connected,
+            description, comments, created, last_updated)
+          select p.id, r.id, r.name || '-' || f.side, 'active', f.type, 'ac', 'three-phase', 230, 32, 80, false, '', '', now(), now()
+          from dcim_site s join dcim_rack r on r.site_id = s.id join dcim_powerpanel p on p.site_id = s.id and p.location_id = r.location_id
+          cross join (values ('A', 'primary'), ('B', 'redundant')) f(side, type)
+          where s.slug = any(?) on conflict do nothing`, [sites])),
+    },
   ];
 }
