@@ -1,4 +1,5 @@
 import { defineModel, escapeLike, f, loadDisplays, not, parseWholeNumber, searchFilter, type Db, type FilterNode, type QueryFilter, type RenderContext, type Row } from '../../../kernel/index.js';
+import { negatable, pointingAt } from '../../ipam/rules/assignment-filters.js';
 import { CircuitPriority } from '../choices.js';
 
 /** A set of circuits (and virtual circuits) managed together. */
@@ -24,21 +25,8 @@ async function assignmentDisplays(rows: Row[], ctx: RenderContext): Promise<Map<
 }
 
 /** Assignments whose member is a circuit (or virtual circuit) of `table` with `column` among the values. */
-function memberFilter(model: string, table: string, column: string, parse: (v: string) => string | number): QueryFilter {
-  const [app, name] = model.split('.');
-  return {
-    suffixes: ['n'],
-    build: (suffix, values) => {
-      const keys = values.map(parse);
-      const node: FilterNode = {
-        op: 'sql',
-        condition: (qb, alias, _m, db) =>
-          void qb.whereIn(`${alias}.member_type_id`, db('core_objecttype').select('id').where({ app_label: app, model: name })).whereIn(`${alias}.member_id`, db(table).select('id').whereIn(column, keys)),
-      };
-      return suffix === 'n' ? not(node) : node;
-    },
-  };
-}
+const memberFilter = (model: string, table: string, column: string, parse: (v: string) => string | number): QueryFilter =>
+  negatable((values) => pointingAt('member', model, (db) => db(table).select('id').whereIn(column, values.map(parse))));
 
 /** Assignments of a provider's circuits and virtual circuits, by provider id or slug. */
 function providerFilter(by: 'id' | 'slug'): QueryFilter {

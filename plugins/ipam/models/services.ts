@@ -1,5 +1,6 @@
-import { defineModel, f, not, parseWholeNumber, type FilterNode, type QueryFilter, type Row } from '../../../kernel/index.js';
+import { defineModel, f, parseWholeNumber, type QueryFilter, type Row } from '../../../kernel/index.js';
 import { ServiceProtocol } from '../choices.js';
+import { negatable, pointingAt } from '../rules/assignment-filters.js';
 
 /** A TCP, UDP or SCTP port. */
 function port(value: unknown): number {
@@ -45,24 +46,9 @@ export const ServiceTemplate = defineModel('ipam.servicetemplate', {
   features: ['tags', 'customFields', 'changelog', 'journal'],
 });
 
-/** Services whose parent is one of the objects of `model` that `column` of its table matches. */
-function parentIs(model: string, table: string, column: 'id' | 'name'): QueryFilter {
-  const [app, name] = model.split('.');
-  return {
-    suffixes: ['n'],
-    build: (suffix, values) => {
-      const keys = column === 'id' ? values.map(parseWholeNumber) : values;
-      const node: FilterNode = {
-        op: 'sql',
-        condition: (qb, alias, _m, db) =>
-          void qb
-            .whereIn(`${alias}.parent_object_type_id`, db('core_objecttype').select('id').where({ app_label: app, model: name }))
-            .whereIn(`${alias}.parent_object_id`, db(table).select('id').whereIn(column, keys as string[])),
-      };
-      return suffix === 'n' ? not(node) : node;
-    },
-  };
-}
+/** Services whose parent is an object of `model` (in `table`) with `column` among the values. */
+const parentIs = (model: string, table: string, column: 'id' | 'name'): QueryFilter =>
+  negatable((values) => pointingAt('parent_object', model, (db) => db(table).select('id').whereIn(column, column === 'id' ? values.map(parseWholeNumber) : values)));
 
 export const Service = defineModel('ipam.service', {
   path: 'services',

@@ -4,7 +4,7 @@ import {
 import { chassisInterfaceIds } from '../../dcim/rules/interface-filters.js';
 
 /** Objects whose generic relation `field` points at an object of `model` among those `ids` selects. */
-function pointingAt(field: string, model: string, ids: (db: Db) => ReturnType<Db> | number[]): FilterNode {
+export function pointingAt(field: string, model: string, ids: (db: Db) => ReturnType<Db> | number[]): FilterNode {
   const [app, name] = model.split('.');
   return {
     op: 'sql',
@@ -17,7 +17,8 @@ function pointingAt(field: string, model: string, ids: (db: Db) => ReturnType<Db
 
 const assignedTo = (model: string, ids: (db: Db) => ReturnType<Db> | number[]) => pointingAt('assigned_object', model, ids);
 
-const negatable = (build: (values: string[], db: Db) => FilterNode | Promise<FilterNode>): QueryFilter => ({
+/** A filter from its condition on the values; `__n` negates it. */
+export const negatable = (build: (values: string[], db: Db) => FilterNode | Promise<FilterNode>): QueryFilter => ({
   suffixes: ['n'],
   build: async (suffix, values, ctx) => {
     const node = await build(values, ctx.db);

@@ -1,29 +1,16 @@
 import {
-  ParamError, lastValue, not, parseWholeNumber, relationFilter,
-  type Db, type FilterExtension, type FilterNode, type Model, type ModelRegistry, type QueryFilter, type Row,
+  ParamError, lastValue, parseWholeNumber, relationFilter,
+  type Db, type FilterExtension, type Model, type ModelRegistry, type QueryFilter, type Row,
 } from '../../../kernel/index.js';
+import { negatable, pointingAt } from '../../ipam/rules/assignment-filters.js';
 import { scopedTo } from '../../ipam/rules/scope-filters.js';
 import { present, usableAt, vlansOfInterface } from '../../ipam/rules/vlan-availability.js';
 import { placeOf } from './cluster-place.js';
 
 type Select = (db: Db) => ReturnType<Db>;
 
-/** Objects whose generic relation `field` points at an object of `model` that `ids` selects (`__n`: not). */
-function pointingAt(field: string, model: string, ids: (values: string[]) => Select): QueryFilter {
-  const [app, name] = model.split('.');
-  return {
-    suffixes: ['n'],
-    build: (suffix, values) => {
-      const select = ids(values);
-      const node: FilterNode = {
-        op: 'sql',
-        condition: (qb, alias, _m, db) =>
-          void qb.whereIn(`${alias}.${field}_type_id`, db('core_objecttype').select('id').where({ app_label: app, model: name })).whereIn(`${alias}.${field}_id`, select(db)),
-      };
-      return suffix === 'n' ? not(node) : node;
-    },
-  };
-}
+/** Objects whose generic relation `field` points at an object of `model` that `ids` selects for the values (`__n`: not). */
+const pointing = (field: string, model: string, ids: (values: string[]) => Select): QueryFilter => negatable((values) => pointingAt(field, model, ids(values)));
 
 const INTERFACE = 'virtualization.vminterface';
 /** VM interfaces by their own id or name, or by their VM's. */
@@ -42,10 +29,10 @@ const machines = (column: 'id' | 'name') => (values: string[]): Select => {
 
 /** `virtual_machine(_id)` and `vminterface(_id)` on objects assigned to interfaces through `field`. */
 const assignedFilters = (field: string): Record<string, QueryFilter> => ({
-  virtual_machine: pointingAt(field, INTERFACE, interfacesOfMachines('name')),
-  virtual_machine_id: pointingAt(field, INTERFACE, interfacesOfMachines('id')),
-  vminterface: pointingAt(field, INTERFACE, interfaces('name')),
-  vminterface_id: pointingAt(field, INTERFACE, interfaces('id')),
+  virtual_machine: pointing(field, INTERFACE, interfacesOfMachines('name')),
+  virtual_machine_id: pointing(field, INTERFACE, interfacesOfMachines('id')),
+  vminterface: pointing(field, INTERFACE, interfaces('name')),
+  vminterface_id: pointing(field, INTERFACE, interfaces('id')),
 });
 
 /** `?available_on_virtualmachine=<id>`: VLANs the VM may use, by its site and its cluster's scope, group and self. */
@@ -90,8 +77,8 @@ export function filtersElsewhere(registry: ModelRegistry): FilterExtension {
       return { virtual_machine, virtual_machine_id };
     },
     'ipam.service': () => ({
-      virtual_machine: pointingAt('parent_object', 'virtualization.virtualmachine', machines('name')),
-      virtual_machine_id: pointingAt('parent_object', 'virtualization.virtualmachine', machines('id')),
+      virtual_machine: pointing('parent_object', 'virtualization.virtualmachine', machines('name')),
+      virtual_machine_id: pointing('parent_object', 'virtualization.virtualmachine', machines('id')),
     }),
     'ipam.vlan': () => ({
       available_on_virtualmachine: availableOnMachine(registry),
