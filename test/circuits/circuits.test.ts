@@ -133,6 +133,8 @@ describe('circuit groups', () => {
     expect(await ids(`${API}/circuit-group-assignments/?provider=lumen`)).toEqual([assignment.id]);
     expect(await ids(`${API}/circuit-group-assignments/?provider=zayo`)).toEqual([]);
     expect(await ids(`${API}/circuit-group-assignments/?q=G-1`)).toEqual([assignment.id]);
+    expect((await t.get(`${API}/circuit-group-assignments/?circuit_id=abc`)).status).toBe(400);
+    expect((await t.get('/api/ipam/services/?device_id=abc')).status).toBe(400);
   });
 });
 

@@ -26,7 +26,10 @@ async function assignmentDisplays(rows: Row[], ctx: RenderContext): Promise<Map<
 
 /** Assignments whose member is a circuit (or virtual circuit) of `table` with `column` among the values. */
 const memberFilter = (model: string, table: string, column: string, parse: (v: string) => string | number): QueryFilter =>
-  negatable((values) => pointingAt('member', model, (db) => db(table).select('id').whereIn(column, values.map(parse))));
+  negatable((values) => {
+    const keys = values.map(parse);
+    return pointingAt('member', model, (db) => db(table).select('id').whereIn(column, keys));
+  });
 
 /** Assignments of a provider's circuits and virtual circuits, by provider id or slug. */
 function providerFilter(by: 'id' | 'slug'): QueryFilter {

@@ -48,7 +48,10 @@ export const ServiceTemplate = defineModel('ipam.servicetemplate', {
 
 /** Services whose parent is an object of `model` (in `table`) with `column` among the values. */
 const parentIs = (model: string, table: string, column: 'id' | 'name'): QueryFilter =>
-  negatable((values) => pointingAt('parent_object', model, (db) => db(table).select('id').whereIn(column, column === 'id' ? values.map(parseWholeNumber) : values)));
+  negatable((values) => {
+    const keys = column === 'id' ? values.map(parseWholeNumber) : values;
+    return pointingAt('parent_object', model, (db) => db(table).select('id').whereIn(column, keys));
+  });
 
 export const Service = defineModel('ipam.service', {
   path: 'services',
