@@ -15,6 +15,7 @@ export type {
 export type { ModelRegistry } from './model/registry.js';
 export { loadDisplays } from './model/display.js';
 export type { FieldSelection } from './model/render.js';
+export { Batcher } from './model/batch.js';
 
 // Defining a field kind.
 export {
@@ -22,10 +23,11 @@ export {
   type CheckEntry, type Column, type CommonOptions, type DerivedField, type ExpressionIndex, type GeneratedColumn, type JoinTable, type ObjectRef, type Reference,
   type StoreEntry, type WriteValues,
 } from './model/field.js';
-export { ScalarField, StringField, IntegerField, type StringOptions, type IntegerOptions } from './model/fields/scalar.js';
+export { ScalarField, StringField, IntegerField, BooleanField, type StringOptions, type IntegerOptions } from './model/fields/scalar.js';
 export { ForeignKeyField, type ForeignKeyOptions } from './model/fields/foreign-key.js';
 export { ManyToManyField, type ManyToManyOptions } from './model/fields/many-to-many.js';
 export { ReadOnlyField } from './model/fields/read-only.js';
+export { ListField, type ListOptions } from './model/fields/list.js';
 export { ComputedField } from './model/fields/computed.js';
 export type { PropertyDescription, ValueSchema } from './model/description.js';
 export type { OrderStep } from './model/ordering.js';

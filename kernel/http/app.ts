@@ -51,10 +51,11 @@ export function buildApp(deps: AppDeps): Express {
       plugin.routes(router, ctx);
       app.use(plugin.basePath, router);
     }
-    for (const model of plugin.models ?? []) app.use(deps.registry.apiPath(model), modelRouter(model, deps));
+    const served = (plugin.models ?? []).filter((m) => m.served);
+    for (const model of served) app.use(deps.registry.apiPath(model), modelRouter(model, deps));
     for (const alias of plugin.aliases ?? []) app.use(alias.path, modelRouter(alias.model, deps));
     // display_url points at the object's page; until there is a UI it is the browsable API.
-    for (const model of plugin.models ?? []) {
+    for (const model of served) {
       app.get(`${deps.registry.uiPath(model)}{*rest}`, (req, res) => {
         res.redirect(302, deps.registry.apiPath(model) + req.path.slice(deps.registry.uiPath(model).length));
       });

@@ -21,7 +21,7 @@ export interface RootDeps {
 
 /** Endpoint listing of one plugin: `{ "<path>": "<absolute list URL>" }`. */
 function endpointsOf(plugin: Plugin, registry: ModelRegistry, base: string): Record<string, string> {
-  return sorted((plugin.models ?? []).map((m) => [m.path, `${base}${registry.apiPath(m)}`]));
+  return sorted((plugin.models ?? []).filter((m) => m.served).map((m) => [m.path, `${base}${registry.apiPath(m)}`]));
 }
 
 /** `/api/`, `/api/plugins/`, each app's root and `/api/status/`. */

@@ -131,6 +131,8 @@ export interface ModelDeclaration {
   parent?: string | string[];
   /** Served read-only: writes through the API answer 405 (the change log, for instance). */
   readOnly?: boolean;
+  /** `false`: a table the plugin keeps for itself (derived data such as cable paths), stored but not served. */
+  served?: boolean;
   /** Capabilities other plugins act on (e.g. `contacts`, `tags`); the kernel gives them no meaning. */
   features?: string[];
   validate?: ModelValidator;
@@ -173,6 +175,10 @@ export class Model {
 
   get path(): string {
     return this.decl.path;
+  }
+
+  get served(): boolean {
+    return this.decl.served ?? true;
   }
 
   /** Brief names other models' fields add (a count NetBox shows in the brief form), in the output's order. */

@@ -1,5 +1,6 @@
 import { definePlugin, type Field } from '../../kernel/index.js';
 import { PlacedCount } from '../ipam/fields/placed-count.js';
+import { pathsRoute } from '../dcim/routes/cabling.js';
 import { circuitsDemoSteps } from './demo/steps.js';
 import { CircuitType, VirtualCircuitType } from './models/circuit-kinds.js';
 import { Circuit, CircuitTermination } from './models/circuits.js';
@@ -27,5 +28,8 @@ export default definePlugin({
   demo: { sizes: {}, steps: (sizes) => circuitsDemoSteps(sizes) },
   setup(ctx) {
     ctx.filters.extend(filtersElsewhere());
+  },
+  routes(router, ctx) {
+    router.get(`/${CircuitTermination.path}/:id/paths/`, pathsRoute(ctx, CircuitTermination.key));
   },
 });

@@ -31,6 +31,9 @@ import {
 } from './models/templates/ports.js';
 import { VirtualChassis } from './models/virtual-chassis.js';
 import { VirtualDeviceContext } from './models/virtual-device-context.js';
+import { cableFilters } from './cabling/filters.js';
+import { Cable, CablePath, CableTermination } from './models/cable.js';
+import { connectedDeviceRoute, pathsRoute, traceRoute } from './routes/cabling.js';
 import { elevationRoute } from './routes/elevation.js';
 
 /** Where things are and what they are made of: sites, racks, device types, devices, modules and their components. */
@@ -49,7 +52,7 @@ export default definePlugin({
     FrontPortTemplate, ModuleBayTemplate, DeviceBayTemplate, InventoryItemTemplate,
     VirtualChassis, Device, Module, VirtualDeviceContext, MacAddress,
     ConsolePort, ConsoleServerPort, PowerPort, PowerOutlet, Interface, RearPort, FrontPort, ModuleBay, DeviceBay, InventoryItem,
-    PowerPanel, PowerFeed,
+    PowerPanel, PowerFeed, Cable, CableTermination, CablePath,
   ],
   migrations: new URL('./migrations/', import.meta.url),
   demo: {
@@ -59,7 +62,15 @@ export default definePlugin({
     },
     steps: (sizes) => dcimDemoSteps(sizes),
   },
+  setup(ctx) {
+    ctx.filters.extend(cableFilters(ctx.registry));
+  },
   routes(router, ctx) {
     router.get('/racks/:id/elevation/', elevationRoute(ctx));
+    for (const model of [ConsolePort, ConsoleServerPort, PowerPort, PowerOutlet, Interface, PowerFeed]) {
+      router.get(`/${model.path}/:id/trace/`, traceRoute(ctx, model.key));
+    }
+    for (const model of [FrontPort, RearPort]) router.get(`/${model.path}/:id/paths/`, pathsRoute(ctx, model.key));
+    router.get('/connected-device/', connectedDeviceRoute(ctx));
   },
 });

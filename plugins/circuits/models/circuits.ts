@@ -2,6 +2,8 @@ import { ValidationError, defineModel, escapeLike, f, loadDisplays, not, parseWh
 import { placeFilters } from '../../ipam/rules/scope-place-filters.js';
 import { CircuitStatus, DistanceUnit, TermSide } from '../choices.js';
 import { TerminationSide } from '../fields/termination-side.js';
+import { cabled } from '../../dcim/cabling/cabled.js';
+import { circuitTerminationRole, retraceCircuits } from '../rules/cabling.js';
 
 /** Where a circuit may terminate. */
 const TERMINATION_TARGETS = ['dcim.region', 'dcim.sitegroup', 'dcim.site', 'dcim.location', 'circuits.providernetwork'];
@@ -103,10 +105,10 @@ export const CircuitTermination = defineModel('circuits.circuittermination', {
     xconnect_id: f.string({ max: 50, blank: true, label: 'Cross-connect ID' }),
     pp_info: f.string({ max: 100, blank: true, label: 'Patch panel/port(s)' }),
     description: f.string({ max: 200, blank: true }),
-    mark_connected: f.boolean({ default: false }),
+    ...cabled(circuitTerminationRole),
   },
   unique: [{ fields: ['circuit', 'term_side'] }],
-  brief: ['circuit', 'term_side', 'description'],
+  brief: ['circuit', 'term_side', 'description', 'cable', '_occupied'],
   displayLoader: terminationDisplays,
   displayUses: ['circuit', 'term_side'],
   ordering: ['circuit', 'term_side'],
@@ -117,5 +119,16 @@ export const CircuitTermination = defineModel('circuits.circuittermination', {
     provider_network_id: providerNetworkFilter(false),
     ...placeFilters('termination'),
   },
-  features: ['tags', 'customFields', 'changelog', 'journal'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'cabled'],
+  validate(row, ctx) {
+    const refused = row.cable_id ? circuitTerminationRole.refuse!(row, ctx.registry) : undefined;
+    if (refused) throw ValidationError.of('termination', refused);
+  },
+  hooks: {
+    async afterSave(items, session) {
+      const moved = items.filter((i) => !i.instance || ['circuit_id', 'term_side', 'termination_type_id', 'termination_id'].some((c) => i.instance![c] !== i.row[c]));
+      await retraceCircuits(moved.flatMap((i) => [i.row, ...(i.instance ? [i.instance] : [])]), session);
+    },
+    afterDelete: (rows, session) => retraceCircuits(rows, session),
+  },
 });

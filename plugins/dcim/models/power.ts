@@ -1,4 +1,5 @@
 import { ValidationError, defineModel, f, not, or, parseWholeNumber, searchFilter, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { cabled } from '../cabling/cabled.js';
 import { PowerFeedPhase, PowerFeedStatus, PowerFeedSupply, PowerFeedType } from '../choices.js';
 
 /** A panel distributing power at a site (and location), feeding racks through its power feeds. */
@@ -61,20 +62,24 @@ export const PowerFeed = defineModel('dcim.powerfeed', {
     voltage: f.integer({ min: -32768, max: 32767, default: 120 }),
     amperage: f.integer({ min: 1, max: 32767, default: 15 }),
     max_utilization: f.integer({ min: 1, max: 100, default: 80, label: 'Max utilization (%)' }),
-    mark_connected: f.boolean({ default: false }),
+    ...cabled({
+      connectsTo: ['dcim.powerport'],
+      place: `select e.id, null::int as device_id, e.rack_id, r.location_id, pp.site_id from dcim_powerfeed e
+        join dcim_powerpanel pp on pp.id = e.power_panel_id left join dcim_rack r on r.id = e.rack_id`,
+    }),
     description: f.string({ max: 200, blank: true }),
     tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect' }),
     comments: f.text({ blank: true }),
   },
   unique: [{ fields: ['power_panel', 'name'] }],
-  brief: ['name', 'description'],
+  brief: ['name', 'description', 'cable', '_occupied'],
   ordering: ['power_panel', 'name'],
   relatedFilters: { region: 'power_panel__site__region', site_group: 'power_panel__site__group', site: 'power_panel__site' },
   filters: {
     q: searchFilter([['name'], ['description'], ['power_panel', 'name'], ['comments']]),
     available_power: availablePowerFilter,
   },
-  features: ['tags', 'customFields', 'changelog', 'journal'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'cabled'],
   async validate(row, ctx) {
     if (row.voltage === 0) throw ValidationError.of('voltage', 'Voltage cannot be zero (0).');
     if (Number(row.voltage) < 0 && row.supply === 'ac') throw ValidationError.of('voltage', 'Voltage cannot be negative for AC supply');

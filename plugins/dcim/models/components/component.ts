@@ -2,6 +2,8 @@ import {
   ParamError, ValidationError, defineModel, f, textFilter,
   type Field, type Model, type QueryFilter, type ModelHooks, type ModelValidator, type UniqueConstraint,
 } from '../../../../kernel/index.js';
+import { cabled } from '../../cabling/cabled.js';
+import type { CableRole } from '../../cabling/roles.js';
 import { DeviceStatus } from '../../choices.js';
 import { labelled } from '../../rules/labelled.js';
 
@@ -14,8 +16,10 @@ export interface ComponentSpec {
   deviceKeys?: string[];
   /** The component's own fields, between `label` and `description`. */
   fields?: Record<string, Field>;
-  /** Fields after `description` (`mark_connected`). */
+  /** Fields after `description`. */
   tail?: Record<string, Field>;
+  /** Cables attach to it, in this part of cable paths: it gains the cabled fields after `tail`. */
+  cable?: CableRole;
   /** It may belong to a module of its device (all but device bays and inventory items). Default true. */
   modular?: boolean;
   unique?: UniqueConstraint[];
@@ -55,9 +59,10 @@ export function defineComponent(key: string, spec: ComponentSpec): Model {
       ...spec.fields,
       description: f.string({ max: 200, blank: true }),
       ...spec.tail,
+      ...(spec.cable ? cabled(spec.cable) : {}),
     },
     unique: spec.unique ?? [{ fields: ['device', 'name'] }],
-    brief: spec.brief ?? ['device', 'name', 'description'],
+    brief: spec.brief ?? ['device', 'name', 'description', ...(spec.cable ? ['cable', '_occupied'] : [])],
     display: labelled,
     displayUses: ['name', 'label'],
     ordering: spec.ordering ?? ['device', 'name'],
@@ -70,7 +75,7 @@ export function defineComponent(key: string, spec: ComponentSpec): Model {
     filters: { device_status: deviceStatus, ...spec.filters },
     parent: 'device',
     hooks: spec.hooks,
-    features: ['tags', 'customFields', 'changelog', 'journal', ...(spec.features ?? [])],
+    features: ['tags', 'customFields', 'changelog', 'journal', ...(spec.cable ? ['cabled'] : []), ...(spec.features ?? [])],
     async validate(row, ctx) {
       if (!spec.movable && ctx.instance && ctx.instance.device_id !== row.device_id) {
         throw ValidationError.of('device', 'Components cannot be moved to a different device.');

@@ -8,7 +8,10 @@ import { checkPrimaryMac } from '../../rules/primary-mac.js';
 import { defineComponent } from './component.js';
 
 /** How an interface nests inside another (its parent, bridge or LAG). */
-const NESTED = ['id', 'url', 'display_url', 'display', 'device', 'name'];
+const NESTED = ['id', 'url', 'display_url', 'display', 'device', 'name', 'cable', '_occupied'];
+
+/** Virtual and wireless interfaces take no cable (NetBox's NONCONNECTABLE_IFACE_TYPES). */
+const unconnectable = (type: string) => VIRTUAL_INTERFACE_TYPES.has(type) || WIRELESS_INTERFACE_TYPES.has(type);
 
 /** A wireless channel value (`5g-36-5180-20`) carries its frequency and width in MHz. */
 function channel(value: string): { frequency: number; width: number } {
@@ -67,7 +70,10 @@ export const Interface = defineComponent('dcim.interface', {
     rf_channel_frequency: f.decimal({ digits: 7, places: 2, nullable: true }),
     rf_channel_width: f.decimal({ digits: 7, places: 3, nullable: true }),
     tx_power: f.integer({ min: -40, max: 127, nullable: true }),
-    mark_connected: f.boolean({ default: false }),
+  },
+  cable: {
+    connectsTo: ['dcim.interface', 'dcim.frontport', 'dcim.rearport'],
+    refuse: (row) => (unconnectable(row.type as string) ? `Cables cannot be terminated to ${InterfaceType.label(row.type as string)} interfaces` : undefined),
   },
   features: ['inventoryTarget', 'macAddresses', 'ipAddresses'],
   filters: interfaceFilters,
@@ -77,6 +83,7 @@ export const Interface = defineComponent('dcim.interface', {
     const virtual = VIRTUAL_INTERFACE_TYPES.has(type);
     const wireless = WIRELESS_INTERFACE_TYPES.has(type);
     if (virtual && row.mark_connected) throw ValidationError.of('mark_connected', `${InterfaceType.label(type)} interfaces cannot be marked as connected.`);
+    if (unconnectable(type) && row.cable_id) throw ValidationError.of('type', `${InterfaceType.label(type)} interfaces cannot have a cable attached.`);
     if (row.id !== undefined && row.parent_id === row.id) throw ValidationError.of('parent', 'An interface cannot be its own parent.');
     if (type !== 'virtual' && row.parent_id) throw ValidationError.of('parent', 'Only virtual interfaces may be assigned to a parent interface.');
     if (type === 'virtual' && row.lag_id) throw ValidationError.of('lag', 'Virtual interfaces cannot have a parent LAG interface.');

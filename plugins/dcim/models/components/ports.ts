@@ -1,17 +1,25 @@
-import { ValidationError, f } from '../../../../kernel/index.js';
+import { ValidationError, f, type Row, type WriteSession } from '../../../../kernel/index.js';
+import { nodeOf } from '../../cabling/nodes.js';
+import { frontToRear, rearToFront } from '../../cabling/pass-through.js';
+import { retrace } from '../../cabling/paths.js';
 import { ConsolePortSpeed, ConsolePortType, PortType, PowerOutletFeedLeg, PowerOutletStatus, PowerOutletType, PowerPortType } from '../../choices.js';
 import { countRows } from '../../rules/count-rows.js';
 import { defineComponent } from './component.js';
 
-/** Cabling fields these components share (cables themselves come with the cabling models). */
-const cabled = () => ({ mark_connected: f.boolean({ default: false }) });
+/** What front and rear ports cable to (circuit terminations name them in turn). */
+const PORTS_CONNECT_TO = ['dcim.consoleport', 'dcim.consoleserverport', 'dcim.interface', 'dcim.frontport', 'dcim.rearport'];
+
+/** Re-traces the paths through front ports and their rear ports (a mapping changed, or the port went). */
+async function retracePorts(fronts: Row[], session: WriteSession): Promise<void> {
+  await retrace(session.db, session.registry, fronts.flatMap((f) => [nodeOf('dcim.frontport', f.id as number), nodeOf('dcim.rearport', f.rear_port_id as number)]));
+}
 
 export const ConsolePort = defineComponent('dcim.consoleport', {
   path: 'console-ports',
   verboseName: 'console port',
   countAs: 'console_port_count',
   fields: { type: f.choice(ConsolePortType, { blank: true }), speed: f.choice(ConsolePortSpeed, { nullable: true }) },
-  tail: cabled(),
+  cable: { connectsTo: ['dcim.consoleserverport', 'dcim.frontport', 'dcim.rearport'] },
   features: ['inventoryTarget'],
 });
 
@@ -20,7 +28,7 @@ export const ConsoleServerPort = defineComponent('dcim.consoleserverport', {
   verboseName: 'console server port',
   countAs: 'console_server_port_count',
   fields: { type: f.choice(ConsolePortType, { blank: true }), speed: f.choice(ConsolePortSpeed, { nullable: true }) },
-  tail: cabled(),
+  cable: { connectsTo: ['dcim.consoleport', 'dcim.frontport', 'dcim.rearport'] },
   features: ['inventoryTarget'],
 });
 
@@ -33,7 +41,7 @@ export const PowerPort = defineComponent('dcim.powerport', {
     maximum_draw: f.integer({ min: 1, max: 32767, nullable: true }),
     allocated_draw: f.integer({ min: 1, max: 32767, nullable: true }),
   },
-  tail: cabled(),
+  cable: { connectsTo: ['dcim.poweroutlet', 'dcim.powerfeed'] },
   features: ['inventoryTarget'],
   validate(row) {
     if (row.maximum_draw && row.allocated_draw && (row.allocated_draw as number) > (row.maximum_draw as number)) {
@@ -53,7 +61,7 @@ export const PowerOutlet = defineComponent('dcim.poweroutlet', {
     power_port: f.fk('dcim.powerport', { nullable: true }),
     feed_leg: f.choice(PowerOutletFeedLeg, { nullable: true }),
   },
-  tail: cabled(),
+  cable: { connectsTo: ['dcim.powerport'] },
   features: ['inventoryTarget'],
   async validate(row, ctx) {
     if (!row.power_port_id) return;
@@ -67,8 +75,14 @@ export const RearPort = defineComponent('dcim.rearport', {
   verboseName: 'rear port',
   countAs: 'rear_port_count',
   fields: { type: f.choice(PortType), color: f.color({ blank: true }), positions: f.integer({ min: 1, max: 1024, default: 1 }) },
-  tail: cabled(),
+  cable: { passThrough: rearToFront, connectsTo: PORTS_CONNECT_TO },
   features: ['inventoryTarget'],
+  hooks: {
+    async afterSave(items, session) {
+      const changed = items.filter((i) => i.instance && i.instance.positions !== i.row.positions);
+      await retrace(session.db, session.registry, changed.map((i) => nodeOf('dcim.rearport', i.row.id as number)));
+    },
+  },
   async validate(row, ctx) {
     if (!ctx.instance) return;
     const mapped = await countRows(ctx, FrontPort.table, 'rear_port_id', row.id as number);
@@ -88,7 +102,14 @@ export const FrontPort = defineComponent('dcim.frontport', {
     rear_port: f.fk('dcim.rearport', { onDelete: 'cascade' }),
     rear_port_position: f.integer({ min: 1, max: 1024, default: 1 }),
   },
-  tail: cabled(),
+  cable: { passThrough: frontToRear, connectsTo: PORTS_CONNECT_TO },
+  hooks: {
+    async afterSave(items, session) {
+      const moved = items.filter((i) => !i.instance || i.instance.rear_port_id !== i.row.rear_port_id || i.instance.rear_port_position !== i.row.rear_port_position);
+      await retracePorts([...moved.map((i) => i.row), ...moved.flatMap((i) => (i.instance ? [i.instance] : []))], session);
+    },
+    afterDelete: (rows, session) => retracePorts(rows, session),
+  },
   unique: [{ fields: ['device', 'name'] }, { fields: ['rear_port', 'rear_port_position'] }],
   features: ['inventoryTarget'],
   async validate(row, ctx) {

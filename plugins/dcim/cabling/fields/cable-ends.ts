@@ -1,0 +1,89 @@
+import {
+  Field, ValidationError, isPlainObject,
+  type Column, type FieldRenderer, type JsonObject, type ObjectRef, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
+} from '../../../../kernel/index.js';
+import { cableRole } from '../cabled.js';
+import { nestedNodes } from '../nested.js';
+import { nodeOf } from '../nodes.js';
+import { replaceEnds } from '../terminations.js';
+
+/** How often each object is named as a termination by the cables of one write (an object takes one cable). */
+export const claimsOf = (ctx: Pick<WriteScope, 'memo'>) => ctx.memo.get('dcim.cable:claims', async () => new Map<string, number>());
+
+/**
+ * `a_terminations` / `b_terminations` of a cable: the objects at one end, read as `{object_type, object_id,
+ * object}` and written as `{object_type, object_id}` (or `object` attributes instead of the id), all of one type.
+ * Stored as cable termination rows, with the objects' `cable` and `cable_end` kept in step.
+ */
+export class CableEndField extends Field {
+  constructor(readonly end: 'A' | 'B') {
+    super({ required: false });
+  }
+
+  columns(): Column[] {
+    return [];
+  }
+
+  protected schema(): ValueSchema {
+    return { type: 'array', items: { type: 'object' } };
+  }
+
+  /** The termination rows of cables `ids`. */
+  private async ends(ids: number[], ctx: RenderContext): Promise<Row[]> {
+    return ids.length ? ((await ctx.db('dcim_cabletermination').select('*').whereRaw('cable_id = any(?)', [ids]).orderBy('id')) as Row[]) : [];
+  }
+
+  async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
+    // Both ends of a page share one query.
+    const ids = rows.map((r) => r.id as number);
+    const all = await ctx.memo.get(`dcim.cable:ends:${ids.join(',')}`, () => this.ends(ids, ctx));
+    const ends = all.filter((e) => e.cable_end === this.end);
+    const refs = ends.flatMap((e) => {
+      const model = ctx.registry.objectTypes.keyOf(e.termination_type_id as number);
+      return model ? [{ cable: e.cable_id as number, model, id: e.termination_id as number }] : [];
+    });
+    const nested = await nestedNodes(refs.map((r) => nodeOf(r.model, r.id)), ctx);
+    return (row, out) => {
+      out[this.name] = refs
+        .filter((r) => r.cable === row.id)
+        .map((r): JsonObject => ({ object_type: r.model, object_id: r.id, object: nested.get(nodeOf(r.model, r.id)) ?? null }));
+    };
+  }
+
+  async parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> {
+    const value = body[this.name];
+    if (!Array.isArray(value)) throw ValidationError.of(this.name, `Expected a list of items but got type "${value === null ? 'NoneType' : typeof value === 'string' ? 'str' : typeof value}".`);
+    const refs: ObjectRef[] = [];
+    for (const [n, item] of value.entries()) {
+      if (!isPlainObject(item)) throw ValidationError.of(this.name, `Item ${n}: expected a dictionary with object_type and object_id.`);
+      const type = item.object_type;
+      const model = typeof type === 'string' && cableRole(ctx.registry, type) ? ctx.registry.find(type) : undefined;
+      if (!model) throw ValidationError.of(this.name, `Item ${n}: invalid object_type ${JSON.stringify(type ?? null)}; cables attach to ${this.accepted(ctx)}.`);
+      const reference = item.object_id ?? item.object;
+      if (reference === undefined) throw ValidationError.of(this.name, `Item ${n}: object_id is required.`);
+      const id = await ctx.resolve(model, reference, this.name, { viewable: true });
+      if (refs.length && refs[0].model !== model.key) throw ValidationError.of(this.name, 'Cannot connect different termination types to same end of cable.');
+      if (refs.some((r) => r.id === id)) throw ValidationError.of(this.name, `${model.key} ${id} is listed more than once.`);
+      refs.push({ model: model.key, id });
+    }
+    const claims = await claimsOf(ctx);
+    for (const r of refs) claims.set(nodeOf(r.model, r.id), (claims.get(nodeOf(r.model, r.id)) ?? 0) + 1);
+    out.values[this.name] = refs;
+  }
+
+  private accepted(ctx: WriteContext): string {
+    return ctx.registry.all().filter((m) => cableRole(ctx.registry, m.key)).map((m) => m.key).join(', ');
+  }
+
+  override async store(entries: StoreEntry[], scope: WriteScope): Promise<void> {
+    await replaceEnds(scope.db, scope.registry, this.end, entries.map((e) => ({ cable: e.id, refs: e.value as ObjectRef[] })));
+  }
+
+  /** The change log records the ids at each end, as NetBox's cables do. */
+  override async snapshot(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
+    const ends = (await this.ends(rows.map((r) => r.id as number), ctx)).filter((e) => e.cable_end === this.end);
+    return (row, out) => {
+      out[this.name] = ends.filter((e) => e.cable_id === row.id).map((e) => e.termination_id as number).sort((a, b) => a - b);
+    };
+  }
+}

@@ -1,0 +1,79 @@
+import {
+  ReadOnlyField, parseBoolean, lastValue,
+  type FieldRenderer, type JsonObject, type PropertyDescription, type QueryFilter, type RenderContext, type Row, type ValueSchema,
+} from '../../../../kernel/index.js';
+import { nestedNodes } from '../nested.js';
+import { nodeOf, type PathNode } from '../nodes.js';
+
+/** A stored cable path row, as endpoints read it. */
+interface PathRow {
+  id: number;
+  path: PathNode[][];
+  is_active: boolean;
+  is_complete: boolean;
+  _origins: PathNode[];
+}
+
+/**
+ * The cable path starting at an endpoint (the path listing it among its origins) read as `connected_endpoints`
+ * (the far end of a complete path, nested), `connected_endpoints_type` and `connected_endpoints_reachable`;
+ * `?connected=`.
+ */
+export class ConnectedEndpointsField extends ReadOnlyField {
+  override reads(): string[] {
+    return [];
+  }
+
+  override describe(): PropertyDescription[] {
+    return [
+      { ...this.property('connected_endpoints'), type: 'array', items: { type: 'object' }, nullable: true },
+      { ...this.property('connected_endpoints_type', 'Connected endpoints type'), type: 'string', nullable: true },
+      { ...this.property('connected_endpoints_reachable', 'Connected endpoints reachable'), type: 'boolean', nullable: true },
+    ];
+  }
+
+  protected schema(): ValueSchema {
+    return { type: 'array', items: { type: 'object' } };
+  }
+
+  async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
+    const origins = rows.map((r) => nodeOf(this.model.key, r.id as number));
+    const paths = origins.length
+      ? ((await ctx.db('dcim_cablepath').select('id', 'path', 'is_active', 'is_complete', '_origins').whereRaw('_origins && ?::text[]', [origins])) as PathRow[])
+      : [];
+    const byOrigin = new Map(paths.flatMap((p) => p._origins.map((o) => [o, p] as const)));
+    const destinations = (p: PathRow | undefined): PathNode[] => (p?.is_complete ? p.path.at(-1) ?? [] : []);
+    const nested = await nestedNodes(paths.flatMap(destinations), ctx);
+    return (row, out) => {
+      const path = byOrigin.get(nodeOf(this.model.key, row.id as number));
+      const far = destinations(path);
+      out.connected_endpoints = far.length ? (far.flatMap((n) => nested.get(n) ?? []) as JsonObject[]) : null;
+      out.connected_endpoints_type = far.length ? far[0].slice(0, far[0].lastIndexOf(':')) : null;
+      out.connected_endpoints_reachable = path ? path.is_complete && path.is_active : null;
+    };
+  }
+
+  /** `?connected=true`: a complete path starts here (NetBox's `filter_connected`). */
+  override filters(): Record<string, QueryFilter> {
+    return {
+      connected: {
+        suffixes: [],
+        build: (_suffix, values) => {
+          const connected = parseBoolean(lastValue(values));
+          return {
+            op: 'sql',
+            condition: (qb, alias) => {
+              const origin = `array[? || ${alias}.id]::text[]`;
+              const complete = `exists (select 1 from dcim_cablepath p where p._origins @> ${origin} and p.is_complete)`;
+              qb.whereRaw(connected ? complete : `not ${complete}`, [`${this.model.key}:`]);
+            },
+          };
+        },
+      },
+    };
+  }
+
+  override snapshot(): undefined {
+    return undefined;
+  }
+}

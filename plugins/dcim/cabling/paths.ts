@@ -1,0 +1,112 @@
+import { Batcher, type Db, type ModelRegistry, type Row } from '../../../kernel/index.js';
+import { cableRole, isPathEndpoint } from './cabled.js';
+import { idsByModel, nodeOf, parseNode, type PathNode } from './nodes.js';
+import type { TraceLoads } from './roles.js';
+import { traceFrom, type TracedPath } from './trace.js';
+
+/** Cable path changes queue behind each other: each re-trace sees what the one before it committed. */
+const CABLING_LOCK = 7_301_114;
+
+/** The tracer's loads for one re-trace, batched across its traces (one query per model and round). */
+function batchedLoads(db: Db, registry: ModelRegistry): TraceLoads {
+  const batcher = new Batcher();
+  return {
+    registry,
+    async rows(model, ids) {
+      const table = registry.get(model).table;
+      const found = await Promise.all(
+        ids.map((id) =>
+          batcher.load(`rows:${model}`, id, async (keys: number[]) => {
+            const rows = (await db(table).select('*').whereRaw('id = any(?)', [keys])) as Row[];
+            const byId = new Map(rows.map((r) => [r.id as number, r]));
+            return keys.map((k) => byId.get(k));
+          }),
+        ),
+      );
+      return found.filter((r): r is Row => r !== undefined);
+    },
+    where(model, column, value) {
+      const table = registry.get(model).table;
+      return batcher.load(`where:${model}:${column}`, value, async (keys: number[]) => {
+        const rows = (await db(table).select('*').whereRaw('?? = any(?)', [column, keys]).orderBy('id')) as Row[];
+        return keys.map((k) => rows.filter((r) => r[column] === k));
+      });
+    },
+  };
+}
+
+/** Origins sharing one end of one cable share one path, as in NetBox. */
+interface Origin {
+  model: string;
+  rows: Row[];
+}
+
+interface StoredPath {
+  id: number;
+  path: PathNode[][];
+  _origins: PathNode[];
+}
+
+const COLUMNS = 'v(id int, path jsonb, nodes text[], origins text[], is_active boolean, is_complete boolean, is_split boolean)';
+
+/**
+ * Brings every cable path the change of `touched` objects (cables, terminations, ports, circuit terminations) can
+ * affect up to date, in the caller's transaction: paths through any of them are traced again from their origins,
+ * touched endpoints get a path if they now have one, and paths left without a cabled origin go. Other paths are
+ * left alone. Only cable path rows are written, under a lock cabling changes take in turn.
+ */
+export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode[]): Promise<void> {
+  if (!touched.length) return;
+  await db.raw('select pg_advisory_xact_lock(?)', [CABLING_LOCK]);
+  const affected = (await db('dcim_cablepath').select('id', 'path', '_origins').whereRaw('_nodes && ?::text[]', [[...new Set(touched)]])) as StoredPath[];
+  const candidates = new Set<PathNode>([...touched.filter((n) => isPathEndpoint(registry, parseNode(n).model)), ...affected.flatMap((p) => p._origins)]);
+
+  const groups = new Map<string, Origin>();
+  for (const [model, ids] of idsByModel(candidates)) {
+    if (!isPathEndpoint(registry, model)) continue;
+    const rows = (await db(registry.get(model).table).select('*').whereRaw('id = any(?)', [ids]).whereNotNull('cable_id').orderBy('id')) as Row[];
+    for (const row of rows) {
+      const key = `${model}|${row.cable_id}|${row.cable_end}`;
+      const group = groups.get(key) ?? { model, rows: [] };
+      group.rows.push(row);
+      groups.set(key, group);
+    }
+  }
+  const loads = batchedLoads(db, registry);
+  const origins = [...groups.values()];
+  const traced = await Promise.all(origins.map((o) => traceFrom(o, loads, (m) => cableRole(registry, m))));
+
+  // Each traced group keeps a path one of its origins had, if still free; the paths nobody keeps go.
+  const claimed = new Set<number>();
+  const kept: (TracedPath & { id: number; origins: PathNode[] })[] = [];
+  const fresh: (TracedPath & { origins: PathNode[] })[] = [];
+  origins.forEach((group, n) => {
+    const path = traced[n];
+    if (!path) return;
+    const nodes = group.rows.map((r) => nodeOf(group.model, r.id as number));
+    const reuse = affected.find((p) => !claimed.has(p.id) && p._origins.some((o) => nodes.includes(o)));
+    if (!reuse) return fresh.push({ ...path, origins: nodes });
+    claimed.add(reuse.id);
+    kept.push({ ...path, id: reuse.id, origins: nodes });
+  });
+  const dropped = affected.filter((p) => !claimed.has(p.id)).map((p) => p.id);
+  if (dropped.length) await db('dcim_cablepath').whereRaw('id = any(?)', [dropped]).delete();
+  const record = (p: TracedPath & { origins: PathNode[] }, id: number) => ({
+    id, path: p.path, nodes: p.path.flat(), origins: p.origins, is_active: p.is_active, is_complete: p.is_complete, is_split: p.is_split,
+  });
+  if (kept.length) {
+    await db.raw(
+      `update dcim_cablepath p set path = v.path, _nodes = v.nodes, _origins = v.origins, is_active = v.is_active, is_complete = v.is_complete,
+         is_split = v.is_split, last_updated = now()
+       from jsonb_to_recordset(?::jsonb) as ${COLUMNS} where p.id = v.id`,
+      [JSON.stringify(kept.map((p) => record(p, p.id)))],
+    );
+  }
+  if (fresh.length) {
+    await db.raw(
+      `insert into dcim_cablepath (path, _nodes, _origins, is_active, is_complete, is_split, created, last_updated)
+       select v.path, v.nodes, v.origins, v.is_active, v.is_complete, v.is_split, now(), now() from jsonb_to_recordset(?::jsonb) as ${COLUMNS}`,
+      [JSON.stringify(fresh.map((p) => record(p, 0)))],
+    );
+  }
+}

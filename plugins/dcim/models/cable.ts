@@ -1,0 +1,170 @@
+import {
+  ValidationError, defineModel, f, loadDisplays, ListField,
+  type ExpressionIndex, type ObjectRef, type Row, type SavedItem, type ValidateContext, type WriteSession,
+} from '../../../kernel/index.js';
+import { claimsOf, CableEndField } from '../cabling/fields/cable-ends.js';
+import { idsByModel, nodeOf, type PathNode } from '../cabling/nodes.js';
+import { retrace } from '../cabling/paths.js';
+import { checkFree, compatible } from '../cabling/rules.js';
+import { attach, detach, endOf } from '../cabling/terminations.js';
+import { CableEnd, CableLengthUnit, CableType, LinkStatus } from '../choices.js';
+
+/** The model of the objects at one end of a stored cable (undefined when that end is empty). */
+async function endType(ctx: ValidateContext, cable: number, end: 'A' | 'B'): Promise<string | undefined> {
+  const rows = await ctx.batch('dcim.cable:ends', cable, async (ids: number[]) => {
+    const found = (await ctx.db('dcim_cabletermination').select('cable_id', 'cable_end', 'termination_type_id').whereRaw('cable_id = any(?)', [ids])) as Row[];
+    return ids.map((id) => found.filter((r) => r.cable_id === id));
+  });
+  const row = rows.find((r) => r.cable_end === end);
+  return row ? ctx.registry.objectTypes.keyOf(row.termination_type_id as number) : undefined;
+}
+
+/** Re-traces what the written cables touch: the cables themselves and the objects now at their ends. */
+async function retraceCables(cables: number[], session: WriteSession): Promise<void> {
+  if (!cables.length) return;
+  const ends = (await session.db('dcim_cabletermination').select('*').whereRaw('cable_id = any(?)', [cables])) as Row[];
+  const touched: PathNode[] = [...cables.map((id) => nodeOf('dcim.cable', id)), ...ends.flatMap((e) => endOf(e, session.registry) ?? []).map((e) => nodeOf(e.model, e.id))];
+  await retrace(session.db, session.registry, touched);
+}
+
+const changesPaths = (item: SavedItem) =>
+  item.action === 'create' || 'a_terminations' in item.values || 'b_terminations' in item.values || item.instance?.status !== item.row.status;
+
+/** A cable between objects of one kind at each end (NetBox's Cable), written with its terminations. */
+export const Cable = defineModel('dcim.cable', {
+  path: 'cables',
+  verboseName: 'cable',
+  fields: {
+    type: f.choice(CableType, { nullable: true }),
+    a_terminations: new CableEndField('A'),
+    b_terminations: new CableEndField('B'),
+    status: f.choice(LinkStatus, { default: 'connected' }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect' }),
+    label: f.string({ max: 100, blank: true }),
+    color: f.color({ blank: true }),
+    length: f.decimal({ digits: 8, places: 2, min: 0, nullable: true }),
+    length_unit: f.choice(CableLengthUnit, { nullable: true }),
+    description: f.string({ max: 200, blank: true }),
+    comments: f.text({ blank: true }),
+  },
+  brief: ['label', 'description'],
+  display: (row) => (row.label ? String(row.label) : `#${row.id}`),
+  displayUses: ['label'],
+  ordering: ['id'],
+  search: ['label', 'description'],
+  features: ['tags', 'customFields', 'changelog', 'journal'],
+  async validate(row, ctx) {
+    if (row.length !== null && row.length !== undefined && !row.length_unit) throw ValidationError.of('length_unit', 'You must specify a unit when setting a cable length');
+    const id = ctx.instance?.id as number | undefined;
+    const given = { A: ctx.values.a_terminations as ObjectRef[] | undefined, B: ctx.values.b_terminations as ObjectRef[] | undefined };
+    const key = { A: 'a_terminations', B: 'b_terminations' } as const;
+    if (id === undefined) {
+      const missing = (['A', 'B'] as const).filter((end) => !given[end]?.length);
+      if (missing.length) throw new ValidationError(Object.fromEntries(missing.map((end) => [key[end], ['Must define A and B terminations when creating a new cable.']])));
+    }
+    const claims = await claimsOf(ctx);
+    for (const end of ['A', 'B'] as const) {
+      const twice = given[end]?.find((r) => (claims.get(nodeOf(r.model, r.id)) ?? 0) > 1);
+      if (twice) throw ValidationError.of(key[end], `${twice.model} ${twice.id} is a termination of more than one cable in this request.`);
+    }
+    const typeOf = async (end: 'A' | 'B') => (given[end] ? given[end]![0]?.model : id === undefined ? undefined : await endType(ctx, id, end));
+    const [a, b] = await Promise.all([typeOf('A'), typeOf('B')]);
+    if (a && b && !compatible(ctx.registry, a, b)) throw ValidationError.of('b_terminations', `Incompatible termination types: ${a} and ${b}`);
+    if (a && a === b && given.A && given.B && given.A.some((r) => given.B!.some((s) => s.id === r.id))) {
+      throw ValidationError.of('b_terminations', 'A and B terminations cannot connect to the same object.');
+    }
+    for (const end of ['A', 'B'] as const) if (given[end]) await checkFree(given[end]!, id, key[end], ctx);
+  },
+  hooks: {
+    beforeSave(item) {
+      // A cable without a length has no unit either.
+      if (item.row.length === null || item.row.length === undefined) item.columns.length_unit = null;
+    },
+    async afterSave(items, session) {
+      await retraceCables(items.filter(changesPaths).map((i) => i.row.id as number), session);
+    },
+  },
+});
+
+/** One object at one end of a cable; written through the cable's ends, or on its own. */
+export const CableTermination = defineModel('dcim.cabletermination', {
+  path: 'cable-terminations',
+  verboseName: 'cable termination',
+  fields: {
+    cable: f.fk('dcim.cable', { onDelete: 'cascade' }),
+    cable_end: f.choice(CableEnd),
+    termination: f.generic({ feature: 'cabled' }),
+  },
+  unique: [{ fields: ['termination'] }],
+  brief: ['cable', 'cable_end'],
+  async displayLoader(rows, ctx) {
+    const cables = await loadDisplays(Cable, rows.map((r) => r.cable_id as number), ctx);
+    const names = new Map<string, string>();
+    for (const [model, ids] of idsByModel(rows.flatMap((r) => endOf(r, ctx.registry) ?? []).map((e) => nodeOf(e.model, e.id)))) {
+      for (const [id, name] of await loadDisplays(ctx.registry.get(model), ids, ctx)) names.set(nodeOf(model, id), name);
+    }
+    return new Map(rows.map((r) => {
+      const end = endOf(r, ctx.registry);
+      return [r.id as number, `Cable ${cables.get(r.cable_id as number) ?? `#${r.cable_id}`} to ${end ? names.get(nodeOf(end.model, end.id)) ?? '' : ''}`];
+    }));
+  },
+  displayUses: ['cable', 'termination'],
+  ordering: ['cable', 'cable_end', 'id'],
+  parent: 'cable',
+  features: ['changelog'],
+  async validate(row, ctx) {
+    const model = ctx.registry.objectTypes.keyOf(row.termination_type_id as number)!;
+    const ref = { model, id: row.termination_id as number };
+    await checkFree([ref], row.cable_id as number, 'termination_id', ctx);
+    const same = await endType(ctx, row.cable_id as number, row.cable_end as 'A' | 'B');
+    const other = await endType(ctx, row.cable_id as number, row.cable_end === 'A' ? 'B' : 'A');
+    const moving = ctx.instance && ctx.instance.cable_id === row.cable_id;
+    if (same && same !== model && !moving) throw ValidationError.of('termination_type', 'Cannot connect different termination types to same end of cable.');
+    if (other && !compatible(ctx.registry, model, other)) throw ValidationError.of('termination_type', `Incompatible termination types: ${model} and ${other}`);
+  },
+  hooks: {
+    async afterSave(items, session) {
+      const registry = session.registry;
+      const before = items.flatMap((i) => (i.instance ? endOf(i.instance, registry) ?? [] : []));
+      const after = items.flatMap((i) => endOf(i.row, registry) ?? []);
+      await detach(session.db, registry, before);
+      await attach(session.db, registry, after);
+      await retrace(session.db, registry, [...before, ...after].flatMap((e) => [nodeOf('dcim.cable', e.cable), nodeOf(e.model, e.id)]));
+    },
+    async afterDelete(rows, session) {
+      const ends = rows.flatMap((r) => endOf(r, session.registry) ?? []);
+      await detach(session.db, session.registry, ends);
+      await retrace(session.db, session.registry, ends.flatMap((e) => [nodeOf('dcim.cable', e.cable), nodeOf(e.model, e.id)]));
+    },
+  },
+});
+
+/** Nodes of a cable path in a GIN-indexed array: the paths through an object, or starting at it, are found by index. */
+class PathNodesField extends ListField {
+  constructor() {
+    super({ sqlType: 'text[]', item: (v) => String(v), readOnly: true });
+  }
+
+  override indexes(): ExpressionIndex[] {
+    const name = `${this.model.table}${this.name}_gin`;
+    return [{ name, expression: `create index "${name}" on "${this.model.table}" using gin ("${this.name}")` }];
+  }
+}
+
+/**
+ * A traced cable path (NetBox's CablePath): its hops from the origin endpoints on, and whether it is complete,
+ * active and split. Kept by the cabling code in the transaction of each change; not served itself.
+ */
+export const CablePath = defineModel('dcim.cablepath', {
+  path: 'cable-paths',
+  served: false,
+  fields: {
+    path: f.json({ readOnly: true }),
+    is_active: f.boolean({ default: false }),
+    is_complete: f.boolean({ default: false }),
+    is_split: f.boolean({ default: false }),
+    _nodes: new PathNodesField(),
+    _origins: new PathNodesField(),
+  },
+  brief: ['is_active', 'is_complete', 'is_split'],
+});

@@ -1,0 +1,142 @@
+import type { Request, RequestHandler } from 'express';
+import { HttpError, and, cmp, notFound, type DataAccess, type Json, type JsonObject, type Model, type PluginContext, type Row } from '../../../kernel/index.js';
+import { idsByModel, nodeOf, parseNode, type PathNode } from '../cabling/nodes.js';
+
+/** A stored cable path. */
+interface PathRow {
+  id: number;
+  path: PathNode[][];
+  is_active: boolean;
+  is_complete: boolean;
+  is_split: boolean;
+}
+
+/** The object a detail sub-endpoint names, if the reader may view it. */
+async function target(req: Request, reader: DataAccess, model: Model): Promise<Row> {
+  const id = /^\d{1,9}$/.test(String(req.params.id)) ? Number(req.params.id) : undefined;
+  const row = id === undefined ? undefined : await reader.get(model, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The nested form of every node the reader may view, one list per model. */
+async function nested(nodes: PathNode[], reader: DataAccess, ctx: PluginContext): Promise<Map<PathNode, JsonObject>> {
+  const found = new Map<PathNode, JsonObject>();
+  for (const [key, ids] of idsByModel(new Set(nodes))) {
+    const model = ctx.registry.find(key);
+    if (!model || !(await reader.can(model, 'view'))) continue;
+    const rows = await reader.list(model, { where: cmp(['id'], 'in', ids) });
+    const rendered = await reader.render(model, rows, { mode: 'brief' });
+    rendered.forEach((object) => found.set(nodeOf(key, object.id as number), object));
+  }
+  return found;
+}
+
+const TRACED_CABLE = new Set(['id', 'url', 'display_url', 'type', 'status', 'label', 'color', 'length', 'length_unit', 'description']);
+
+/** Cables as a trace shows them: NetBox's TracedCableSerializer, with plain choice values. */
+async function tracedCables(ids: number[], reader: DataAccess, ctx: PluginContext): Promise<Map<number, JsonObject>> {
+  const cables = ctx.registry.get('dcim.cable');
+  if (!ids.length || !(await reader.can(cables, 'view'))) return new Map();
+  const rows = await reader.list(cables, { where: cmp(['id'], 'in', ids) });
+  const rendered = await reader.render(cables, rows, { selection: { only: TRACED_CABLE } });
+  const plain = (row: Row, key: string) => (row[key] ?? null) as Json;
+  return new Map(rendered.map((c, n) => [c.id as number, { ...c, type: plain(rows[n], 'type'), status: plain(rows[n], 'status'), length_unit: plain(rows[n], 'length_unit') }]));
+}
+
+const pathOf = async (ctx: PluginContext, origin: PathNode) =>
+  (await ctx.db('dcim_cablepath').select('*').whereRaw('_origins @> ?::text[]', [[origin]]).first()) as PathRow | undefined;
+
+/**
+ * The hops of an endpoint's path in threes (near ends, cable, far ends), continued through a bridged interface at a
+ * single far end, as NetBox's PathEndpoint.trace: a path ending at an open port is padded, one ending at a site or
+ * provider network gets an empty cable.
+ */
+async function hopsFrom(ctx: PluginContext, origin: PathNode): Promise<PathNode[][]> {
+  const hops: PathNode[][] = [];
+  const seen = new Set<PathNode>();
+  for (let at: PathNode | undefined = origin; at && !seen.has(at); ) {
+    seen.add(at);
+    const path = await pathOf(ctx, at);
+    if (!path) break;
+    hops.push(...path.path);
+    if (hops.length % 3 === 1) hops.push([], []);
+    else if (hops.length % 3 === 2) hops.splice(hops.length - 1, 0, []);
+    const far = path.is_complete ? path.path.at(-1) ?? [] : [];
+    at = undefined;
+    if (far.length === 1 && parseNode(far[0]).model === 'dcim.interface') {
+      const bridge = (await ctx.db('dcim_interface').select('bridge_id').where('id', parseNode(far[0]).id).first()) as Row | undefined;
+      if (bridge?.bridge_id) at = nodeOf('dcim.interface', bridge.bridge_id as number);
+    }
+  }
+  return hops;
+}
+
+/** `GET …/<id>/trace/` of a path endpoint: `[near ends, cable, far ends]` per segment, until the path splits. */
+export function traceRoute(ctx: PluginContext, key: string): RequestHandler {
+  return async (req, res) => {
+    const model = ctx.registry.get(key);
+    const reader = ctx.as(req);
+    const row = await target(req, reader, model);
+    const hops = await hopsFrom(ctx, nodeOf(key, row.id as number));
+    const objects = await nested(hops.filter((_, n) => n % 3 !== 1).flat(), reader, ctx);
+    const cables = await tracedCables(hops.filter((_, n) => n % 3 === 1).flat().map((n) => parseNode(n).id), reader, ctx);
+    const segments: unknown[] = [];
+    for (let n = 0; n + 2 < hops.length; n += 3) {
+      const [near, cable, far] = hops.slice(n, n + 3);
+      if (!near.length) break;
+      const show = (nodes: PathNode[]) => nodes.flatMap((node) => objects.get(node) ?? []);
+      segments.push([show(near), cable.length ? cables.get(parseNode(cable[0]).id) ?? null : null, show(far)]);
+    }
+    res.json(segments);
+  };
+}
+
+/** `GET …/<id>/paths/` of a pass-through (front and rear ports, circuit terminations): every path through it. */
+export function pathsRoute(ctx: PluginContext, key: string): RequestHandler {
+  return async (req, res) => {
+    const model = ctx.registry.get(key);
+    const reader = ctx.as(req);
+    const row = await target(req, reader, model);
+    const paths = (await ctx.db('dcim_cablepath').select('*').whereRaw('_nodes @> ?::text[]', [[nodeOf(key, row.id as number)]]).orderBy('id')) as PathRow[];
+    const objects = await nested(paths.flatMap((p) => p.path.flat()), reader, ctx);
+    res.json(paths.map((p) => ({
+      id: p.id,
+      path: p.path.map((hop) => hop.flatMap((node) => objects.get(node) ?? [])),
+      is_active: p.is_active,
+      is_complete: p.is_complete,
+      is_split: p.is_split,
+    })));
+  };
+}
+
+/**
+ * `GET /api/dcim/connected-device/?peer_device=&peer_interface=`: the device at the far end of that interface's
+ * path (NetBox's connected device locator, used by LLDP-driven automation).
+ */
+export function connectedDeviceRoute(ctx: PluginContext): RequestHandler {
+  return async (req, res) => {
+    const param = (name: string) => {
+      const value = req.query[name];
+      return typeof value === 'string' ? value : Array.isArray(value) ? String(value.at(-1)) : '';
+    };
+    const deviceName = param('peer_device');
+    const interfaceName = param('peer_interface');
+    if (!deviceName || !interfaceName) throw new HttpError(400, { detail: 'Request must include "peer_device" and "peer_interface" filters.' });
+    const reader = ctx.as(req);
+    const devices = ctx.registry.get('dcim.device');
+    const interfaces = ctx.registry.get('dcim.interface');
+    const [device] = await reader.list(devices, { where: cmp(['name'], 'exact', deviceName), limit: 1 });
+    if (!device) throw notFound();
+    const [peer] = await reader.list(interfaces, { where: and([cmp(['device'], 'exact', device.id), cmp(['name'], 'exact', interfaceName)]), limit: 1 });
+    if (!peer) throw notFound();
+    const path = await pathOf(ctx, nodeOf('dcim.interface', peer.id as number));
+    const far = path?.is_complete ? path.path.at(-1) ?? [] : [];
+    if (!far.length || parseNode(far[0]).model !== 'dcim.interface') throw notFound();
+    const farInterface = (await ctx.db('dcim_interface').select('device_id').where('id', parseNode(far[0]).id).first()) as Row | undefined;
+    const found = farInterface ? await reader.get(devices, farInterface.device_id as number) : undefined;
+    if (!found) throw notFound();
+    const [rendered] = await reader.render(devices, [found]);
+    res.json(rendered);
+  };
+}
