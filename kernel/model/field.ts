@@ -201,6 +201,14 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return [];
   }
 
+  /**
+   * Rendered only where another model's field asks for it by key when nesting this model (the connection status
+   * of an interface inside an IP address), never in the model's own representations.
+   */
+  get nestedOnly(): boolean {
+    return false;
+  }
+
   /** Whether this field is the `parent` that makes its model a tree. */
   get treeParent(): boolean {
     return false;

@@ -125,7 +125,8 @@ export class ModelRegistry {
     if (mode === 'full') {
       const tail = model.fields.length - 2; // created, last_updated
       const contributed = this.contributed.get(model.key) ?? [];
-      return [...model.fields.slice(0, tail), ...contributed, ...model.fields.slice(tail), ...(this.derived.get(model.key) ?? [])];
+      const all = [...model.fields.slice(0, tail), ...contributed, ...model.fields.slice(tail), ...(this.derived.get(model.key) ?? [])];
+      return all.filter((f) => !f.nestedOnly);
     }
     return [...new Set(model.brief.map((name) => this.briefField(model, name)!))];
   }

@@ -4,7 +4,6 @@ import { startServer, type Body, type TestServer } from '../helpers/server.js';
 let t: TestServer;
 const API = '/api/dcim';
 let site: Body;
-let otherSite: Body;
 let role: Body;
 let type: Body;
 
@@ -39,7 +38,6 @@ const traced = async (path: string) =>
 beforeAll(async () => {
   t = await startServer();
   site = await made(`${API}/sites/`, { name: 'Paris', slug: 'paris' });
-  otherSite = await made(`${API}/sites/`, { name: 'Oslo', slug: 'oslo' });
   role = await made(`${API}/device-roles/`, { name: 'Core', slug: 'core' });
   const vendor = await made(`${API}/manufacturers/`, { name: 'Acme', slug: 'acme' });
   type = await made(`${API}/device-types/`, { manufacturer: vendor.id, model: 'Box', slug: 'box' });
@@ -128,5 +126,220 @@ describe('paths through patch panels', () => {
     const again = await cable([['dcim.rearport', p2.rears[0]]], [['dcim.rearport', p1.rears[0]]]);
     expect((await get(`${API}/interfaces/${a.id}/`)).connected_endpoints).toMatchObject([{ id: b.id }]);
     expect((await traced(`${API}/interfaces/${b.id}/trace/`))[1]).toEqual([['R1'], again.id, ['R1']]);
+  });
+});
+
+describe('bad cables', () => {
+  it('are 400s naming the field, with nothing written', async () => {
+    const dev = await device('bad1');
+    const [e0, e1, e2] = [await iface(dev, 'e0'), await iface(dev, 'e1'), await iface(dev, 'e2')];
+    const vlan = await iface(dev, 'vlan10', 'virtual');
+    const wifi = await iface(dev, 'wlan0', 'ieee802.11ac');
+    const psu = await made(`${API}/power-ports/`, { device: dev.id, name: 'PSU1' });
+    const console = await made(`${API}/console-ports/`, { device: dev.id, name: 'con' });
+    const taken = await cable([['dcim.interface', e0]], [['dcim.interface', e1]]);
+    const before = (await get(`${API}/cables/`)).count;
+    const post = (body: object) => t.post(`${API}/cables/`, body);
+    const refs = (...pairs: [string, Body][]) => pairs.map(([k, o]) => ref(k, o));
+
+    expect((await post({ a_terminations: refs(['dcim.interface', e2], ['dcim.powerport', psu]), b_terminations: refs(['dcim.interface', e1]) })).body).toEqual({
+      a_terminations: ['Cannot connect different termination types to same end of cable.'],
+    });
+    expect((await post({ a_terminations: refs(['dcim.interface', e2]), b_terminations: refs(['dcim.interface', e0]) })).body).toEqual({
+      b_terminations: [`Duplicate termination found for dcim.interface ${e0.id}: cable ${taken.id}`],
+    });
+    expect((await post({ a_terminations: refs(['dcim.interface', e2]), b_terminations: [{ object_type: 'dcim.interface', object_id: 999999 }] })).body).toEqual({
+      b_terminations: ['Related object not found using the provided numeric ID: 999999'],
+    });
+    expect((await post({ a_terminations: refs(['dcim.interface', e2]), b_terminations: refs(['dcim.interface', e2]) })).body).toEqual({
+      b_terminations: ['A and B terminations cannot connect to the same object.'],
+    });
+    expect((await post({ a_terminations: refs(['dcim.interface', e2]), b_terminations: refs(['dcim.interface', vlan]) })).body).toEqual({
+      b_terminations: ['Cables cannot be terminated to Virtual interfaces'],
+    });
+    expect((await post({ a_terminations: refs(['dcim.interface', wifi]), b_terminations: refs(['dcim.interface', e2]) })).body).toEqual({
+      a_terminations: ['Cables cannot be terminated to IEEE 802.11ac (Wi-Fi 5) interfaces'],
+    });
+    expect((await post({ a_terminations: refs(['dcim.interface', e2]), b_terminations: refs(['dcim.powerport', psu]) })).body).toEqual({
+      b_terminations: ['Incompatible termination types: dcim.interface and dcim.powerport'],
+    });
+    expect((await post({ a_terminations: refs(['dcim.consoleport', console]) })).body).toEqual({ b_terminations: ['Must define A and B terminations when creating a new cable.'] });
+    expect((await post({ a_terminations: [{ object_type: 'dcim.device', object_id: dev.id }], b_terminations: refs(['dcim.interface', e2]) })).status).toBe(400);
+    expect((await post({ a_terminations: 'e2', b_terminations: refs(['dcim.interface', e2]) })).body.a_terminations).toEqual(['Expected a list of items but got type "str".']);
+    expect((await post({ a_terminations: [{ object_type: 'dcim.interface', object_id: 'x' }], b_terminations: refs(['dcim.interface', e2]) })).status).toBe(400);
+    expect((await post({ a_terminations: refs(['dcim.interface', e2]), b_terminations: refs(['dcim.interface', e1]), length: 3 })).body).toEqual({
+      length_unit: ['You must specify a unit when setting a cable length'],
+    });
+    // One object on two cables of one bulk request.
+    const bulk = await t.post(`${API}/cables/`, [
+      { a_terminations: refs(['dcim.interface', e2]), b_terminations: refs(['dcim.interface', wifi]) },
+      { a_terminations: refs(['dcim.consoleport', console]), b_terminations: refs(['dcim.interface', e2]) },
+    ]);
+    expect(bulk.status).toBe(400);
+    expect((await get(`${API}/cables/`)).count).toBe(before);
+    expect((await get(`${API}/interfaces/${e2.id}/`))._occupied).toBe(false);
+
+    // A cabled interface cannot be marked connected, nor become virtual.
+    expect((await t.request('PATCH', `${API}/interfaces/${e0.id}/`, { body: { mark_connected: true } })).body).toEqual({ mark_connected: ['Cannot mark as connected with a cable attached.'] });
+    expect((await t.request('PATCH', `${API}/interfaces/${e0.id}/`, { body: { type: 'virtual' } })).status).toBe(400);
+    expect((await t.request('PATCH', `${API}/interfaces/${e2.id}/`, { body: { mark_connected: true } })).body._occupied).toBe(true);
+  });
+});
+
+describe('power and console cabling', () => {
+  it('connects feeds to power ports and outlets to power ports, traced end to end', async () => {
+    const pdu = await device('pdu1');
+    const server = await device('srv1');
+    const panelRow = await made(`${API}/power-panels/`, { site: site.id, name: 'Panel A' });
+    const feed = await made(`${API}/power-feeds/`, { power_panel: panelRow.id, name: 'Feed A' });
+    const inlet = await made(`${API}/power-ports/`, { device: pdu.id, name: 'Inlet' });
+    const outlet = await made(`${API}/power-outlets/`, { device: pdu.id, name: 'Out1', power_port: inlet.id });
+    const psu = await made(`${API}/power-ports/`, { device: server.id, name: 'PSU1' });
+    const feedCable = await cable([['dcim.powerfeed', feed]], [['dcim.powerport', inlet]], { type: 'power' });
+    const psuCable = await cable([['dcim.poweroutlet', outlet]], [['dcim.powerport', psu]]);
+    expect(await get(`${API}/power-feeds/${feed.id}/`)).toMatchObject({
+      cable: { id: feedCable.id }, cable_end: 'A', _occupied: true, link_peers_type: 'dcim.powerport', connected_endpoints_type: 'dcim.powerport',
+      connected_endpoints: [{ id: inlet.id, name: 'Inlet' }], connected_endpoints_reachable: true,
+    });
+    expect(await traced(`${API}/power-ports/${psu.id}/trace/`)).toEqual([[['PSU1'], psuCable.id, ['Out1']]]);
+    expect(await traced(`${API}/power-feeds/${feed.id}/trace/`)).toEqual([[['Feed A'], feedCable.id, ['Inlet']]]);
+    expect(await traced(`${API}/power-outlets/${outlet.id}/trace/`)).toEqual([[['Out1'], psuCable.id, ['PSU1']]]);
+    expect(await ids(`${API}/power-feeds/?cabled=true&connected=true`)).toEqual([feed.id]);
+  });
+
+  it('connects console ports to console server ports', async () => {
+    const server = await device('con-srv');
+    const host = await device('con-host');
+    const csp = await made(`${API}/console-server-ports/`, { device: server.id, name: 'ttyS1' });
+    const cp = await made(`${API}/console-ports/`, { device: host.id, name: 'Console' });
+    const c = await cable([['dcim.consoleserverport', csp]], [['dcim.consoleport', cp]]);
+    expect(await traced(`${API}/console-ports/${cp.id}/trace/`)).toEqual([[['Console'], c.id, ['ttyS1']]]);
+    expect(await traced(`${API}/console-server-ports/${csp.id}/trace/`)).toEqual([[['ttyS1'], c.id, ['Console']]]);
+    expect((await get(`${API}/console-ports/${cp.id}/`)).connected_endpoints).toMatchObject([{ id: csp.id }]);
+  });
+});
+
+describe('connected device', () => {
+  it('finds the device at the far end of an interface, as NetBox\'s locator does', async () => {
+    const leaf = await device('leaf9');
+    const spine = await device('spine9');
+    const a = await iface(leaf, 'uplink');
+    const b = await iface(spine, 'down9');
+    await cable([['dcim.interface', a]], [['dcim.interface', b]]);
+    const found = await t.get(`${API}/connected-device/?peer_device=spine9&peer_interface=down9`);
+    expect(found.status).toBe(200);
+    expect(found.body).toMatchObject({ id: leaf.id, name: 'leaf9', site: { id: site.id } });
+    expect((await t.get(`${API}/connected-device/?peer_device=spine9`)).body).toEqual({ detail: 'Request must include "peer_device" and "peer_interface" filters.' });
+    expect((await t.get(`${API}/connected-device/?peer_device=spine9&peer_interface=nope`)).status).toBe(404);
+    expect((await t.get(`${API}/connected-device/?peer_device=nobody&peer_interface=down9`)).status).toBe(404);
+  });
+});
+
+describe('cabling seen from elsewhere', () => {
+  it('shows an IP address\'s interface with its cable and connection status (spec §2.3)', async () => {
+    const host = await device('ip-host');
+    const peer = await device('ip-peer');
+    const [a, b] = [await iface(host, 'eth0'), await iface(peer, 'eth0')];
+    const address = (await t.post('/api/ipam/ip-addresses/', { address: '192.0.2.10/24', assigned_object_type: 'dcim.interface', assigned_object_id: a.id })).body;
+    expect(address.assigned_object).toMatchObject({ cable: null, connection_status: null });
+    const c = await cable([['dcim.interface', a]], [['dcim.interface', b]], { status: 'planned' });
+    const read = async () => (await get(`/api/ipam/ip-addresses/${address.id}/`)).assigned_object;
+    expect(await read()).toMatchObject({ id: a.id, cable: { id: c.id }, _occupied: true, connection_status: { value: false, label: 'Planned' } });
+    await t.request('PATCH', `${API}/cables/${c.id}/`, { body: { status: 'connected' } });
+    expect((await read()).connection_status).toEqual({ value: true, label: 'Connected' });
+    // Not a key of the interface's own representation.
+    expect(await get(`${API}/interfaces/${a.id}/`)).not.toHaveProperty('connection_status');
+  });
+
+  it('records the ids at each end in the change log', async () => {
+    const host = await device('log-host');
+    const [a, b] = [await iface(host, 'e1'), await iface(host, 'e2')];
+    const c = await cable([['dcim.interface', a]], [['dcim.interface', b]]);
+    const changes = (await get(`/api/core/object-changes/?changed_object_type=dcim.cable&changed_object_id=${c.id}`)).results as Body[];
+    expect(changes).toHaveLength(1);
+    expect(changes[0].postchange_data).toMatchObject({ a_terminations: [a.id], b_terminations: [b.id], status: 'connected' });
+  });
+});
+
+describe('more cabling', () => {
+  it('carries each position of a multi-position trunk to its own front port', async () => {
+    const west = await device('west');
+    const east = await device('east');
+    const boxes = await Promise.all(['mux-w', 'mux-e'].map(async (name) => {
+      const dev = await device(name);
+      const rear = await made(`${API}/rear-ports/`, { device: dev.id, name: 'Trunk', type: 'mpo', positions: 2 });
+      const fronts = [await made(`${API}/front-ports/`, { device: dev.id, name: 'P1', type: 'lc', rear_port: rear.id, rear_port_position: 1 })];
+      fronts.push(await made(`${API}/front-ports/`, { device: dev.id, name: 'P2', type: 'lc', rear_port: rear.id, rear_port_position: 2 }));
+      return { rear, fronts };
+    }));
+    const [w1, w2, e1, e2] = [await iface(west, 'a'), await iface(west, 'b'), await iface(east, 'a'), await iface(east, 'b')];
+    await cable([['dcim.interface', w1]], [['dcim.frontport', boxes[0].fronts[0]]]);
+    await cable([['dcim.interface', w2]], [['dcim.frontport', boxes[0].fronts[1]]]);
+    await cable([['dcim.frontport', boxes[1].fronts[0]]], [['dcim.interface', e1]]);
+    await cable([['dcim.frontport', boxes[1].fronts[1]]], [['dcim.interface', e2]]);
+    // Before the trunk, the position is remembered but leads nowhere.
+    expect((await get(`${API}/interfaces/${w1.id}/`)).connected_endpoints).toBeNull();
+    await cable([['dcim.rearport', boxes[0].rear]], [['dcim.rearport', boxes[1].rear]]);
+    expect((await get(`${API}/interfaces/${w1.id}/`)).connected_endpoints).toMatchObject([{ id: e1.id }]);
+    expect((await get(`${API}/interfaces/${w2.id}/`)).connected_endpoints).toMatchObject([{ id: e2.id }]);
+    expect((await get(`${API}/interfaces/${e2.id}/`)).connected_endpoints).toMatchObject([{ id: w2.id }]);
+    expect((await get(`${API}/rear-ports/${boxes[0].rear.id}/paths/`)) as Body[]).toHaveLength(4);
+    // Swapping the far front ports' positions swaps the far ends.
+    await t.request('PATCH', `${API}/front-ports/${boxes[1].fronts[0].id}/`, { body: { rear_port_position: 2 } }).then((r) => expect(r.status).toBe(400));
+    await t.request('DELETE', `${API}/front-ports/${boxes[1].fronts[1].id}/`);
+    expect((await get(`${API}/interfaces/${w2.id}/`)).connected_endpoints).toBeNull();
+    expect((await get(`${API}/interfaces/${e2.id}/`)).cable).toMatchObject({ id: expect.any(Number) });
+    await t.request('PATCH', `${API}/front-ports/${boxes[1].fronts[0].id}/`, { body: { rear_port_position: 2 } });
+    expect((await get(`${API}/interfaces/${w2.id}/`)).connected_endpoints).toMatchObject([{ id: e1.id }]);
+    expect((await get(`${API}/interfaces/${w1.id}/`)).connected_endpoints).toBeNull();
+  });
+
+  it('creates cables in bulk, lists their terminations, and forgets an interface that goes', async () => {
+    const one = await device('bulk1');
+    const two = await device('bulk2');
+    const left = await Promise.all([0, 1, 2].map((n) => iface(one, `ge-${n}`)));
+    const right = await Promise.all([0, 1, 2].map((n) => iface(two, `ge-${n}`)));
+    const created = await t.post(`${API}/cables/`, left.map((l, n) => ({ a_terminations: [ref('dcim.interface', l)], b_terminations: [ref('dcim.interface', right[n])], color: 'ff0000' })));
+    expect(created.status).toBe(201);
+    const cables = created.body as Body[];
+    expect(cables.map((c) => c.a_terminations[0].object_id)).toEqual(left.map((l) => l.id));
+    expect((await get(`${API}/interfaces/${right[2].id}/`)).connected_endpoints).toMatchObject([{ id: left[2].id }]);
+
+    const terminations = (await get(`${API}/cable-terminations/?cable=${cables[0].id}`)).results as Body[];
+    expect(terminations).toMatchObject([
+      { cable: { id: cables[0].id }, cable_end: { value: 'A' }, termination_type: 'dcim.interface', termination_id: left[0].id, termination: { id: left[0].id } },
+      { cable: { id: cables[0].id }, cable_end: { value: 'B' }, termination_type: 'dcim.interface', termination_id: right[0].id },
+    ]);
+    expect(terminations[0].display).toBe(`Cable #${cables[0].id} to ge-0`);
+
+    // Cable filters along their ends.
+    expect(await ids(`${API}/cables/?device=bulk1&color=ff0000`)).toEqual(cables.map((c) => c.id));
+    expect(await ids(`${API}/cables/?interface_id=${right[1].id}`)).toEqual([cables[1].id]);
+    expect(await ids(`${API}/cables/?termination_a_id=${left[2].id}&termination_a_type=dcim.interface`)).toEqual([cables[2].id]);
+    expect(await ids(`${API}/cables/?termination_b_id=${left[2].id}`)).toEqual([]);
+    expect(await ids(`${API}/cables/?site_id=${site.id}&device_id=${two.id}`)).toEqual(cables.map((c) => c.id));
+    expect((await t.get(`${API}/cables/?termination_a_type=dcim.device`)).status).toBe(400);
+    expect((await t.get(`${API}/cables/?device_id=x`)).status).toBe(400);
+    // Interface filters on their cabling.
+    const onOne = `${API}/interfaces/?device_id=${one.id}`;
+    expect(await ids(`${onOne}&cabled=true`)).toEqual(left.map((l) => l.id));
+    expect(await ids(`${onOne}&connected=true&cable_id=${cables[1].id}`)).toEqual([left[1].id]);
+    expect(await ids(`${onOne}&cable_end=A&occupied=true`)).toEqual(left.map((l) => l.id));
+
+    // An interface that goes leaves its cable with one end, and its peer without a path.
+    expect((await t.request('DELETE', `${API}/interfaces/${left[0].id}/`)).status).toBe(204);
+    expect(await get(`${API}/interfaces/${right[0].id}/`)).toMatchObject({ cable: { id: cables[0].id }, link_peers: [], connected_endpoints: null, connected_endpoints_reachable: false });
+    expect((await get(`${API}/cables/${cables[0].id}/`)).a_terminations).toEqual([]);
+    expect(await ids(`${API}/cables/?unterminated=true&device_id=${two.id}`)).toEqual([cables[0].id]);
+    expect(await ids(`${API}/cables/?unterminated=false&device_id=${two.id}`)).toEqual([cables[1].id, cables[2].id]);
+
+    // A termination written on its own attaches and traces like one written through the cable.
+    const spare = await iface(one, 'ge-9');
+    const added = await t.post(`${API}/cable-terminations/`, { cable: cables[0].id, cable_end: 'A', termination_type: 'dcim.interface', termination_id: spare.id });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect((await get(`${API}/interfaces/${right[0].id}/`)).connected_endpoints).toMatchObject([{ id: spare.id }]);
+    expect((await t.post(`${API}/cable-terminations/`, { cable: cables[1].id, cable_end: 'A', termination_type: 'dcim.interface', termination_id: spare.id })).status).toBe(400);
+    expect((await t.request('DELETE', `${API}/cable-terminations/${added.body.id}/`)).status).toBe(204);
+    expect(await get(`${API}/interfaces/${spare.id}/`)).toMatchObject({ cable: null, _occupied: false });
   });
 });

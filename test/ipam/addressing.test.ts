@@ -103,9 +103,9 @@ describe('IP addresses', () => {
     expect((await t.post(`${API}/ip-addresses/`, on('198.51.100.0/31'))).status).toBe(201);
     const { body: ip } = await t.post(`${API}/ip-addresses/`, on('198.51.100.7/24'));
     expect(ip).toMatchObject({ assigned_object_type: 'dcim.interface', assigned_object_id: eth.id });
-    // Spec §2.3: the interface's device carries `display_name` (the interface's cable fields come with cabling).
-    expect(Object.keys(ip.assigned_object)).toEqual(['id', 'url', 'display', 'device', 'name', 'description']);
-    expect(ip.assigned_object).toMatchObject({ id: eth.id, url: `${t.base}/api/dcim/interfaces/${eth.id}/`, name: 'eth0' });
+    // Spec §2.3: the interface's device carries `display_name`, the interface its `cable` and `connection_status`.
+    expect(Object.keys(ip.assigned_object)).toEqual(['id', 'url', 'display', 'device', 'name', 'description', 'cable', '_occupied', 'connection_status']);
+    expect(ip.assigned_object).toMatchObject({ id: eth.id, url: `${t.base}/api/dcim/interfaces/${eth.id}/`, name: 'eth0', cable: null, connection_status: null });
     expect(ip.assigned_object.device).toEqual({
       id: device.id, url: `${t.base}/api/dcim/devices/${device.id}/`, display: 'r1', name: 'r1', description: '', display_name: 'r1',
     });

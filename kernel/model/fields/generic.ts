@@ -21,6 +21,8 @@ export interface GenericOptions extends CommonOptions {
   onDelete?: 'cascade' | 'keep';
   /** The key the nested object reads under, when it is not the field's name (image attachments read `parent`). */
   readAs?: string;
+  /** Every key of the nested object, by its model, where NetBox nests another form than the brief one. */
+  nested?: Record<string, string[]>;
 }
 
 export const OBJECT_TYPE_MODEL = 'core.objecttype';
@@ -63,6 +65,14 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
     return (!feature || model.features.has(feature)) && (!models || models.includes(model.key));
   }
 
+  override verify(registry: ModelRegistry): void {
+    for (const [key, fields] of Object.entries(this.options.nested ?? {})) {
+      const model = registry.find(key);
+      const unknown = model ? fields.filter((name) => !registry.fieldOf(model, name)) : [];
+      if (unknown.length) throw new Error(`${this.model.key}.${this.name}: ${key} has no field ${unknown.join(', ')}`);
+    }
+  }
+
   override references(target: Model, registry: ModelRegistry): Reference | undefined {
     const typeId = registry.objectTypes.idOf(target.key);
     if (this.options.onDelete === 'keep' || !this.accepts(target) || typeId === undefined) return undefined;
@@ -90,7 +100,7 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
       if (!model) continue;
       // Objects the reader may not view stay null: their type and id show, nothing of them.
       const viewable = ctx.viewable ? await ctx.viewable(model, ids) : undefined;
-      loaded.set(typeId, await ctx.registry.loadNested(model, viewable ? ids.filter((id) => viewable.has(id)) : ids, ctx));
+      loaded.set(typeId, await ctx.registry.loadNested(model, viewable ? ids.filter((id) => viewable.has(id)) : ids, ctx, this.options.nested?.[model.key]));
     }
     return (row, out) => {
       const typeId = row[this.typeColumn] as number | null;

@@ -1,5 +1,6 @@
 import { f, type Field, type ModelRegistry } from '../../../kernel/index.js';
 import { ConnectedEndpointsField } from './fields/connected-endpoints.js';
+import { ConnectionStatusField } from './fields/connection-status.js';
 import { LinkPeersField } from './fields/link-peers.js';
 import { MarkConnectedField } from './fields/mark-connected.js';
 import { OccupiedField } from './fields/occupied.js';
@@ -7,7 +8,8 @@ import type { CableRole } from './roles.js';
 
 /**
  * The fields of an object a cable can attach to (NetBox's CabledObjectModel, and PathEndpoint unless it passes
- * paths on): `mark_connected`, `cable`, `cable_end`, `link_peers`, the connected endpoints and `_occupied`.
+ * paths on): `mark_connected`, `cable`, `cable_end`, `link_peers`, the connected endpoints and `_occupied` (and the
+ * `connection_status` other objects may show when nesting it).
  */
 export function cabled(role: CableRole = {}): Record<string, Field> {
   return {
@@ -15,7 +17,7 @@ export function cabled(role: CableRole = {}): Record<string, Field> {
     cable: f.fk('dcim.cable', { nullable: true, readOnly: true, onDelete: 'set null' }),
     cable_end: f.string({ max: 1, nullable: true, readOnly: true }),
     link_peers: new LinkPeersField(role),
-    ...(role.passThrough ? {} : { connected_endpoints: new ConnectedEndpointsField() }),
+    ...(role.passThrough ? {} : { connected_endpoints: new ConnectedEndpointsField(), connection_status: new ConnectionStatusField() }),
     _occupied: new OccupiedField(),
   };
 }

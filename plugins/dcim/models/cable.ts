@@ -62,16 +62,16 @@ export const Cable = defineModel('dcim.cable', {
       const missing = (['A', 'B'] as const).filter((end) => !given[end]?.length);
       if (missing.length) throw new ValidationError(Object.fromEntries(missing.map((end) => [key[end], ['Must define A and B terminations when creating a new cable.']])));
     }
-    const claims = await claimsOf(ctx);
-    for (const end of ['A', 'B'] as const) {
-      const twice = given[end]?.find((r) => (claims.get(nodeOf(r.model, r.id)) ?? 0) > 1);
-      if (twice) throw ValidationError.of(key[end], `${twice.model} ${twice.id} is a termination of more than one cable in this request.`);
-    }
     const typeOf = async (end: 'A' | 'B') => (given[end] ? given[end]![0]?.model : id === undefined ? undefined : await endType(ctx, id, end));
     const [a, b] = await Promise.all([typeOf('A'), typeOf('B')]);
     if (a && b && !compatible(ctx.registry, a, b)) throw ValidationError.of('b_terminations', `Incompatible termination types: ${a} and ${b}`);
     if (a && a === b && given.A && given.B && given.A.some((r) => given.B!.some((s) => s.id === r.id))) {
       throw ValidationError.of('b_terminations', 'A and B terminations cannot connect to the same object.');
+    }
+    const claims = await claimsOf(ctx);
+    for (const end of ['A', 'B'] as const) {
+      const twice = given[end]?.find((r) => (claims.get(nodeOf(r.model, r.id)) ?? 0) > 1);
+      if (twice) throw ValidationError.of(key[end], `${twice.model} ${twice.id} is a termination of more than one cable in this request.`);
     }
     for (const end of ['A', 'B'] as const) if (given[end]) await checkFree(given[end]!, id, key[end], ctx);
   },
@@ -91,7 +91,7 @@ export const CableTermination = defineModel('dcim.cabletermination', {
   path: 'cable-terminations',
   verboseName: 'cable termination',
   fields: {
-    cable: f.fk('dcim.cable', { onDelete: 'cascade' }),
+    cable: f.fk('dcim.cable', { onDelete: 'cascade', filterBy: 'id' }),
     cable_end: f.choice(CableEnd),
     termination: f.generic({ feature: 'cabled' }),
   },

@@ -78,7 +78,11 @@ export const IpAddress = defineModel('ipam.ipaddress', {
     tenant: f.fk('tenancy.tenant', { nullable: true, countAs: 'ipaddress_count' }),
     status: f.choice(IpAddressStatus, { default: 'active' }),
     role: f.choice(IpAddressRole, { blank: true }),
-    assigned_object: f.generic({ feature: 'ipAddresses', nullable: true }),
+    // The interface nested here is NetBox 4.4's plus the cabling state spec §2.3 names.
+    assigned_object: f.generic({
+      feature: 'ipAddresses', nullable: true,
+      nested: { 'dcim.interface': ['id', 'url', 'display', 'device', 'name', 'description', 'cable', '_occupied', 'connection_status'] },
+    }),
     nat_inside: f.fk('ipam.ipaddress', { nullable: true, nested: NESTED }),
     nat_outside: f.reverse('ipam.ipaddress', 'nat_inside', { many: true, nested: NESTED }),
     dns_name: f.string({ max: 255, blank: true }),

@@ -3,16 +3,8 @@ import {
   type FieldRenderer, type JsonObject, type PropertyDescription, type QueryFilter, type RenderContext, type Row, type ValueSchema,
 } from '../../../../kernel/index.js';
 import { nestedNodes } from '../nested.js';
-import { nodeOf, type PathNode } from '../nodes.js';
-
-/** A stored cable path row, as endpoints read it. */
-interface PathRow {
-  id: number;
-  path: PathNode[][];
-  is_active: boolean;
-  is_complete: boolean;
-  _origins: PathNode[];
-}
+import { nodeOf } from '../nodes.js';
+import { destinations, pathsFrom } from '../stored-paths.js';
 
 /**
  * The cable path starting at an endpoint (the path listing it among its origins) read as `connected_endpoints`
@@ -37,13 +29,8 @@ export class ConnectedEndpointsField extends ReadOnlyField {
   }
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
-    const origins = rows.map((r) => nodeOf(this.model.key, r.id as number));
-    const paths = origins.length
-      ? ((await ctx.db('dcim_cablepath').select('id', 'path', 'is_active', 'is_complete', '_origins').whereRaw('_origins && ?::text[]', [origins])) as PathRow[])
-      : [];
-    const byOrigin = new Map(paths.flatMap((p) => p._origins.map((o) => [o, p] as const)));
-    const destinations = (p: PathRow | undefined): PathNode[] => (p?.is_complete ? p.path.at(-1) ?? [] : []);
-    const nested = await nestedNodes(paths.flatMap(destinations), ctx);
+    const byOrigin = await pathsFrom(this.model.key, rows.map((r) => r.id as number), ctx);
+    const nested = await nestedNodes([...byOrigin.values()].flatMap(destinations), ctx);
     return (row, out) => {
       const path = byOrigin.get(nodeOf(this.model.key, row.id as number));
       const far = destinations(path);
