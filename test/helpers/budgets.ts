@@ -1,3 +1,4 @@
+import type { PatchbayServer } from '../../kernel/server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../kernel/model/types.js';
 import { startServer, type Reply, type TestServer } from './server.js';
@@ -68,11 +69,11 @@ export async function expectFlatWrites(budget: number, write: (size: number) => 
 }
 
 /** A server for a budget suite, filled by `seed` before the tests (rows straight in SQL), closed after them. */
-export function seededServer(seed: (db: Db) => Promise<void>): () => TestServer {
+export function seededServer(seed: (db: Db, server: PatchbayServer) => Promise<void>): () => TestServer {
   let t: TestServer;
   beforeAll(async () => {
     t = await startServer();
-    await seed(t.server.db.knex);
+    await seed(t.server.db.knex, t.server);
   });
   afterAll(async () => {
     await t?.close();

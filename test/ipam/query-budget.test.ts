@@ -15,7 +15,7 @@ const BUDGETS: ListBudgets = {
   '/api/dcim/sites/': { full: 14, brief: 3 },
   '/api/dcim/devices/': { full: 23, brief: 3 },
   '/api/dcim/virtual-device-contexts/': { full: 10, brief: 4 },
-  '/api/dcim/interfaces/?ordering=-id': { full: 24, brief: 4 },
+  '/api/dcim/interfaces/?ordering=-id': { full: 25, brief: 4 },
   '/api/ipam/route-targets/': { full: 6, brief: 3 },
   '/api/ipam/vrfs/': { full: 11, brief: 4 },
   '/api/ipam/rirs/': { full: 6, brief: 4 },
@@ -25,7 +25,7 @@ const BUDGETS: ListBudgets = {
   '/api/ipam/vlans/': { full: 11, brief: 3 },
   '/api/ipam/prefixes/': { full: 11, brief: 4 },
   '/api/ipam/ip-ranges/': { full: 8, brief: 3 },
-  '/api/ipam/ip-addresses/': { full: 12, brief: 3 },
+  '/api/ipam/ip-addresses/': { full: 13, brief: 3 },
   '/api/ipam/fhrp-groups/': { full: 7, brief: 4 },
   '/api/ipam/fhrp-group-assignments/': { full: 10, brief: 8 },
   '/api/ipam/service-templates/': { full: 5, brief: 3 },
@@ -41,7 +41,7 @@ const FILTERED: FilteredBudgets = {
   '/api/ipam/prefixes/': { query: 'within=10.0.0.0/8&mask_length__gte=24&family=4&vrf=65000:1&q=10.0', budget: 12 },
   '/api/ipam/vlans/': { query: 'region=region-1&available_at_site=1&qinq_svlan_vid=100', budget: 13 },
   '/api/ipam/prefixes/?ordering=-id': { query: 'site_id=1&region=region-1&vlan_vid=100&vlan_group=group-1', budget: 14 },
-  '/api/ipam/ip-addresses/': { query: 'parent=10.0.0.0/8&address=10.0.1.1&tenant=tenant-1&q=host', budget: 13 },
+  '/api/ipam/ip-addresses/': { query: 'parent=10.0.0.0/8&address=10.0.1.1&tenant=tenant-1&q=host', budget: 14 },
 };
 
 budgetSuite('ipam list query budgets', server, BUDGETS, FILTERED);
