@@ -105,7 +105,19 @@ function otherRequest(): Sent {
     { method: 'GET', path: `${allocation()}?${new URLSearchParams({ limit: r.pick(HOSTILE_TEXT), offset: r.pick(HOSTILE_TEXT) })}` },
     { method: r.pick(['POST', 'PUT', 'DELETE']), path: allocation(), body: json(r.pick([r.pick(HOSTILE_JSON), [r.pick(HOSTILE_JSON)], {}, [{}, {}], { prefix_length: r.pick(HOSTILE_JSON), status: r.pick(HOSTILE_JSON) }])) },
     { method: 'GET', path: `/api/dcim/racks/${r.pick(HOSTILE_IDS)}/elevation/?${new URLSearchParams({ face: r.pick(HOSTILE_TEXT), render: r.pick(['json', 'svg', r.pick(HOSTILE_TEXT)]), unit_width: r.pick(HOSTILE_TEXT), q: r.pick(HOSTILE_TEXT) })}` },
+    // Cabling: cables with terminations of every kind (or none), traces, paths and the connected-device locator.
+    { method: r.pick(['POST', 'PATCH']), path: r.pick(['/api/dcim/cables/', `/api/dcim/cables/${r.pick(HOSTILE_IDS)}/`]), body: json({ a_terminations: terminations(), b_terminations: terminations(), status: r.pick(['planned', r.pick(HOSTILE_JSON)]) }) },
+    { method: 'GET', path: `/api/dcim/${r.pick(['interfaces', 'console-ports', 'console-server-ports', 'power-ports', 'power-outlets', 'power-feeds', 'front-ports'])}/${r.pick(HOSTILE_IDS)}/trace/` },
+    { method: 'GET', path: `/api/${r.pick(['dcim/front-ports', 'dcim/rear-ports', 'circuits/circuit-terminations', 'dcim/interfaces'])}/${r.pick(HOSTILE_IDS)}/paths/` },
+    { method: 'GET', path: `/api/dcim/connected-device/?${new URLSearchParams({ peer_device: r.pick(['fuzz-a', 'fuzz-b', r.pick(HOSTILE_TEXT)]), peer_interface: r.pick(['e1', 'e2', r.pick(HOSTILE_TEXT)]) })}` },
   ]);
+}
+
+/** One end of a cable: objects that exist or not, of kinds that take cables or not. */
+function terminations(): unknown {
+  if (r.chance(0.15)) return r.pick(HOSTILE_JSON);
+  const type = r.pick(['dcim.interface', 'dcim.frontport', 'dcim.rearport', 'dcim.powerport', 'circuits.circuittermination', 'dcim.device', r.pick(HOSTILE_TEXT)]);
+  return r.some([1, 2, 3, 4, r.pick(HOSTILE_JSON)], 2).map((id) => (r.chance(0.1) ? r.pick(HOSTILE_JSON) : { object_type: type, object_id: id }));
 }
 
 /** An allocation sub-endpoint of an object that may or may not exist. */
@@ -142,6 +154,16 @@ beforeAll(async () => {
   await t.post('/api/ipam/vlan-groups/', [{ name: 'Fuzz 1', slug: 'fuzz-1' }, { name: 'Fuzz 2', slug: 'fuzz-2', vid_ranges: [[100, 110]] }]);
   const { body: rir } = await t.post('/api/ipam/rirs/', { name: 'Fuzz', slug: 'fuzz' });
   await t.post('/api/ipam/asn-ranges/', [{ name: 'Fuzz 1', slug: 'fuzz-1', rir: rir.id, start: 64512, end: 64600 }, { name: 'Fuzz 2', slug: 'fuzz-2', rir: rir.id, start: 4200000000, end: 4200000010 }]);
+  // Cabled objects for the cabling routes: two devices with interfaces e1-e4 and a patch panel, one cable.
+  const { body: site } = await t.post('/api/dcim/sites/', { name: 'Fuzz', slug: 'fuzz' });
+  const { body: vendor } = await t.post('/api/dcim/manufacturers/', { name: 'Fuzz', slug: 'fuzz' });
+  const { body: type } = await t.post('/api/dcim/device-types/', { manufacturer: vendor.id, model: 'Fuzz', slug: 'fuzz' });
+  const { body: role } = await t.post('/api/dcim/device-roles/', { name: 'Fuzz', slug: 'fuzz' });
+  const devices = (await t.post('/api/dcim/devices/', ['fuzz-a', 'fuzz-b'].map((name) => ({ name, site: site.id, device_type: type.id, role: role.id })))).body as { id: number }[];
+  await t.post('/api/dcim/interfaces/', devices.flatMap((d) => ['e1', 'e2', 'e3', 'e4'].map((name) => ({ device: d.id, name, type: '1000base-t' }))));
+  const { body: rear } = await t.post('/api/dcim/rear-ports/', { device: devices[0].id, name: 'R1', type: 'lc', positions: 2 });
+  await t.post('/api/dcim/front-ports/', { device: devices[0].id, name: 'F1', type: 'lc', rear_port: rear.id });
+  await t.post('/api/dcim/cables/', { a_terminations: [{ object_type: 'dcim.interface', object_id: 1 }], b_terminations: [{ object_type: 'dcim.interface', object_id: 5 }] });
   limited = await t.createUser('fuzz-limited');
   await t.post('/api/users/permissions/', {
     name: 'fuzz view', object_types: ['tenancy.tenant', 'tenancy.contact'], actions: ['view', 'change'], constraints: { name__istartswith: 'contact' }, users: [limited.id],

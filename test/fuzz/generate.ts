@@ -68,7 +68,7 @@ export interface ModelTarget {
 /** Every model of every enabled plugin, described from its declaration and its filter set. */
 export function targets(server: PatchbayServer): ModelTarget[] {
   const { registry, filters } = server;
-  return registry.all().map((model) => {
+  return registry.all().filter((model) => model.served).map((model) => {
     const properties = registry.outputFields(model, 'full').flatMap((f) => f.describe(registry));
     const params = [...filters.of(model).entries()].flatMap(([name, filter]) => [name, ...filter.suffixes.map((s) => `${name}__${s}`)]);
     // Filters resolved at request time (custom fields) and ones a client may guess.
