@@ -90,7 +90,7 @@ try {
 
   // DCIM: the demo data set (40 sites of 50 devices: 2,000 devices, about 39,000 interfaces).
   await db.transaction(async (trx) => {
-    for (const step of dcimDemoSteps({ sites: 40, 'devices-per-site': 50 })) await step.run(trx);
+    for (const step of dcimDemoSteps({ sites: 40, 'devices-per-site': 50 }, server.registry)) await step.run(trx);
   });
   await db.raw('analyze');
   const scenarios: [string, string, ReturnType<typeof interfaceList>][] = [

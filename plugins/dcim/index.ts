@@ -60,7 +60,7 @@ export default definePlugin({
       sites: { default: 10, max: 10000, help: 'sites' },
       'devices-per-site': { default: 50, max: 1000, help: 'devices in each site' },
     },
-    steps: (sizes) => dcimDemoSteps(sizes),
+    steps: (sizes, ctx) => dcimDemoSteps(sizes, ctx.registry),
   },
   setup(ctx) {
     ctx.filters.extend(cableFilters(ctx.registry));

@@ -77,8 +77,30 @@ describe('manage generate-demo', () => {
         termination_z: { termination_type: 'circuits.providernetwork', termination: { name: 'Lumen backbone' } }, assignments: [{ priority: { value: 'primary' } }],
       });
       expect((await t.get('/api/dcim/sites/?slug=dc-0001')).body.results[0].circuit_count).toBe(1);
+      // Cabling: servers to two leaves, leaves to the core through a pair of patch panels, the core to the circuit, power.
+      const first = async (query: string) => (await t.get(`/api/dcim/interfaces/?site=dc-0001&${query}&limit=1`)).body.results[0] as Body;
+      const names = async (path: string) =>
+        ((await t.get(path)).body as Body[][]).map(([near, cable, far]) => [near.map((o: Body) => o.display), cable ? cable.type : null, far.map((o: Body) => o.display)]);
+      const server = await first('name=eno1');
+      expect(server).toMatchObject({ connected_endpoints_type: 'dcim.interface', connected_endpoints: [{ name: 'Ethernet1' }], connected_endpoints_reachable: true });
+      const uplink = await first('name=Ethernet49/1');
+      expect(await names(`/api/dcim/interfaces/${uplink.id}/trace/`)).toEqual([
+        [['Ethernet49/1'], 'smf-os2', ['Port 1']], [['Rear'], 'mrj21-trunk', ['Rear']], [['Port 1'], 'smf-os2', ['et-0/0/0']],
+      ]);
+      const edge = await first('name=et-1/0/0');
+      expect(await names(`/api/dcim/interfaces/${edge.id}/trace/`)).toEqual([
+        [['et-1/0/0'], 'smf-os2', ['INET-dc-0001: Termination A']], [['INET-dc-0001: Termination Z'], null, ['Zayo backbone']],
+      ]);
+      expect(edge.connected_endpoints_type).toBe('circuits.providernetwork');
+      // The first PDU (slot 21) is in the second rack, fed by its A feed.
+      const pdu = (await t.get('/api/dcim/power-ports/?site=dc-0001&name=PSU1&device_role=pdu&limit=1')).body.results[0];
+      expect(pdu).toMatchObject({ connected_endpoints_type: 'dcim.powerfeed', connected_endpoints: [{ name: 'R02-A' }] });
+      const cables = await t.get('/api/dcim/cables/?limit=1000');
+      expect((await t.get('/api/dcim/cables/?unterminated=true')).body.count).toBe(0);
+
       for (const [path, list] of [
         ['/api/ipam/prefixes/', prefixes], ['/api/ipam/ip-addresses/', addresses], ['/api/virtualization/virtual-machines/', machines], ['/api/circuits/circuits/', circuits],
+        ['/api/dcim/cables/', cables],
       ] as const) {
         const patched = await t.request('PATCH', path, { body: list.body.results.map((o: Body) => ({ id: o.id, description: 'checked' })) });
         expect(patched.status, JSON.stringify(patched.body).slice(0, 500)).toBe(200);

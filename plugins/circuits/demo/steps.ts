@@ -1,4 +1,5 @@
-import type { Db, DemoStep } from '../../../kernel/index.js';
+import type { Db, DemoStep, ModelRegistry } from '../../../kernel/index.js';
+import { DEMO_DEVICES, demoCables, demoPaths } from '../../dcim/demo/cabling.js';
 
 /** Rows a statement inserted (what a previous run made is skipped). */
 async function inserted(db: Db, sql: string, bindings: readonly unknown[] = []): Promise<number> {
@@ -12,10 +13,10 @@ const type = (app: string, model: string) => `(select id from core_objecttype wh
 
 /**
  * The circuits demo data: two transit providers, each with an account and a backbone network; per site an internet
- * circuit (the providers in turn) from the site (A) to the provider's backbone (Z), all in one circuit group.
- * Set-based; a rerun adds only what is missing.
+ * circuit (the providers in turn) from the site (A) to the provider's backbone (Z), all in one circuit group, its A
+ * end cabled to the site's first core router. Set-based; a rerun adds only what is missing.
  */
-export function circuitsDemoSteps(sizes: Record<string, number>): DemoStep[] {
+export function circuitsDemoSteps(sizes: Record<string, number>, registry: ModelRegistry): DemoStep[] {
   const sites = Array.from({ length: sizes.sites }, (_, i) => `dc-${String(i + 1).padStart(4, '0')}`);
   const providers = `(values (0, 'Lumen', 'lumen'), (1, 'Zayo', 'zayo')) p(k, name, slug)`;
   return [
@@ -52,6 +53,15 @@ export function circuitsDemoSteps(sizes: Record<string, number>): DemoStep[] {
           from (${SITES}) s join circuits_circuit c on c.cid = 'INET-' || s.slug on conflict do nothing`, [sites]);
         return circuits + terminations + grouped;
       },
+    },
+    {
+      label: 'Circuits cabled to the core routers',
+      run: async (db) =>
+        (await demoCables(db, 'dcim.interface', 'circuits.circuittermination', `with dev as (${DEMO_DEVICES})
+          select i.id as a_id, t.id as b_id from dev d join dcim_interface i on i.device_id = d.id and i.name = 'et-1/0/0'
+          join dcim_site s on s.id = d.site_id join circuits_circuit c on c.cid = 'INET-' || s.slug
+          join circuits_circuittermination t on t.circuit_id = c.id and t.term_side = 'A'
+          where d.slot = 0 and d.block = 0`, [sites], 'smf-os2')) + (await demoPaths(db, registry, sites)),
     },
   ];
 }

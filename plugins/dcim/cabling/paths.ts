@@ -7,9 +7,18 @@ import { traceFrom, type TracedPath } from './trace.js';
 /** Cable path changes queue behind each other: each re-trace sees what the one before it committed. */
 const CABLING_LOCK = 7_301_114;
 
-/** The tracer's loads for one re-trace, batched across its traces (one query per model and round). */
+/**
+ * The tracer's loads for one re-trace, batched across its traces (one query per model and round), one query at a
+ * time (a transaction's connection runs one at a time anyway).
+ */
 function batchedLoads(db: Db, registry: ModelRegistry): TraceLoads {
   const batcher = new Batcher();
+  let last: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(query: () => Promise<T>): Promise<T> => {
+    const next = last.then(query);
+    last = next.catch(() => undefined);
+    return next;
+  };
   return {
     registry,
     async rows(model, ids) {
@@ -17,7 +26,7 @@ function batchedLoads(db: Db, registry: ModelRegistry): TraceLoads {
       const found = await Promise.all(
         ids.map((id) =>
           batcher.load(`rows:${model}`, id, async (keys: number[]) => {
-            const rows = (await db(table).select('*').whereRaw('id = any(?)', [keys])) as Row[];
+            const rows = (await inTurn(() => db(table).select('*').whereRaw('id = any(?)', [keys]))) as Row[];
             const byId = new Map(rows.map((r) => [r.id as number, r]));
             return keys.map((k) => byId.get(k));
           }),
@@ -28,7 +37,7 @@ function batchedLoads(db: Db, registry: ModelRegistry): TraceLoads {
     where(model, column, value) {
       const table = registry.get(model).table;
       return batcher.load(`where:${model}:${column}`, value, async (keys: number[]) => {
-        const rows = (await db(table).select('*').whereRaw('?? = any(?)', [column, keys]).orderBy('id')) as Row[];
+        const rows = (await inTurn(() => db(table).select('*').whereRaw('?? = any(?)', [column, keys]).orderBy('id'))) as Row[];
         return keys.map((k) => rows.filter((r) => r[column] === k));
       });
     },

@@ -1,4 +1,5 @@
-import type { Db, DemoStep } from '../../../kernel/index.js';
+import type { Db, DemoStep, ModelRegistry } from '../../../kernel/index.js';
+import { cablingSteps } from './cabling.js';
 import { DEVICES_PER_RACK, DEVICE_TYPES, LINE_CARD, MANUFACTURERS, PLATFORMS, REGIONS, ROLES, SITE_GROUPS, typeOfSlot, type DemoType } from './catalog.js';
 
 /** Rows a statement inserted (`on conflict do nothing` skips what a previous run made). */
@@ -42,10 +43,11 @@ function templates(db: Db, table: string, model: string, rows: Record<string, un
 
 /**
  * The dcim demo data: regions, site groups, sites, locations, racks, manufacturers, device types with their
- * component templates, devices placed in racks, their components, and line cards installed in the routers.
- * Every statement is set-based and skips what exists, so a rerun with larger sizes grows the data set.
+ * component templates, devices placed in racks, their components, line cards installed in the routers, and the
+ * cabling between them with its paths. Every statement is set-based and skips what exists, so a rerun with larger
+ * sizes grows the data set.
  */
-export function dcimDemoSteps(sizes: Record<string, number>): DemoStep[] {
+export function dcimDemoSteps(sizes: Record<string, number>, registry: ModelRegistry): DemoStep[] {
   const sites = Array.from({ length: sizes.sites }, (_, i) => `dc-${pad(i + 1)}`);
   const perSite = sizes['devices-per-site'];
   const racksPerSite = Math.ceil(perSite / DEVICES_PER_RACK);
@@ -170,6 +172,7 @@ export function dcimDemoSteps(sizes: Record<string, number>): DemoStep[] {
             from dcim_module m join dcim_modulebay b on b.id = m.module_bay_id join (${demoDevices}) d on d.id = m.device_id
             join dcim_interfacetemplate t on t.module_type_id = m.module_type_id on conflict do nothing`, [sites])),
     },
+    ...cablingSteps(sites, registry),
   ];
 }
 
