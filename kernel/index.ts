@@ -27,7 +27,6 @@ export { ScalarField, StringField, IntegerField, BooleanField, type StringOption
 export { ForeignKeyField, type ForeignKeyOptions } from './model/fields/foreign-key.js';
 export { ManyToManyField, type ManyToManyOptions } from './model/fields/many-to-many.js';
 export { ReadOnlyField } from './model/fields/read-only.js';
-export { ListField, type ListOptions } from './model/fields/list.js';
 export { ComputedField } from './model/fields/computed.js';
 export type { PropertyDescription, ValueSchema } from './model/description.js';
 export type { OrderStep } from './model/ordering.js';

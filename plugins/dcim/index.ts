@@ -32,7 +32,7 @@ import {
 import { VirtualChassis } from './models/virtual-chassis.js';
 import { VirtualDeviceContext } from './models/virtual-device-context.js';
 import { cableFilters } from './cabling/filters.js';
-import { Cable, CablePath, CableTermination } from './models/cable.js';
+import { Cable, CablePath, CablePathNode, CableTermination } from './models/cable.js';
 import { connectedDeviceRoute, pathsRoute, traceRoute } from './routes/cabling.js';
 import { elevationRoute } from './routes/elevation.js';
 
@@ -52,7 +52,7 @@ export default definePlugin({
     FrontPortTemplate, ModuleBayTemplate, DeviceBayTemplate, InventoryItemTemplate,
     VirtualChassis, Device, Module, VirtualDeviceContext, MacAddress,
     ConsolePort, ConsoleServerPort, PowerPort, PowerOutlet, Interface, RearPort, FrontPort, ModuleBay, DeviceBay, InventoryItem,
-    PowerPanel, PowerFeed, Cable, CableTermination, CablePath,
+    PowerPanel, PowerFeed, Cable, CableTermination, CablePath, CablePathNode,
   ],
   migrations: new URL('./migrations/', import.meta.url),
   demo: {

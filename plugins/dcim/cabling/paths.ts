@@ -2,6 +2,7 @@ import { Batcher, type Db, type ModelRegistry, type Row } from '../../../kernel/
 import { cableRole, isPathEndpoint } from './cabled.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from './nodes.js';
 import type { TraceLoads } from './roles.js';
+import { pathsThrough } from './stored-paths.js';
 import { traceFrom, type TracedPath } from './trace.js';
 
 /** Cable path changes queue behind each other: each re-trace sees what the one before it committed. */
@@ -38,7 +39,9 @@ function batchedLoads(db: Db, registry: ModelRegistry): TraceLoads {
       const table = registry.get(model).table;
       return batcher.load(`where:${model}:${column}`, value, async (keys: number[]) => {
         const rows = (await inTurn(() => db(table).select('*').whereRaw('?? = any(?)', [column, keys]).orderBy('id'))) as Row[];
-        return keys.map((k) => rows.filter((r) => r[column] === k));
+        const byKey = new Map<unknown, Row[]>();
+        for (const row of rows) byKey.set(row[column], [...(byKey.get(row[column]) ?? []), row]);
+        return keys.map((k) => byKey.get(k) ?? []);
       });
     },
   };
@@ -50,25 +53,33 @@ interface Origin {
   rows: Row[];
 }
 
-interface StoredPath {
+/** A traced path as written, with its id and origins. */
+interface Written extends TracedPath {
   id: number;
-  path: PathNode[][];
-  _origins: PathNode[];
+  origins: PathNode[];
 }
 
-const COLUMNS = 'v(id int, path jsonb, nodes text[], origins text[], is_active boolean, is_complete boolean, is_split boolean)';
+/** A path the change touches, with its origins. */
+interface AffectedPath {
+  id: number;
+  origins: PathNode[];
+}
 
 /**
  * Brings every cable path the change of `touched` objects (cables, terminations, ports, circuit terminations) can
  * affect up to date, in the caller's transaction: paths through any of them are traced again from their origins,
  * touched endpoints get a path if they now have one, and paths left without a cabled origin go. Other paths are
- * left alone. Only cable path rows are written, under a lock cabling changes take in turn.
+ * left alone. Only cable paths and their nodes are written, under a lock cabling changes take in turn.
  */
 export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode[]): Promise<void> {
   if (!touched.length) return;
   await db.raw('select pg_advisory_xact_lock(?)', [CABLING_LOCK]);
-  const affected = (await db('dcim_cablepath').select('id', 'path', '_origins').whereRaw('_nodes && ?::text[]', [[...new Set(touched)]])) as StoredPath[];
-  const candidates = new Set<PathNode>([...touched.filter((n) => isPathEndpoint(registry, parseNode(n).model)), ...affected.flatMap((p) => p._origins)]);
+  const { rows: affected } = (await db.raw(
+    `select p.id, coalesce(array_agg(n.node) filter (where n.origin), '{}') as origins
+     from dcim_cablepath p join dcim_cablepathnode n on n.path_id = p.id where p.id in (${pathsThrough()}) group by p.id order by p.id`,
+    [[...new Set(touched)]],
+  )) as { rows: AffectedPath[] };
+  const candidates = new Set<PathNode>([...touched.filter((n) => isPathEndpoint(registry, parseNode(n).model)), ...affected.flatMap((p) => p.origins)]);
 
   const groups = new Map<string, Origin>();
   for (const [model, ids] of idsByModel(candidates)) {
@@ -87,35 +98,46 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
 
   // Each traced group keeps a path one of its origins had, if still free; the paths nobody keeps go.
   const claimed = new Set<number>();
-  const kept: (TracedPath & { id: number; origins: PathNode[] })[] = [];
-  const fresh: (TracedPath & { origins: PathNode[] })[] = [];
+  const kept: Written[] = [];
+  const fresh: Omit<Written, 'id'>[] = [];
   origins.forEach((group, n) => {
     const path = traced[n];
     if (!path) return;
     const nodes = group.rows.map((r) => nodeOf(group.model, r.id as number));
-    const reuse = affected.find((p) => !claimed.has(p.id) && p._origins.some((o) => nodes.includes(o)));
+    const reuse = affected.find((p) => !claimed.has(p.id) && p.origins.some((o) => nodes.includes(o)));
     if (!reuse) return fresh.push({ ...path, origins: nodes });
     claimed.add(reuse.id);
     kept.push({ ...path, id: reuse.id, origins: nodes });
   });
   const dropped = affected.filter((p) => !claimed.has(p.id)).map((p) => p.id);
   if (dropped.length) await db('dcim_cablepath').whereRaw('id = any(?)', [dropped]).delete();
-  const record = (p: TracedPath & { origins: PathNode[] }, id: number) => ({
-    id, path: p.path, nodes: p.path.flat(), origins: p.origins, is_active: p.is_active, is_complete: p.is_complete, is_split: p.is_split,
-  });
   if (kept.length) {
     await db.raw(
-      `update dcim_cablepath p set path = v.path, _nodes = v.nodes, _origins = v.origins, is_active = v.is_active, is_complete = v.is_complete,
-         is_split = v.is_split, last_updated = now()
-       from jsonb_to_recordset(?::jsonb) as ${COLUMNS} where p.id = v.id`,
-      [JSON.stringify(kept.map((p) => record(p, p.id)))],
+      `update dcim_cablepath p set path = v.path, is_active = v.is_active, is_complete = v.is_complete, is_split = v.is_split, last_updated = now()
+       from jsonb_to_recordset(?::jsonb) as v(id int, path jsonb, is_active boolean, is_complete boolean, is_split boolean) where p.id = v.id`,
+      [JSON.stringify(kept.map(({ id, path, is_active, is_complete, is_split }) => ({ id, path, is_active, is_complete, is_split })))],
     );
+    await db('dcim_cablepathnode').whereRaw('path_id = any(?)', [kept.map((p) => p.id)]).delete();
   }
+  const written = [...kept];
   if (fresh.length) {
+    // Ids first, so that each path's nodes can name it.
+    const { rows: ids } = (await db.raw(`select nextval(pg_get_serial_sequence('dcim_cablepath', 'id'))::int as id from generate_series(1, ?)`, [fresh.length])) as { rows: { id: number }[] };
+    const added = fresh.map((p, n) => ({ ...p, id: ids[n].id }));
     await db.raw(
-      `insert into dcim_cablepath (path, _nodes, _origins, is_active, is_complete, is_split, created, last_updated)
-       select v.path, v.nodes, v.origins, v.is_active, v.is_complete, v.is_split, now(), now() from jsonb_to_recordset(?::jsonb) as ${COLUMNS}`,
-      [JSON.stringify(fresh.map((p) => record(p, 0)))],
+      `insert into dcim_cablepath (id, path, is_active, is_complete, is_split, created, last_updated)
+       select v.id, v.path, v.is_active, v.is_complete, v.is_split, now(), now()
+       from jsonb_to_recordset(?::jsonb) as v(id int, path jsonb, is_active boolean, is_complete boolean, is_split boolean)`,
+      [JSON.stringify(added.map(({ id, path, is_active, is_complete, is_split }) => ({ id, path, is_active, is_complete, is_split })))],
+    );
+    written.push(...added);
+  }
+  if (written.length) {
+    const nodes = written.flatMap((p) => [...new Set(p.path.flat())].map((node) => ({ path: p.id, node, origin: p.origins.includes(node) })));
+    await db.raw(
+      `insert into dcim_cablepathnode (path_id, node, origin, created, last_updated)
+       select v.path, v.node, v.origin, now(), now() from jsonb_to_recordset(?::jsonb) as v(path int, node text, origin boolean)`,
+      [JSON.stringify(nodes)],
     );
   }
 }

@@ -1,5 +1,5 @@
 import {
-  ValidationError, defineModel, f, loadDisplays, ListField,
+  StringField, ValidationError, defineModel, f, loadDisplays,
   type ExpressionIndex, type ObjectRef, type Row, type SavedItem, type ValidateContext, type WriteSession,
 } from '../../../kernel/index.js';
 import { claimsOf, CableEndField } from '../cabling/fields/cable-ends.js';
@@ -139,18 +139,6 @@ export const CableTermination = defineModel('dcim.cabletermination', {
   },
 });
 
-/** Nodes of a cable path in a GIN-indexed array: the paths through an object, or starting at it, are found by index. */
-class PathNodesField extends ListField {
-  constructor() {
-    super({ sqlType: 'text[]', item: (v) => String(v), readOnly: true });
-  }
-
-  override indexes(): ExpressionIndex[] {
-    const name = `${this.model.table}${this.name}_gin`;
-    return [{ name, expression: `create index "${name}" on "${this.model.table}" using gin ("${this.name}")` }];
-  }
-}
-
 /**
  * A traced cable path (NetBox's CablePath): its hops from the origin endpoints on, and whether it is complete,
  * active and split. Kept by the cabling code in the transaction of each change; not served itself.
@@ -163,8 +151,31 @@ export const CablePath = defineModel('dcim.cablepath', {
     is_active: f.boolean({ default: false }),
     is_complete: f.boolean({ default: false }),
     is_split: f.boolean({ default: false }),
-    _nodes: new PathNodesField(),
-    _origins: new PathNodesField(),
   },
   brief: ['is_active', 'is_complete', 'is_split'],
+});
+
+/** A node name, b-tree indexed: the paths through an object (or starting at it) are found by equality. */
+class NodeField extends StringField {
+  constructor() {
+    super({ max: 120, readOnly: true });
+  }
+
+  override indexes(): ExpressionIndex[] {
+    const name = `${this.model.table}_${this.name}_idx`;
+    return [{ name, expression: `create index "${name}" on "${this.model.table}" ("${this.name}")` }];
+  }
+}
+
+/** Each object and cable on a cable path (`dcim.interface:12`), the origins marked: the index of the paths. */
+export const CablePathNode = defineModel('dcim.cablepathnode', {
+  path: 'cable-path-nodes',
+  served: false,
+  fields: {
+    path: f.fk('dcim.cablepath', { onDelete: 'cascade' }),
+    node: new NodeField(),
+    origin: f.boolean({ default: false }),
+  },
+  unique: [{ fields: ['path', 'node'] }],
+  brief: ['node'],
 });

@@ -1,15 +1,7 @@
 import type { Request, RequestHandler } from 'express';
 import { HttpError, and, cmp, notFound, type DataAccess, type Json, type JsonObject, type Model, type PluginContext, type Row } from '../../../kernel/index.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from '../cabling/nodes.js';
-
-/** A stored cable path. */
-interface PathRow {
-  id: number;
-  path: PathNode[][];
-  is_active: boolean;
-  is_complete: boolean;
-  is_split: boolean;
-}
+import { destinations, pathFrom, pathsThrough, type StoredPath } from '../cabling/stored-paths.js';
 
 /** The object a detail sub-endpoint names, if the reader may view it. */
 async function target(req: Request, reader: DataAccess, model: Model): Promise<Row> {
@@ -44,9 +36,6 @@ async function tracedCables(ids: number[], reader: DataAccess, ctx: PluginContex
   return new Map(rendered.map((c, n) => [c.id as number, { ...c, type: plain(rows[n], 'type'), status: plain(rows[n], 'status'), length_unit: plain(rows[n], 'length_unit') }]));
 }
 
-const pathOf = async (ctx: PluginContext, origin: PathNode) =>
-  (await ctx.db('dcim_cablepath').select('*').whereRaw('_origins @> ?::text[]', [[origin]]).first()) as PathRow | undefined;
-
 /**
  * The hops of an endpoint's path in threes (near ends, cable, far ends), continued through a bridged interface at a
  * single far end, as NetBox's PathEndpoint.trace: a path ending at an open port is padded, one ending at a site or
@@ -57,12 +46,12 @@ async function hopsFrom(ctx: PluginContext, origin: PathNode): Promise<PathNode[
   const seen = new Set<PathNode>();
   for (let at: PathNode | undefined = origin; at && !seen.has(at); ) {
     seen.add(at);
-    const path = await pathOf(ctx, at);
+    const path = await pathFrom(ctx.db, at);
     if (!path) break;
     hops.push(...path.path);
     if (hops.length % 3 === 1) hops.push([], []);
     else if (hops.length % 3 === 2) hops.splice(hops.length - 1, 0, []);
-    const far = path.is_complete ? path.path.at(-1) ?? [] : [];
+    const far = destinations(path);
     at = undefined;
     if (far.length === 1 && parseNode(far[0]).model === 'dcim.interface') {
       const bridge = (await ctx.db('dcim_interface').select('bridge_id').where('id', parseNode(far[0]).id).first()) as Row | undefined;
@@ -98,7 +87,7 @@ export function pathsRoute(ctx: PluginContext, key: string): RequestHandler {
     const model = ctx.registry.get(key);
     const reader = ctx.as(req);
     const row = await target(req, reader, model);
-    const paths = (await ctx.db('dcim_cablepath').select('*').whereRaw('_nodes @> ?::text[]', [[nodeOf(key, row.id as number)]]).orderBy('id')) as PathRow[];
+    const paths = (await ctx.db('dcim_cablepath').select('*').whereRaw(`id in (${pathsThrough()})`, [[nodeOf(key, row.id as number)]]).orderBy('id')) as StoredPath[];
     const objects = await nested(paths.flatMap((p) => p.path.flat()), reader, ctx);
     res.json(paths.map((p) => ({
       id: p.id,
@@ -130,8 +119,7 @@ export function connectedDeviceRoute(ctx: PluginContext): RequestHandler {
     if (!device) throw notFound();
     const [peer] = await reader.list(interfaces, { where: and([cmp(['device'], 'exact', device.id), cmp(['name'], 'exact', interfaceName)]), limit: 1 });
     if (!peer) throw notFound();
-    const path = await pathOf(ctx, nodeOf('dcim.interface', peer.id as number));
-    const far = path?.is_complete ? path.path.at(-1) ?? [] : [];
+    const far = destinations(await pathFrom(ctx.db, nodeOf('dcim.interface', peer.id as number)));
     if (!far.length || parseNode(far[0]).model !== 'dcim.interface') throw notFound();
     const farInterface = (await ctx.db('dcim_interface').select('device_id').where('id', parseNode(far[0]).id).first()) as Row | undefined;
     const found = farInterface ? await reader.get(devices, farInterface.device_id as number) : undefined;

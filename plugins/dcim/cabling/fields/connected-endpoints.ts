@@ -50,8 +50,8 @@ export class ConnectedEndpointsField extends ReadOnlyField {
           return {
             op: 'sql',
             condition: (qb, alias) => {
-              const origin = `array[? || ${alias}.id]::text[]`;
-              const complete = `exists (select 1 from dcim_cablepath p where p._origins @> ${origin} and p.is_complete)`;
+              const complete = `exists (select 1 from dcim_cablepathnode n join dcim_cablepath p on p.id = n.path_id
+                where n.node = ? || ${alias}.id and n.origin and p.is_complete)`;
               qb.whereRaw(connected ? complete : `not ${complete}`, [`${this.model.key}:`]);
             },
           };
