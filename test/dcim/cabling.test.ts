@@ -343,3 +343,42 @@ describe('more cabling', () => {
     expect(await get(`${API}/interfaces/${spare.id}/`)).toMatchObject({ cable: null, _occupied: false });
   });
 });
+
+describe('cabling under load', () => {
+  it('re-traces only the paths a change touches', async () => {
+    const [x, y] = [await device('iso-x'), await device('iso-y')];
+    const [x1, y1, x2, y2] = [await iface(x, 'p1'), await iface(y, 'p1'), await iface(x, 'p2'), await iface(y, 'p2')];
+    const mine = await cable([['dcim.interface', x1]], [['dcim.interface', y1]]);
+    await cable([['dcim.interface', x2]], [['dcim.interface', y2]]);
+    const db = t.server.db.knex;
+    const paths = () => db.raw(`select p.id, p.last_updated::text, p.path::text from dcim_cablepath p
+      where p.id in (select path_id from dcim_cablepathnode where node in (?, ?)) order by p.id`, [`dcim.interface:${x2.id}`, `dcim.interface:${y2.id}`]);
+    const before = (await paths()).rows;
+    expect(before).toHaveLength(2);
+    await t.request('PATCH', `${API}/cables/${mine.id}/`, { body: { status: 'planned' } });
+    await t.request('DELETE', `${API}/cables/${mine.id}/`);
+    expect((await paths()).rows).toEqual(before);
+  });
+
+  it('gives one port to one of two writes racing for it, and paths built by parallel writes come out whole', async () => {
+    const [a, b, c] = [await device('race-a'), await device('race-b'), await device('race-c')];
+    const [pa, pb, pc] = [await iface(a, 'x'), await iface(b, 'x'), await iface(c, 'x')];
+    const racing = await Promise.all([pb, pc].map((other) =>
+      t.post(`${API}/cables/`, { a_terminations: [ref('dcim.interface', pa)], b_terminations: [ref('dcim.interface', other)] })));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 400]);
+    expect((await get(`${API}/cables/?interface_id=${pa.id}`)).count).toBe(1);
+
+    const left = await device('race-left');
+    const right = await device('race-right');
+    const [p1, p2] = [await panel('race-pp1'), await panel('race-pp2')];
+    const [l, r] = [await iface(left, 'x'), await iface(right, 'x')];
+    const created = await Promise.all([
+      t.post(`${API}/cables/`, { a_terminations: [ref('dcim.interface', l)], b_terminations: [ref('dcim.frontport', p1.fronts[0])] }),
+      t.post(`${API}/cables/`, { a_terminations: [ref('dcim.rearport', p1.rears[0])], b_terminations: [ref('dcim.rearport', p2.rears[0])] }),
+      t.post(`${API}/cables/`, { a_terminations: [ref('dcim.frontport', p2.fronts[0])], b_terminations: [ref('dcim.interface', r)] }),
+    ]);
+    expect(created.map((res) => res.status)).toEqual([201, 201, 201]);
+    expect((await get(`${API}/interfaces/${l.id}/`)).connected_endpoints).toMatchObject([{ id: r.id }]);
+    expect((await get(`${API}/interfaces/${r.id}/`)).connected_endpoints).toMatchObject([{ id: l.id }]);
+  });
+});
