@@ -22,7 +22,8 @@ interface TenantRow {
 /** The objects of other apps that count their tenant, by count name: what a tenant shows. */
 const TENANT_COUNTS: [string, string][] = [
   ['device_count', 'dcim_device'], ['ipaddress_count', 'ipam_ipaddress'], ['prefix_count', 'ipam_prefix'], ['rack_count', 'dcim_rack'],
-  ['site_count', 'dcim_site'], ['vlan_count', 'ipam_vlan'], ['vrf_count', 'ipam_vrf'],
+  ['site_count', 'dcim_site'], ['vlan_count', 'ipam_vlan'], ['vrf_count', 'ipam_vrf'], ['circuit_count', 'circuits_circuit'],
+  ['cluster_count', 'virtualization_cluster'], ['virtualmachine_count', 'virtualization_virtualmachine'],
 ];
 
 type Handler = (url: URL, body: unknown) => Promise<unknown>;

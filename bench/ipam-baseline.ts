@@ -2,6 +2,7 @@ import type { Db } from '../kernel/model/types.js';
 import { formatDateTime } from '../kernel/model/fields/time.js';
 import { IpAddressRole, IpAddressStatus, PrefixStatus } from '../plugins/ipam/choices.js';
 import type { ChoiceSet } from '../kernel/index.js';
+import { cableBrief, pathsFrom } from './dcim-baseline.js';
 
 type Row = Record<string, unknown>;
 type Handler = (url: URL) => Promise<unknown>;
@@ -59,20 +60,25 @@ export function availableIps(db: Db, prefixId: number): Handler {
   };
 }
 
-/** The addresses of the page in one statement, with their VRF, tenant, interface (and its device) and NAT. */
+/**
+ * The addresses of the page in one statement, with their VRF, tenant, interface (its device, cable and the cable
+ * path starting there) and NAT.
+ */
 const ADDRESS_PAGE = `with page as (select * from ipam_ipaddress order by address, id limit ?),
     outside as (select o.nat_inside_id as id, json_agg(json_build_object('id', o.id, 'address', o.address::text) order by o.address, o.id) as list
       from ipam_ipaddress o where o.nat_inside_id in (select id from page) group by o.nat_inside_id),
-    tags as (${tagsOfPage('ipaddress')})
+    tags as (${tagsOfPage('ipaddress')}),
+    paths as (${pathsFrom(`array(select 'dcim.interface:' || assigned_object_id from page where assigned_object_type_id = ${typeId('dcim', 'interface')})`)})
   select p.*, p.address::text as address_text, v.name as v_name, v.rd as v_rd, v.description as v_description,
     tn.name as tn_name, tn.slug as tn_slug, tn.description as tn_description,
-    i.id as i_id, i.name as i_name, i.label as i_label, i.description as i_description,
+    i.id as i_id, i.name as i_name, i.label as i_label, i.description as i_description, i.cable_id as i_cable_id, i.mark_connected as i_mark_connected,
+    ic.label as ic_label, ic.description as ic_description, pa.is_complete as i_path_complete, pa.is_active as i_path_active,
     d.id as d_id, d.name as d_name, d.asset_tag as d_asset_tag, d.description as d_description,
     case when d.name is null then (select m.name || ' ' || dt.model from dcim_devicetype dt join dcim_manufacturer m on m.id = dt.manufacturer_id where dt.id = d.device_type_id) end as d_type,
     ni.address::text as ni_address, coalesce(outside.list, '[]') as outside, coalesce(tags.tags, '[]') as tags
   from page p left join ipam_vrf v on v.id = p.vrf_id left join tenancy_tenant tn on tn.id = p.tenant_id
   left join dcim_interface i on p.assigned_object_type_id = ${typeId('dcim', 'interface')} and i.id = p.assigned_object_id
-  left join dcim_device d on d.id = i.device_id
+  left join dcim_device d on d.id = i.device_id left join dcim_cable ic on ic.id = i.cable_id left join paths pa on pa.origin = 'dcim.interface:' || i.id
   left join ipam_ipaddress ni on ni.id = p.nat_inside_id left join outside on outside.id = p.id left join tags on tags.id = p.id
   order by p.address, p.id`;
 
@@ -102,6 +108,9 @@ export function ipAddressList(db: Db): Handler {
           id: r.i_id, url: link(base, 'dcim/interfaces', r.i_id), display: r.i_label ? `${r.i_name} (${r.i_label})` : r.i_name,
           device: { id: r.d_id, url: link(base, 'dcim/devices', r.d_id), display: deviceDisplay, name: r.d_name, description: r.d_description, display_name: deviceDisplay },
           name: r.i_name, description: r.i_description,
+          cable: cableBrief(base, r.i_cable_id, r.ic_label, r.ic_description), _occupied: r.i_cable_id !== null || Boolean(r.i_mark_connected),
+          // Connected or planned when a complete path starts at the interface.
+          connection_status: r.i_path_complete ? { value: r.i_path_active, label: r.i_path_active ? 'Connected' : 'Planned' } : null,
         },
         nat_inside: r.nat_inside_id === null ? null : nat(r.nat_inside_id, r.ni_address),
         nat_outside: (r.outside as Row[]).map((o) => nat(o.id, o.address)),

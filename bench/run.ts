@@ -3,13 +3,16 @@ import { keyDigest } from '../kernel/auth/fields.js';
 import { createServer } from '../kernel/server.js';
 import { builtinPlugins } from '../plugins/index.js';
 import { bulkCreateTenants, filteredTenants, startBaseline, tenantList, type TenantBody } from './baseline.js';
+import { createCables, interfaceTrace, type CableBody } from './cabling-baseline.js';
+import { cablingFixtures, freeInterfaces, type Api } from './cabling-fixtures.js';
 import { deviceList, interfaceList } from './dcim-baseline.js';
 import { availableIps, ipAddressList, prefixList } from './ipam-baseline.js';
 import { dcimDemoSteps } from '../plugins/dcim/demo/steps.js';
 import { ipamDemoSteps } from '../plugins/ipam/demo/steps.js';
 import { isDeepStrictEqual } from 'node:util';
 import { startPostgres } from '../test/helpers/services.js';
-import { measure, report } from './harness.js';
+import { measure, measureCount, report } from './harness.js';
+import type { Db } from '../kernel/model/types.js';
 
 /**
  * `npm run bench`: Patchbay against hand-written SQL in the same process and the same run, reported as
@@ -100,6 +103,65 @@ try {
   ];
   for (const [title, path, handler] of scenarios) await compare(title, path, handler);
 
+  // Cabling: besides the demo's (interfaces to interfaces and to front ports, paths through patch panels), cables made
+  // through the API so that the cabled page shows every kind of link peer and connected endpoint (cablingFixtures).
+  const send: Api = async <T,>(path: string, body: unknown, method = 'POST'): Promise<T> => {
+    const res = await fetch(`${base}${path}`, { method, body: JSON.stringify(body), headers: { ...auth, 'Content-Type': 'application/json' } });
+    if (!res.ok) throw new Error(`${method} ${path}: HTTP ${res.status} ${(await res.text()).slice(0, 300)}`);
+    return (await res.json()) as T;
+  };
+  const traced = await cablingFixtures(send, db);
+  await db.raw('analyze');
+  const cabledPath = '/api/dcim/interfaces/?cabled=true&limit=1000';
+  const cabled = ((await (await fetch(`${base}${cabledPath}`, { headers: auth })).json()) as { results: Record<string, unknown>[] }).results;
+  const kinds: [string, unknown[]][] = [
+    ['link_peers_type', ['dcim.interface', 'dcim.frontport', 'dcim.rearport', 'circuits.circuittermination']],
+    ['connected_endpoints_type', ['dcim.interface', 'circuits.providernetwork', null]],
+    ['connected_endpoints_reachable', [true, false]],
+  ];
+  for (const [key, wanted] of kinds) {
+    const found = new Set(cabled.map((r) => r[key]));
+    if (!wanted.every((k) => found.has(k))) throw new Error(`The cabled page lacks ${key} ${wanted.filter((k) => !found.has(k)).join(', ')}`);
+  }
+  await compare('List 1000 cabled interfaces, full', cabledPath, interfaceList(db, false, true));
+  const segments = (await (await fetch(`${base}/api/dcim/interfaces/${traced}/trace/`, { headers: auth })).json()) as unknown[];
+  if (segments.length !== 10) throw new Error(`The trace has ${segments.length} segments, not 10`);
+  await compare('Trace one path of 10 hops', `/api/dcim/interfaces/${traced}/trace/`, interfaceTrace(db, traced));
+
+  // Cable writes between free interfaces: each request uses up its own, so a fixed number of requests is timed, with
+  // pairs from one pool; then what each side wrote per cable is compared.
+  const [singles, bulkSize, bulkRequests] = [1000, 1000, 3];
+  const pool = await freeInterfaces(send, db, 2 * (2 * (singles + 3) + 2 * (bulkRequests + 1) * bulkSize));
+  let taken = 0;
+  const nextCable = (): CableBody => ({
+    a_terminations: [{ object_type: 'dcim.interface', object_id: pool[taken++] }], b_terminations: [{ object_type: 'dcim.interface', object_id: pool[taken++] }],
+  });
+  const typeOf = async (app: string, model: string) => ((await db('core_objecttype').where({ app_label: app, model }).first('id')) as { id: number }).id;
+  const cableType = await typeOf('dcim', 'cable');
+  const cabler = await startBaseline(createCables(db, { cable: cableType, interface: await typeOf('dcim', 'interface') }));
+  try {
+    const writes = [
+      { title: `Create ${singles} cables, one request each (4 clients)`, requests: singles, items: 1, concurrency: 4, warmup: 3, body: nextCable },
+      {
+        title: `Create ${bulkSize} cables in one bulk request (${bulkRequests} requests each, one at a time)`, requests: bulkRequests, items: bulkSize,
+        concurrency: 1, warmup: 1, body: () => Array.from({ length: bulkSize }, nextCable),
+      },
+    ];
+    for (const { title, requests, items, concurrency, warmup, body } of writes) {
+      const options = { post: { body, status: 201 }, items, concurrency, warmup, unit: 'cables' };
+      const marks = [await lastCable(db)];
+      const baseline = await measureCount('hand-written SQL (baseline)', cabler.url, requests, options);
+      marks.push(await lastCable(db));
+      const patchbay = await measureCount(`Patchbay POST /api/dcim/cables/${items > 1 ? ` (${items})` : ''}`, `${base}/api/dcim/cables/`, requests, { ...options, headers: auth });
+      marks.push(await lastCable(db));
+      const [ours, theirs] = await Promise.all([writtenPerCable(db, marks[0], marks[1], cableType), writtenPerCable(db, marks[1], marks[2], cableType)]);
+      if (!isDeepStrictEqual(ours, theirs)) throw new Error(`The baseline writes ${JSON.stringify(ours)} a cable, Patchbay ${JSON.stringify(theirs)}`);
+      report(title, [baseline, patchbay]);
+    }
+  } finally {
+    await cabler.close();
+  }
+
   // IPAM: the demo's addressing of the same sites; 100,000 prefixes in four levels (the global table's /16s, /20s,
   // /24s and /28s of 10.64.0.0/10); a /8 whose first 100,000 addresses are taken.
   await db.transaction(async (trx) => {
@@ -127,6 +189,29 @@ try {
 } finally {
   await server.close();
   await database.stop();
+}
+
+/** The id of the last cable created. */
+async function lastCable(db: Db): Promise<number> {
+  return Number(((await db('dcim_cable').max({ id: 'id' })) as { id: number | null }[])[0].id ?? 0);
+}
+
+/** What was written for the cables of ids (from, to], per cable: terminations, cabled interfaces, paths and their nodes, change records. */
+async function writtenPerCable(db: Db, from: number, to: number, cableType: number): Promise<Record<string, number>> {
+  const { rows } = (await db.raw(
+    `with c as (select id, 'dcim.cable:' || id as node from dcim_cable where id > :from and id <= :to),
+       p as (select distinct path_id as id from dcim_cablepathnode where node in (select node from c))
+     select (select count(*) from c)::float as cables,
+       (select count(*) from dcim_cabletermination where cable_id in (select id from c)) as terminations,
+       (select count(*) from dcim_interface where cable_id in (select id from c)) as interfaces,
+       (select count(*) from dcim_cablepath where id in (select id from p) and is_complete and is_active and not is_split) as paths,
+       (select count(*) from dcim_cablepathnode where path_id in (select id from p)) as nodes,
+       (select count(*) from dcim_cablepathnode where path_id in (select id from p) and origin) as origins,
+       (select count(*) from extras_objectchange where changed_object_type_id = :type and changed_object_id in (select id from c) and action = 'create') as changes`,
+    { from, to, type: cableType },
+  )) as { rows: Record<string, string | number>[] };
+  const [{ cables, ...counts }] = rows;
+  return Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v) / Number(cables)]));
 }
 
 /** The baseline must answer exactly what Patchbay answers (results compared after both ran once). */
