@@ -179,7 +179,9 @@ describe('interfaces', () => {
     expect(names(await t.get(`${API}/interfaces/?device_id=${router.id}`))).toEqual(['ae0', 'xe-0/0/2', 'xe-0/0/9', 'xe-0/0/10']);
     expect(names(await t.get(`${API}/interfaces/?device_id=${router.id}&ordering=-name`))).toEqual(['xe-0/0/10', 'xe-0/0/9', 'xe-0/0/2', 'ae0']);
     const member = await t.request('PATCH', `${API}/interfaces/${ten.id}/`, { body: { lag: lag.id } });
-    expect(member.body.lag).toEqual({ id: lag.id, url: expect.any(String), display_url: expect.any(String), display: 'ae0', device: expect.objectContaining({ id: router.id }), name: 'ae0' });
+    expect(member.body.lag).toEqual({
+      id: lag.id, url: expect.any(String), display_url: expect.any(String), display: 'ae0', device: expect.objectContaining({ id: router.id }), name: 'ae0', cable: null, _occupied: false,
+    });
     expect((await t.post(`${API}/interfaces/`, { device: router.id, name: 'xe-0/0/9.0', type: '10gbase-x-sfpp', parent: nine.id })).body).toEqual({
       parent: ['Only virtual interfaces may be assigned to a parent interface.'],
     });

@@ -28,8 +28,8 @@ afterAll(async () => {
 const statements = async (status: number, send: () => Promise<Reply>) => (await writeStatements(t, status, send)).count;
 
 describe('ipam write query budgets', () => {
-  it('addresses on interfaces, in an enforcing VRF with a populated range: 22 statements for 1 or 100', async () => {
-    await expectFlatWrites(22, async (size) => {
+  it('addresses on interfaces, in an enforcing VRF with a populated range: 23 statements for 1 or 100 (the interface read back with its connection status)', async () => {
+    await expectFlatWrites(23, async (size) => {
       const bodies = Array.from({ length: size }, () => {
         const n = serial++;
         return { address: `10.${100 + Math.floor(n / 250)}.${n % 250}.1/24`, vrf: vrf.id, assigned_object_type: 'dcim.interface', assigned_object_id: interfaces[n % 200].id };

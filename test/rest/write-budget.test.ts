@@ -32,7 +32,8 @@ const statements = (status: number, send: () => Promise<Reply>) => writeStatemen
  * A delete asks each table that refers to tenants once (dcim's sites, locations, racks, reservations, devices, contexts, power feeds,
  * virtualization's clusters and virtual machines, circuits' circuits, groups and virtual circuits).
  */
-const BUDGETS = { create: 35, update: 36, delete: 31 };
+// Deleting a tenant checks what protects it: cables' tenant among them.
+const BUDGETS = { create: 35, update: 36, delete: 32 };
 
 describe('write query budgets', () => {
   it(`bulk create, update and delete of tenants with tags, custom fields and relations run ${BUDGETS.create}, ${BUDGETS.update} and ${BUDGETS.delete} statements for 1 or 100 objects`, async () => {
