@@ -1,3 +1,4 @@
+import type { ValueSchema } from '../model/description.js';
 import type { Knex } from '@mikro-orm/knex';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
@@ -15,6 +16,8 @@ export interface FilterContext {
 /** One query-string filter (`name`, plus the lookup suffixes it accepts as `name__<suffix>`). */
 export interface QueryFilter {
   suffixes: readonly string[];
+  /** What one value of the bare filter is, for the OpenAPI schema; unset: what the field of the same name takes, else text. */
+  value?: ValueSchema;
   /** Builds the condition for `suffix` ('' for the bare name) and the repeated values; throws ParamError. */
   build(suffix: string, values: string[], ctx: FilterContext): FilterNode | Promise<FilterNode>;
 }
@@ -85,7 +88,7 @@ export function orderedFilter(path: string[], parse: (value: string) => unknown)
 
 /** A boolean: `true` or `false` (the last value given). */
 export function booleanFilter(path: string[]): QueryFilter {
-  return { suffixes: [], build: (_s, values) => cmp(path, 'exact', parseBoolean(lastValue(values))) };
+  return { suffixes: [], value: { type: 'boolean' }, build: (_s, values) => cmp(path, 'exact', parseBoolean(lastValue(values))) };
 }
 
 /**
@@ -111,6 +114,7 @@ export function naturalKey(target: Model): string | undefined {
 export function relationFilter(path: string[], target: Model, by: 'id' | string, tree: boolean): QueryFilter {
   return {
     suffixes: ['n'],
+    value: { type: by === 'id' ? 'integer' : 'string' },
     async build(suffix, values, ctx) {
       const wantsNull = values.includes('null');
       const given = values.filter((v) => v !== 'null');

@@ -11,6 +11,8 @@ import type { QueuePort } from '../queue/port.js';
 import { errorHandler, notFoundHandler } from './errors.js';
 import { allowedHost, bodyParser, queryTexts, requestHeaders, trailingSlash } from './pipeline.js';
 import { rootRouter } from './root.js';
+import { buildOpenApi } from '../openapi/document.js';
+import { schemaRouter } from '../openapi/route.js';
 
 export interface AppDeps extends RestServices {
   plugins: { plugin: Plugin; ctx: PluginContext }[];
@@ -43,6 +45,7 @@ export function buildApp(deps: AppDeps): Express {
     express.static(deps.settings.MEDIA_ROOT, { index: false, dotfiles: 'deny', fallthrough: false }),
   );
   app.use(rootRouter({ plugins: deps.plugins.map((p) => p.plugin), registry: deps.registry, db: deps.db, queue: deps.queue }));
+  app.use(schemaRouter(buildOpenApi({ registry: deps.registry, filters: deps.filters, plugins: deps.plugins.map((p) => p.plugin) })));
 
   for (const { plugin, ctx } of deps.plugins) {
     // Extra routes first, so that e.g. `tokens/provision/` is not taken for a detail URL.

@@ -14,6 +14,10 @@ export interface ValueSchema {
   choices?: { value: string | number; label: string }[];
   /** Read as nested brief objects of this model (`app.model`); written as ids or attribute sets. */
   relation?: string;
+  /** The keys the nested object shows, where not the target's brief form (a tree's parent, an interface's LAG). */
+  nestedKeys?: string[];
+  /** Read as `{value, label}`, written as the bare value (a choice field, unlike a generic relation's `_type`). */
+  labelled?: boolean;
   /** What an array holds. */
   items?: ValueSchema;
 }

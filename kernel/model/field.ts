@@ -209,6 +209,11 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return false;
   }
 
+  /** Whether the field's keys show when its model is nested in another object (NetBox leaves counts out). */
+  get rendersNested(): boolean {
+    return true;
+  }
+
   /** Whether this field is the `parent` that makes its model a tree. */
   get treeParent(): boolean {
     return false;

@@ -78,7 +78,7 @@ export class ChoiceField extends ScalarField<ChoiceOptions> {
   }
 
   protected schema(): ValueSchema {
-    return { type: this.set.numeric ? 'integer' : 'string', choices: this.set.choices.map(([value, label]) => ({ value, label })) };
+    return { type: this.set.numeric ? 'integer' : 'string', choices: this.set.choices.map(([value, label]) => ({ value, label })), labelled: true };
   }
 
   /** Values compared with the field must be members (an integer set's column takes no text). */

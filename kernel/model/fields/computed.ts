@@ -28,6 +28,10 @@ export abstract class ComputedField extends ReadOnlyField {
     };
   }
 
+  override get rendersNested(): boolean {
+    return this.nestedValue() !== 'omit';
+  }
+
   /** What the field reads inside another object (NetBox leaves annotations out, tree counts read 0). */
   protected nestedValue(): 'compute' | 'omit' | number {
     return 'compute';

@@ -81,7 +81,7 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
   }
 
   protected schema(): ValueSchema {
-    return { type: 'object', relation: this.target };
+    return { type: 'object', relation: this.target, ...(this.options.nested ? { nestedKeys: this.options.nested } : {}) };
   }
 
   async parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> {

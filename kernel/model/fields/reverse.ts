@@ -34,7 +34,8 @@ export class ReverseField extends Field<ReverseOptions> {
   }
 
   protected schema(): ValueSchema {
-    return this.options.many ? { type: 'array', items: { type: 'object', relation: this.source } } : { type: 'object', relation: this.source };
+    const nested = { type: 'object' as const, relation: this.source, ...(this.options.nested ? { nestedKeys: this.options.nested } : {}) };
+    return this.options.many ? { type: 'array', items: nested } : nested;
   }
 
   /** `?installed_module_id=<id>`: the object those of the other side point at (one-to-one reverses only). */

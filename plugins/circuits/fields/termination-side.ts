@@ -20,7 +20,7 @@ export class TerminationSide extends ReadOnlyField {
   }
 
   protected schema(): ValueSchema {
-    return { type: 'object', relation: 'circuits.circuittermination' };
+    return { type: 'object', relation: 'circuits.circuittermination', nestedKeys: KEYS };
   }
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {

@@ -14,6 +14,7 @@ function cablesIn(select: string, bindings: unknown[], negate: boolean): FilterN
 function idsOrKeys(select: string, numeric: boolean): QueryFilter {
   return {
     suffixes: ['n'],
+    value: { type: numeric ? 'integer' : 'string' },
     build: (suffix, values) => cablesIn(select, [numeric ? values.map(parseWholeNumber) : values], suffix === 'n'),
   };
 }
@@ -78,6 +79,7 @@ export function cableFilters(registry: ModelRegistry): FilterExtension {
       site: idsOrKeys(placed('x.site_id in (select id from dcim_site where slug = any(?))'), false),
       unterminated: {
         suffixes: [],
+        value: { type: 'boolean' },
         build: (_suffix, values) => {
           // Unterminated: not terminated at both ends.
           const both = 'select cable_id from dcim_cabletermination group by cable_id having count(distinct cable_end) = 2';

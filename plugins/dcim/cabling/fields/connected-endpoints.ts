@@ -45,6 +45,7 @@ export class ConnectedEndpointsField extends ReadOnlyField {
     return {
       connected: {
         suffixes: [],
+        value: { type: 'boolean' },
         build: (_suffix, values) => {
           const connected = parseBoolean(lastValue(values));
           return {

@@ -6,6 +6,7 @@ import {
 function flag(condition: (alias: string) => string): QueryFilter {
   return {
     suffixes: [],
+    value: { type: 'boolean' },
     build: (_suffix, values): FilterNode => {
       const wanted = parseBoolean(lastValue(values));
       return { op: 'sql', condition: (qb, alias) => void qb.whereRaw(wanted ? condition(alias) : `not (${condition(alias)})`) };

@@ -1,0 +1,129 @@
+import type { FilterSets } from '../filters/filterset.js';
+import type { Model } from '../model/model.js';
+import type { ModelRegistry } from '../model/registry.js';
+import type { Plugin } from '../plugin.js';
+import { API_VERSION, PATCHBAY_VERSION } from '../version.js';
+import { LIST_PARAMETERS, filterParameters } from './parameters.js';
+import { componentNames, objectSchema, ref, requestSchema } from './schemas.js';
+import type { OperationObject, ParameterObject, PathItem, SchemaObject } from './types.js';
+
+export interface OpenApiDocument {
+  openapi: '3.0.3';
+  info: { title: string; version: string; description: string };
+  paths: Record<string, PathItem>;
+  components: {
+    schemas: Record<string, SchemaObject>;
+    securitySchemes: Record<string, { type: 'apiKey'; in: 'header'; name: string; description: string }>;
+    headers: Record<string, { description: string; schema: SchemaObject }>;
+    responses: Record<string, { description: string; content: Record<string, { schema: SchemaObject }> }>;
+  };
+  security: Record<string, string[]>[];
+  tags: { name: string; description: string }[];
+}
+
+const json = (schema: SchemaObject) => ({ 'application/json': { schema } });
+const HEADERS = { 'API-Version': { $ref: '#/components/headers/API-Version' }, 'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' } };
+const ok = (description: string, schema?: SchemaObject) => ({ description, headers: HEADERS, ...(schema ? { content: json(schema) } : {}) });
+const ERRORS: OperationObject['responses'] = {
+  '400': { $ref: '#/components/responses/ValidationError' },
+  '403': { $ref: '#/components/responses/Error' },
+  '404': { $ref: '#/components/responses/Error' },
+};
+const ID: ParameterObject = { name: 'id', in: 'path', required: true, schema: { type: 'integer' }, description: 'The object\'s id.' };
+
+/** The operations of one model's list and detail paths, with its component schemas. */
+function modelPaths(model: Model, registry: ModelRegistry, filters: FilterSets, names: Map<string, string>, tag: string, schemas: Record<string, SchemaObject>): Record<string, PathItem> {
+  const name = names.get(model.key)!;
+  const ctx = { registry, names };
+  schemas[name] = objectSchema(model, ctx, 'full');
+  schemas[`Brief${name}`] = objectSchema(model, ctx, 'brief');
+  schemas[`Nested${name}`] = objectSchema(model, ctx, 'nested');
+  schemas[`Paginated${name}List`] = {
+    type: 'object',
+    properties: {
+      count: { type: 'integer', nullable: true }, next: { type: 'string', format: 'uri', nullable: true }, previous: { type: 'string', format: 'uri', nullable: true },
+      results: { type: 'array', items: { anyOf: [ref(name), ref(`Brief${name}`)] } },
+    },
+    required: ['count', 'next', 'previous', 'results'],
+  };
+  const id = `${model.app}_${model.path.replace(/-/g, '_')}`;
+  const op = (suffix: string, summary: string, rest: Omit<OperationObject, 'operationId' | 'tags' | 'summary'>): OperationObject => ({ operationId: `${id}_${suffix}`, summary, tags: [tag], ...rest });
+  const list: PathItem = {
+    get: op('list', `List ${model.verboseNamePlural}`, {
+      parameters: [...LIST_PARAMETERS, ...filterParameters(model, filters.of(model), registry)],
+      responses: { '200': ok('A page of objects', ref(`Paginated${name}List`)), ...ERRORS },
+    }),
+  };
+  const detail: PathItem = {
+    parameters: [ID],
+    get: op('retrieve', `One ${model.verboseName}`, { responses: { '200': ok('The object', ref(name)), ...ERRORS } }),
+  };
+  if (!model.decl.readOnly) {
+    schemas[`${name}Request`] = requestSchema(model, registry, false);
+    schemas[`Patched${name}Request`] = requestSchema(model, registry, true);
+    const withId = (schema: string): SchemaObject => ({ type: 'array', items: { allOf: [ref(schema), { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }] } });
+    const body = (schema: SchemaObject) => ({ required: true, content: json(schema) });
+    list.post = op('create', `Create one ${model.verboseName} or several`, {
+      requestBody: body({ oneOf: [ref(`${name}Request`), { type: 'array', items: ref(`${name}Request`) }] }),
+      responses: { '201': ok('The created object(s)', { oneOf: [ref(name), { type: 'array', items: ref(name) }] }), ...ERRORS },
+    });
+    list.put = op('bulk_update', `Replace ${model.verboseNamePlural}`, { requestBody: body(withId(`${name}Request`)), responses: { '200': ok('The objects', { type: 'array', items: ref(name) }), ...ERRORS } });
+    list.patch = op('bulk_partial_update', `Change ${model.verboseNamePlural}`, { requestBody: body(withId(`Patched${name}Request`)), responses: { '200': ok('The objects', { type: 'array', items: ref(name) }), ...ERRORS } });
+    list.delete = op('bulk_destroy', `Delete ${model.verboseNamePlural}`, {
+      requestBody: body({ type: 'array', items: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] } }),
+      responses: { '204': { description: 'Deleted', headers: HEADERS }, ...ERRORS, '409': { $ref: '#/components/responses/Error' } },
+    });
+    detail.put = op('update', `Replace one ${model.verboseName}`, { requestBody: body(ref(`${name}Request`)), responses: { '200': ok('The object', ref(name)), ...ERRORS } });
+    detail.patch = op('partial_update', `Change one ${model.verboseName}`, { requestBody: body(ref(`Patched${name}Request`)), responses: { '200': ok('The object', ref(name)), ...ERRORS } });
+    detail.delete = op('destroy', `Delete one ${model.verboseName}`, {
+      responses: { '204': { description: 'Deleted', headers: HEADERS }, ...ERRORS, '409': { $ref: '#/components/responses/Error' } },
+    });
+  }
+  const path = registry.apiPath(model);
+  return { [path]: list, [`${path}{id}/`]: detail };
+}
+
+/**
+ * The OpenAPI 3 document of everything the server serves, built once from the same declarations that serve the
+ * requests: each model's paths, parameters (every filter with every lookup) and schemas, and the plugins' own paths.
+ */
+export function buildOpenApi(deps: { registry: ModelRegistry; filters: FilterSets; plugins: Plugin[] }): OpenApiDocument {
+  const { registry, filters, plugins } = deps;
+  const names = componentNames(registry);
+  const schemas: Record<string, SchemaObject> = {
+    Error: { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] },
+    ValidationError: {
+      type: 'object',
+      description: 'Messages by field name (`__all__`-level ones under `non_field_errors`); a bulk write answers a list of these, aligned with its input.',
+      additionalProperties: { type: 'array', items: { type: 'string' } },
+    },
+  };
+  const paths: Record<string, PathItem> = {};
+  const tags: { name: string; description: string }[] = [];
+  for (const plugin of plugins) {
+    const served = (plugin.models ?? []).filter((m) => m.served);
+    if (!served.length) continue;
+    const tag = plugin.name;
+    tags.push({ name: tag, description: plugin.label ?? plugin.name });
+    for (const model of served) Object.assign(paths, modelPaths(model, registry, filters, names, tag, schemas));
+  }
+  return {
+    openapi: '3.0.3',
+    info: { title: 'Patchbay REST API', version: `${API_VERSION} (Patchbay ${PATCHBAY_VERSION})`, description: 'The NetBox 4.4 REST API as Patchbay serves it.' },
+    paths: Object.fromEntries(Object.entries(paths).sort(([a], [b]) => a.localeCompare(b))),
+    components: {
+      schemas: Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => a.localeCompare(b))),
+      securitySchemes: { tokenAuth: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'A token: `Token <key>`.' } },
+      headers: {
+        'API-Version': { description: 'The NetBox API version Patchbay implements.', schema: { type: 'string' } },
+        'X-Request-ID': { description: 'The id of this request, as the change log and the server log record it.', schema: { type: 'string', format: 'uuid' } },
+      },
+      responses: {
+        Error: { description: 'Not found, not permitted, or refused', content: json(ref('Error')) },
+        ValidationError: { description: 'Bad input, by field', content: json({ oneOf: [ref('ValidationError'), { type: 'array', items: ref('ValidationError') }, ref('Error')] }) },
+      },
+    },
+    security: [{ tokenAuth: [] }],
+    tags,
+  };
+}

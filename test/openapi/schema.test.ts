@@ -1,0 +1,96 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { SEEDED } from '../helpers/crud.js';
+import { seedCables } from '../helpers/seed-cabling.js';
+import { seedCircuits } from '../helpers/seed-circuits.js';
+import { seedDcim } from '../helpers/seed-dcim.js';
+import { seedIpam } from '../helpers/seed-ipam.js';
+import { seedVirtualization } from '../helpers/seed-virtualization.js';
+import { seedTenancy } from '../helpers/seed.js';
+import { startServer, type Body, type TestServer } from '../helpers/server.js';
+
+let t: TestServer;
+let document: Body;
+
+/** OpenAPI 3.0's `nullable` beside `allOf` or on an untyped value, as JSON Schema (which Ajv reads) says it. */
+function asJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(asJsonSchema);
+  if (!node || typeof node !== 'object') return node;
+  const { nullable, ...rest } = node as Record<string, unknown>;
+  const converted = Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, asJsonSchema(v)]));
+  if (nullable !== true) return converted;
+  return rest.type ? { ...converted, nullable: true } : { anyOf: [converted, { type: 'null' }] };
+}
+
+beforeAll(async () => {
+  t = await startServer();
+  const db = t.server.db.knex;
+  await seedTenancy(db, SEEDED);
+  await seedDcim(db, SEEDED);
+  await seedIpam(db, SEEDED);
+  await seedVirtualization(db, SEEDED);
+  await seedCircuits(db, SEEDED);
+  await seedCables(db, 'dcim.interface', 'dcim.frontport', 'select i as a_id, i as b_id from generate_series(1, 3) i');
+  document = (await t.get('/api/schema/?format=json')).body;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('the OpenAPI schema', () => {
+  it('is served as YAML by default and as JSON on request, the same document', async () => {
+    const yaml = await t.request('GET', '/api/schema/', { headers: { Accept: '*/*' } });
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get('content-type')).toMatch(/^application\/vnd\.oai\.openapi/);
+    expect(parse(yaml.text)).toEqual(document);
+    const json = await t.request('GET', '/api/schema/', { headers: { Accept: 'application/json' } });
+    expect(json.body).toEqual(document);
+    expect(document.openapi).toBe('3.0.3');
+  });
+
+  it('passes a strict OpenAPI validator', async () => {
+    // The validator checks against the OpenAPI 3.0 JSON Schema in Ajv's strict mode (its default).
+    const result = await new Validator().validate(structuredClone(document));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('lists every filter of the device list with its lookups, as nb_inventory reads them', () => {
+    const names = (document.paths['/api/dcim/devices/'].get.parameters as Body[]).map((p) => p.name);
+    for (const name of ['site', 'site_id', 'role', 'tenant_group', 'status', 'status__n', 'name__ic', 'tag', 'q', 'limit', 'offset', 'brief', 'cluster_id', 'has_primary_ip']) {
+      expect(names, name).toContain(name);
+    }
+    const status = (document.paths['/api/dcim/devices/'].get.parameters as Body[]).find((p) => p.name === 'status');
+    expect(status.schema.items.enum).toContain('active');
+    expect((document.paths['/api/dcim/interfaces/'].get.parameters as Body[]).find((p) => p.name === 'cabled').schema).toEqual({ type: 'boolean' });
+  });
+
+  it('describes what each list and detail endpoint answers, and what the tests write', async () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ components: asJsonSchema(document.components) }, 'doc');
+    const failures: string[] = [];
+    for (const [path, item] of Object.entries(document.paths as Record<string, Body>)) {
+      if (path.includes('{') || !item.get) continue;
+      const validate = ajv.compile(item.get.responses['200'].content['application/json'].schema.$ref
+        ? { $ref: `doc${item.get.responses['200'].content['application/json'].schema.$ref}` }
+        : item.get.responses['200'].content['application/json'].schema);
+      for (const query of ['', '?brief=1']) {
+        const res = await t.get(`${path}${query}`);
+        if (res.status !== 200) failures.push(`${path}${query}: HTTP ${res.status}`);
+        else if (!validate(res.body)) failures.push(`${path}${query}: ${ajv.errorsText(validate.errors?.slice(0, 3))}`);
+      }
+      const detail = item.get && document.paths[`${path}{id}/`];
+      const first = (await t.get(`${path}?limit=1`)).body.results?.[0];
+      if (detail && first) {
+        const one = ajv.compile({ $ref: `doc${detail.get.responses['200'].content['application/json'].schema.$ref}` });
+        const res = await t.get(`${path}${first.id}/`);
+        if (!one(res.body)) failures.push(`${path}${first.id}/: ${ajv.errorsText(one.errors?.slice(0, 3))}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
