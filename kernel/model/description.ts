@@ -32,5 +32,7 @@ export interface PropertyDescription extends ValueSchema {
   writeOnly?: boolean;
   required: boolean;
   nullable: boolean;
+  /** The empty string is a value (a blank choice reads as null and may be written so). */
+  blank?: boolean;
   default?: Json;
 }

@@ -267,6 +267,7 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     };
     if (this.options.helpText) property.helpText = this.options.helpText;
     if (this.options.default !== undefined) property.default = this.options.default;
+    if (this.options.blank) property.blank = true;
     return property;
   }
 

@@ -105,8 +105,10 @@ export function requestProperty(p: PropertyDescription): SchemaObject {
   }
   if (p.choices) {
     const numeric = p.choices.every((c) => typeof c.value === 'number');
-    const values: (string | number | null)[] = p.choices.map((c) => c.value);
-    return { ...described, type: numeric ? 'integer' : 'string', enum: values, 'x-enum-labels': p.choices.map((c) => c.label), nullable: p.nullable || undefined };
+    // A blank choice is written as '' or null (as it reads); a nullable one as null.
+    const empty = p.nullable || p.blank;
+    const values: (string | number | null)[] = [...p.choices.map((c) => c.value), ...(p.blank ? [''] : []), ...(empty ? [null] : [])];
+    return { ...described, type: numeric ? 'integer' : 'string', enum: values, 'x-enum-labels': p.choices.map((c) => c.label), nullable: empty || undefined };
   }
   return { ...described, ...scalar(p, true), nullable: p.nullable || undefined };
 }
