@@ -35,6 +35,10 @@ export { SCALAR_LOOKUPS, EQUALITY_LOOKUPS, ORDER_LOOKUPS, TEXT_LOOKUPS, escapeLi
 export { parseDate, parseDateTime } from './model/fields/time.js';
 export { userRegex, type UserRegex } from './model/regex.js';
 
+// The OpenAPI document: what a plugin says of its extra routes.
+export type { RouteOperation } from './openapi/routes.js';
+export type { SchemaObject, ParameterObject } from './openapi/types.js';
+
 // Filters.
 export { and, or, not, cmp, type FilterNode, type Lookup, type SqlCondition } from './filters/tree.js';
 export {

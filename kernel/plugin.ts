@@ -1,3 +1,4 @@
+import type { RouteOperation } from './openapi/routes.js';
 import type { Knex } from '@mikro-orm/knex';
 import type { Request, Router } from 'express';
 import type { Struct } from 'superstruct';
@@ -70,8 +71,10 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   migrations?: URL;
   /** More paths serving one of the plugin's models (e.g. NetBox 4.1+'s `/api/core/object-changes/`). */
   aliases?: { path: string; model: Model }[];
-  /** Extra endpoints, mounted under the base path. */
+  /** Extra endpoints, mounted under the base path (each is listed in the OpenAPI document). */
   routes?: (router: Router, ctx: PluginContext<C>) => void;
+  /** What the OpenAPI document says of the extra endpoints, by `METHOD /path/{id}/` below the base path. */
+  operations?: Record<string, RouteOperation>;
   /** Called inside the write transaction with the creates, updates or deletes of one model in one write (change logging). */
   changes?: (changes: ChangeRecord[], ctx: PluginContext<C>) => Promise<void> | void;
   /** Called after each committed create, update or delete of any model. */

@@ -119,6 +119,10 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       new Promise((ok, fail) => {
         http = app.listen(settings.PORT, settings.HOST, (err?: Error) => {
           if (err) return fail(err);
+          // Idle keep-alive connections stay open longer than clients (4 s for Node's fetch) and proxies keep theirs,
+          // so that it is the client that closes one, never the server while a request is on its way.
+          http!.keepAliveTimeout = 65_000;
+          http!.headersTimeout = 66_000;
           const { port } = http!.address() as { port: number };
           ok(`http://${settings.HOST}:${port}`);
         });

@@ -14,6 +14,21 @@ export const usersPlugin = definePlugin({
   basePath: '/api/users/',
   models: [User, Group, ObjectPermission, Token],
   migrations: new URL('./migrations/', import.meta.url),
+  operations: {
+    'POST /tokens/provision/': {
+      summary: 'A new token for the user whose username and password are given',
+      public: true,
+      requestBody: {
+        type: 'object',
+        properties: {
+          username: { type: 'string' }, password: { type: 'string', writeOnly: true }, expires: { type: 'string', format: 'date-time', nullable: true },
+          write_enabled: { type: 'boolean' }, description: { type: 'string' },
+        },
+        required: ['username', 'password'],
+      },
+      responses: { '201': { description: 'The token, its key shown', schema: { $ref: '#/components/schemas/Token' } } },
+    },
+  },
   routes(router, ctx) {
     router.post('/tokens/provision/', (req, res) => provisionToken(req, res, ctx));
   },

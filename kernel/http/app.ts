@@ -13,6 +13,7 @@ import { allowedHost, bodyParser, queryTexts, requestHeaders, trailingSlash } fr
 import { rootRouter } from './root.js';
 import { buildOpenApi } from '../openapi/document.js';
 import { schemaRouter } from '../openapi/route.js';
+import { recordingRouter, type RecordedRoute } from '../openapi/routes.js';
 
 export interface AppDeps extends RestServices {
   plugins: { plugin: Plugin; ctx: PluginContext }[];
@@ -45,13 +46,15 @@ export function buildApp(deps: AppDeps): Express {
     express.static(deps.settings.MEDIA_ROOT, { index: false, dotfiles: 'deny', fallthrough: false }),
   );
   app.use(rootRouter({ plugins: deps.plugins.map((p) => p.plugin), registry: deps.registry, db: deps.db, queue: deps.queue }));
-  app.use(schemaRouter(buildOpenApi({ registry: deps.registry, filters: deps.filters, plugins: deps.plugins.map((p) => p.plugin) })));
+  const routes = new Map<string, RecordedRoute[]>();
 
   for (const { plugin, ctx } of deps.plugins) {
     // Extra routes first, so that e.g. `tokens/provision/` is not taken for a detail URL.
     if (plugin.routes) {
       const router = express.Router({ strict: true, caseSensitive: true, mergeParams: true });
-      plugin.routes(router, ctx);
+      const recorded: RecordedRoute[] = [];
+      plugin.routes(recordingRouter(router, recorded), ctx);
+      routes.set(plugin.name, recorded);
       app.use(plugin.basePath, router);
     }
     const served = (plugin.models ?? []).filter((m) => m.served);
@@ -65,6 +68,8 @@ export function buildApp(deps: AppDeps): Express {
     }
   }
 
+  // Built once every route is known, from the same declarations that serve them.
+  app.use(schemaRouter(buildOpenApi({ registry: deps.registry, filters: deps.filters, plugins: deps.plugins.map((p) => p.plugin), routes })));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return app;

@@ -5,6 +5,7 @@ import type { Plugin } from '../plugin.js';
 import { API_VERSION, PATCHBAY_VERSION } from '../version.js';
 import { LIST_PARAMETERS, filterParameters } from './parameters.js';
 import { componentNames, objectSchema, ref, requestSchema } from './schemas.js';
+import type { RecordedRoute } from './routes.js';
 import type { OperationObject, ParameterObject, PathItem, SchemaObject } from './types.js';
 
 export interface OpenApiDocument {
@@ -32,7 +33,9 @@ const ERRORS: OperationObject['responses'] = {
 const ID: ParameterObject = { name: 'id', in: 'path', required: true, schema: { type: 'integer' }, description: 'The object\'s id.' };
 
 /** The operations of one model's list and detail paths, with its component schemas. */
-function modelPaths(model: Model, registry: ModelRegistry, filters: FilterSets, names: Map<string, string>, tag: string, schemas: Record<string, SchemaObject>): Record<string, PathItem> {
+function modelPaths(
+  model: Model, registry: ModelRegistry, filters: FilterSets, names: Map<string, string>, tag: string, schemas: Record<string, SchemaObject>, alias?: string,
+): Record<string, PathItem> {
   const name = names.get(model.key)!;
   const ctx = { registry, names };
   schemas[name] = objectSchema(model, ctx, 'full');
@@ -46,7 +49,8 @@ function modelPaths(model: Model, registry: ModelRegistry, filters: FilterSets, 
     },
     required: ['count', 'next', 'previous', 'results'],
   };
-  const id = `${model.app}_${model.path.replace(/-/g, '_')}`;
+  const path = alias ?? registry.apiPath(model);
+  const id = path.replace(/^\/api\//, '').replace(/[^a-z0-9]+/gi, '_').replace(/_$/, '');
   const op = (suffix: string, summary: string, rest: Omit<OperationObject, 'operationId' | 'tags' | 'summary'>): OperationObject => ({ operationId: `${id}_${suffix}`, summary, tags: [tag], ...rest });
   const list: PathItem = {
     get: op('list', `List ${model.verboseNamePlural}`, {
@@ -79,16 +83,71 @@ function modelPaths(model: Model, registry: ModelRegistry, filters: FilterSets, 
       responses: { '204': { description: 'Deleted', headers: HEADERS }, ...ERRORS, '409': { $ref: '#/components/responses/Error' } },
     });
   }
-  const path = registry.apiPath(model);
   return { [path]: list, [`${path}{id}/`]: detail };
+}
+
+/** The operations of a plugin's extra routes: what it says of them, else a plain JSON answer. */
+function routePaths(plugin: Plugin, routes: RecordedRoute[]): Record<string, PathItem> {
+  const paths: Record<string, PathItem> = {};
+  for (const { method, path } of routes) {
+    const relative = path.replace(/:(\w+)/g, '{$1}');
+    const full = `${plugin.basePath}${relative.replace(/^\//, '')}`;
+    const doc = plugin.operations?.[`${method.toUpperCase()} ${relative}`];
+    const pathParameters: ParameterObject[] = [...relative.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: name === 'id' ? 'integer' : 'string' } }));
+    const responses: OperationObject['responses'] = {};
+    for (const [status, r] of Object.entries(doc?.responses ?? { '200': { description: 'OK', schema: { type: 'object', additionalProperties: true } } })) {
+      responses[status] = r.schema ? ok(r.description, r.schema) : { description: r.description, headers: HEADERS };
+    }
+    const operation: OperationObject = {
+      operationId: `${full.replace(/^\/api\//, '').replace(/[{}]/g, '').replace(/[^a-z0-9]+/gi, '_').replace(/_$/, '')}_${method}`,
+      summary: doc?.summary ?? `${method.toUpperCase()} ${full}`,
+      ...(doc?.description ? { description: doc.description } : {}),
+      tags: [plugin.name],
+      ...(doc?.public ? { security: [{}] } : {}),
+      parameters: [...pathParameters, ...(doc?.parameters ?? [])],
+      ...(doc?.requestBody ? { requestBody: { required: true, content: json(doc.requestBody) } } : {}),
+      responses: { ...responses, ...ERRORS },
+    };
+    paths[full] = { ...paths[full], [method]: operation };
+  }
+  return paths;
+}
+
+/** The kernel's own paths: the API roots, the status and this document. */
+function kernelPaths(plugins: Plugin[]): Record<string, PathItem> {
+  const index = (operationId: string, summary: string): PathItem => ({
+    get: { operationId, summary, tags: ['api'], responses: { '200': ok(summary, { type: 'object', additionalProperties: { type: 'string', format: 'uri' } }) } },
+  });
+  const paths: Record<string, PathItem> = {
+    '/api/': { get: { ...index('api_root', 'The apps and their roots').get!, security: [{}, { tokenAuth: [] }] } },
+    '/api/plugins/': index('api_plugins', 'The enabled third-party plugins'),
+    '/api/status/': {
+      get: { operationId: 'api_status', summary: 'Versions, installed apps and plugins, and the state of the database and queue', tags: ['api'], responses: { '200': ok('Status', { type: 'object', additionalProperties: true }) } },
+    },
+    '/api/schema/': {
+      get: {
+        operationId: 'api_schema', summary: 'This document (YAML; JSON with ?format=json)', tags: ['api'],
+        parameters: [{ name: 'format', in: 'query', schema: { type: 'string', enum: ['json', 'yaml'] } }],
+        responses: { '200': { description: 'The OpenAPI document', headers: HEADERS, content: { 'application/vnd.oai.openapi': { schema: { type: 'object' } }, 'application/json': { schema: { type: 'object' } } } } },
+      },
+    },
+  };
+  const root = (path: string) => `${path.replace(/^\/api\//, '').replace(/[^a-z0-9]+/gi, '_').replace(/_$/, '')}_root`;
+  for (const plugin of plugins) paths[plugin.basePath] = index(root(plugin.basePath), `The endpoints of ${plugin.label ?? plugin.name}`);
+  // Apps that only hold aliases (`/api/core/`) have a root too.
+  for (const alias of plugins.flatMap((p) => p.aliases ?? [])) {
+    const app = /^\/api\/[a-z0-9_-]+\//.exec(alias.path)?.[0];
+    if (app && !paths[app]) paths[app] = index(root(app), `The endpoints of ${app}`);
+  }
+  return paths;
 }
 
 /**
  * The OpenAPI 3 document of everything the server serves, built once from the same declarations that serve the
  * requests: each model's paths, parameters (every filter with every lookup) and schemas, and the plugins' own paths.
  */
-export function buildOpenApi(deps: { registry: ModelRegistry; filters: FilterSets; plugins: Plugin[] }): OpenApiDocument {
-  const { registry, filters, plugins } = deps;
+export function buildOpenApi(deps: { registry: ModelRegistry; filters: FilterSets; plugins: Plugin[]; routes: Map<string, RecordedRoute[]> }): OpenApiDocument {
+  const { registry, filters, plugins, routes } = deps;
   const names = componentNames(registry);
   const schemas: Record<string, SchemaObject> = {
     Error: { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] },
@@ -98,14 +157,14 @@ export function buildOpenApi(deps: { registry: ModelRegistry; filters: FilterSet
       additionalProperties: { type: 'array', items: { type: 'string' } },
     },
   };
-  const paths: Record<string, PathItem> = {};
-  const tags: { name: string; description: string }[] = [];
+  const paths: Record<string, PathItem> = kernelPaths(plugins);
+  const tags: { name: string; description: string }[] = [{ name: 'api', description: 'The API roots, status and schema' }];
   for (const plugin of plugins) {
-    const served = (plugin.models ?? []).filter((m) => m.served);
-    if (!served.length) continue;
     const tag = plugin.name;
     tags.push({ name: tag, description: plugin.label ?? plugin.name });
-    for (const model of served) Object.assign(paths, modelPaths(model, registry, filters, names, tag, schemas));
+    for (const model of (plugin.models ?? []).filter((m) => m.served)) Object.assign(paths, modelPaths(model, registry, filters, names, tag, schemas));
+    for (const alias of plugin.aliases ?? []) Object.assign(paths, modelPaths(alias.model, registry, filters, names, tag, schemas, alias.path));
+    Object.assign(paths, routePaths(plugin, routes.get(plugin.name) ?? []));
   }
   return {
     openapi: '3.0.3',

@@ -21,37 +21,42 @@ export function modelRouter(model: Model, services: RestServices): Router {
   }
   router.use(multipartBody(model, services.settings.MAX_BODY_SIZE));
 
-  router
-    .route('/')
-    .get(async (req, res) => send(req, res, 200, await listObjects(req, model, services), title('List')))
-    .post(async (req, res) => send(req, res, 201, await create(req, model, services)))
-    .put(async (req, res) => send(req, res, 200, await bulkUpdate(req, model, 'update', services)))
-    .patch(async (req, res) => send(req, res, 200, await bulkUpdate(req, model, 'partial', services)))
-    .delete(async (req, res) => {
-      await bulkDestroy(req, model, services);
-      noContent(res);
-    })
+  const list = router.route('/').get(async (req, res) => send(req, res, 200, await listObjects(req, model, services), title('List')));
+  // A read-only model registers no writes (they answer 405), so that only what it serves is listed (OpenAPI).
+  if (!model.decl.readOnly) {
+    list
+      .post(async (req, res) => send(req, res, 201, await create(req, model, services)))
+      .put(async (req, res) => send(req, res, 200, await bulkUpdate(req, model, 'update', services)))
+      .patch(async (req, res) => send(req, res, 200, await bulkUpdate(req, model, 'partial', services)))
+      .delete(async (req, res) => {
+        await bulkDestroy(req, model, services);
+        noContent(res);
+      });
+  }
+  list
     .options(async (req, res) => {
       await req.access.require(model, 'view');
       send(req, res, 200, optionsBody(model, services.registry, 'list', await req.access.can(model, 'add')));
     })
     .all(methodNotAllowed);
 
-  router
-    .route('/:id/')
-    .get(async (req: Request<{ id: string }>, res: Response) => {
-      send(req, res, 200, await readObject(req, model, parseId(req.params.id), services), title('Instance'));
-    })
-    .put(async (req: Request<{ id: string }>, res: Response) => {
-      send(req, res, 200, await update(req, model, parseId(req.params.id), 'update', services));
-    })
-    .patch(async (req: Request<{ id: string }>, res: Response) => {
-      send(req, res, 200, await update(req, model, parseId(req.params.id), 'partial', services));
-    })
-    .delete(async (req: Request<{ id: string }>, res: Response) => {
-      await destroy(req, model, parseId(req.params.id), services);
-      noContent(res);
-    })
+  const detail = router.route('/:id/').get(async (req: Request<{ id: string }>, res: Response) => {
+    send(req, res, 200, await readObject(req, model, parseId(req.params.id), services), title('Instance'));
+  });
+  if (!model.decl.readOnly) {
+    detail
+      .put(async (req: Request<{ id: string }>, res: Response) => {
+        send(req, res, 200, await update(req, model, parseId(req.params.id), 'update', services));
+      })
+      .patch(async (req: Request<{ id: string }>, res: Response) => {
+        send(req, res, 200, await update(req, model, parseId(req.params.id), 'partial', services));
+      })
+      .delete(async (req: Request<{ id: string }>, res: Response) => {
+        await destroy(req, model, parseId(req.params.id), services);
+        noContent(res);
+      });
+  }
+  detail
     .options(async (req: Request<{ id: string }>, res: Response) => {
       await fetchRow(req, model, parseId(req.params.id), services);
       send(req, res, 200, optionsBody(model, services.registry, 'detail', await req.access.can(model, 'change')));

@@ -1,6 +1,7 @@
 import { definePlugin, type Field } from '../../kernel/index.js';
 import { PlacedCount } from '../ipam/fields/placed-count.js';
 import { pathsRoute } from '../dcim/routes/cabling.js';
+import { PATHS } from '../dcim/routes/operations.js';
 import { circuitsDemoSteps } from './demo/steps.js';
 import { CircuitType, VirtualCircuitType } from './models/circuit-kinds.js';
 import { Circuit, CircuitTermination } from './models/circuits.js';
@@ -29,6 +30,7 @@ export default definePlugin({
   setup(ctx) {
     ctx.filters.extend(filtersElsewhere());
   },
+  operations: { [`GET /${CircuitTermination.path}/{id}/paths/`]: PATHS },
   routes(router, ctx) {
     router.get(`/${CircuitTermination.path}/:id/paths/`, pathsRoute(ctx, CircuitTermination.key));
   },

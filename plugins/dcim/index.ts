@@ -35,6 +35,7 @@ import { cableFilters } from './cabling/filters.js';
 import { Cable, CablePath, CablePathNode, CableTermination } from './models/cable.js';
 import { connectedDeviceRoute, pathsRoute, traceRoute } from './routes/cabling.js';
 import { elevationRoute } from './routes/elevation.js';
+import { dcimOperations } from './routes/operations.js';
 
 /** Where things are and what they are made of: sites, racks, device types, devices, modules and their components. */
 export default definePlugin({
@@ -65,6 +66,7 @@ export default definePlugin({
   setup(ctx) {
     ctx.filters.extend(cableFilters(ctx.registry));
   },
+  operations: dcimOperations,
   routes(router, ctx) {
     router.get('/racks/:id/elevation/', elevationRoute(ctx));
     for (const model of [ConsolePort, ConsoleServerPort, PowerPort, PowerOutlet, Interface, PowerFeed]) {

@@ -18,6 +18,7 @@ import { VlanGroup } from './models/vlan-group.js';
 import { Vlan } from './models/vlan.js';
 import { Vrf } from './models/vrf.js';
 import { allocationRoute, methodNotAllowed } from './routes/allocation.js';
+import { ipamOperations } from './routes/operations.js';
 import { availableAsns } from './routes/available-asns.js';
 import { availableIps, prefixPool, rangePool } from './routes/available-ips.js';
 import { availablePrefixes } from './routes/available-prefixes.js';
@@ -39,6 +40,7 @@ export default definePlugin({
   contributes: (model) => IPAM_CONTRIBUTIONS[model.key]?.() ?? {},
   // Sized by dcim's `sites`: the addressing of the same sites.
   demo: { sizes: {}, steps: (sizes) => ipamDemoSteps(sizes) },
+  operations: ipamOperations,
   routes(router, ctx) {
     const allocations = [
       ['/prefixes/:id/available-ips/', allocationRoute(ctx, Prefix, availableIps(ctx, prefixPool))],

@@ -37,6 +37,12 @@ export default definePlugin<MaintenanceConfig>({
       );
     },
   },
+  operations: {
+    'GET /upcoming/': {
+      summary: 'Windows starting within the horizon, soonest first',
+      responses: { '200': { description: 'The horizon and the windows', schema: { type: 'object', additionalProperties: true } } },
+    },
+  },
   routes(router, ctx) {
     // Windows starting within the configured horizon, soonest first: what the requesting user may view.
     router.get('/upcoming/', async (req, res) => {
