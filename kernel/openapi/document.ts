@@ -30,6 +30,9 @@ const ERRORS: OperationObject['responses'] = {
   '403': { $ref: '#/components/responses/Error' },
   '404': { $ref: '#/components/responses/Error' },
 };
+/** An operation id stem from a path: `/api/dcim/racks/{id}/elevation/` → `dcim_racks_id_elevation`. */
+const slug = (path: string) => path.replace(/^\/api\//, '').replace(/[{}]/g, '').replace(/[^a-z0-9]+/gi, '_').replace(/_$/, '');
+
 const ID: ParameterObject = { name: 'id', in: 'path', required: true, schema: { type: 'integer' }, description: 'The object\'s id.' };
 
 /** The operations of one model's list and detail paths, with its component schemas. */
@@ -50,7 +53,7 @@ function modelPaths(
     required: ['count', 'next', 'previous', 'results'],
   };
   const path = alias ?? registry.apiPath(model);
-  const id = path.replace(/^\/api\//, '').replace(/[^a-z0-9]+/gi, '_').replace(/_$/, '');
+  const id = slug(path);
   const op = (suffix: string, summary: string, rest: Omit<OperationObject, 'operationId' | 'tags' | 'summary'>): OperationObject => ({ operationId: `${id}_${suffix}`, summary, tags: [tag], ...rest });
   const list: PathItem = {
     get: op('list', `List ${model.verboseNamePlural}`, {
@@ -99,7 +102,7 @@ function routePaths(plugin: Plugin, routes: RecordedRoute[]): Record<string, Pat
       responses[status] = r.schema ? ok(r.description, r.schema) : { description: r.description, headers: HEADERS };
     }
     const operation: OperationObject = {
-      operationId: `${full.replace(/^\/api\//, '').replace(/[{}]/g, '').replace(/[^a-z0-9]+/gi, '_').replace(/_$/, '')}_${method}`,
+      operationId: `${slug(full)}_${method}`,
       summary: doc?.summary ?? `${method.toUpperCase()} ${full}`,
       ...(doc?.description ? { description: doc.description } : {}),
       tags: [plugin.name],
@@ -132,7 +135,7 @@ function kernelPaths(plugins: Plugin[]): Record<string, PathItem> {
       },
     },
   };
-  const root = (path: string) => `${path.replace(/^\/api\//, '').replace(/[^a-z0-9]+/gi, '_').replace(/_$/, '')}_root`;
+  const root = (path: string) => `${slug(path)}_root`;
   for (const plugin of plugins) paths[plugin.basePath] = index(root(plugin.basePath), `The endpoints of ${plugin.label ?? plugin.name}`);
   // Apps that only hold aliases (`/api/core/`) have a root too.
   for (const alias of plugins.flatMap((p) => p.aliases ?? [])) {
