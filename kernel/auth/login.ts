@@ -19,7 +19,7 @@ function safeNext(next: unknown): string {
 
 function page(next: string, csrf: string, error?: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Log in – Patchbay</title>
+<html lang="en"><head><meta charset="utf-8"><title>Log in – Patchbay</title><link rel="icon" href="data:,">
 <style>body{font-family:system-ui,sans-serif;background:#f6f7f9;display:grid;place-items:center;height:100vh;margin:0}
 form{background:#fff;border:1px solid #dde;padding:2rem;min-width:18rem}label{display:block;margin:.6rem 0 .2rem}
 input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#c62828}</style></head>

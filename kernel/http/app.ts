@@ -69,7 +69,10 @@ export function buildApp(deps: AppDeps): Express {
   }
 
   // Built once every route is known, from the same declarations that serve them.
-  app.use(schemaRouter(buildOpenApi({ registry: deps.registry, filters: deps.filters, plugins: deps.plugins.map((p) => p.plugin), routes })));
+  const started = performance.now();
+  const document = buildOpenApi({ registry: deps.registry, filters: deps.filters, plugins: deps.plugins.map((p) => p.plugin), routes });
+  app.use(schemaRouter(document));
+  deps.log.info(`OpenAPI document: ${Object.keys(document.paths).length} paths built and rendered in ${Math.round(performance.now() - started)} ms`);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return app;

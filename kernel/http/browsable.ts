@@ -32,7 +32,7 @@ export function browsablePage(opts: { title: string; method: string; path: strin
     ? `Logged in as ${escape(opts.user)} · <a href="/logout/">Log out</a>`
     : `<a href="/login/?next=${encodeURIComponent(opts.path)}">Log in</a>`;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${escape(opts.title)} – Patchbay API</title>
+<html lang="en"><head><meta charset="utf-8"><title>${escape(opts.title)} – Patchbay API</title><link rel="icon" href="data:,">
 <style>
 body{font-family:system-ui,sans-serif;margin:0;background:#f6f7f9;color:#222}
 header{background:#1d3557;color:#fff;padding:.6rem 1.2rem;display:flex;justify-content:space-between}

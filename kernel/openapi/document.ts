@@ -3,6 +3,7 @@ import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Plugin } from '../plugin.js';
 import { API_VERSION, PATCHBAY_VERSION } from '../version.js';
+import { REDOC_PATH, SWAGGER_UI_PATH } from './pages.js';
 import { LIST_PARAMETERS, filterParameters } from './parameters.js';
 import { componentNames, objectSchema, ref, requestSchema } from './schemas.js';
 import type { RecordedRoute } from './routes.js';
@@ -116,7 +117,11 @@ function routePaths(plugin: Plugin, routes: RecordedRoute[]): Record<string, Pat
   return paths;
 }
 
-/** The kernel's own paths: the API roots, the status and this document. */
+const htmlPage = (operationId: string, summary: string): PathItem => ({
+  get: { operationId, summary, tags: ['api'], responses: { '200': { description: summary, headers: HEADERS, content: { 'text/html': { schema: { type: 'string' } } } } } },
+});
+
+/** The kernel's own paths: the API roots, the status, this document and its pages. */
 function kernelPaths(plugins: Plugin[]): Record<string, PathItem> {
   const index = (operationId: string, summary: string): PathItem => ({
     get: { operationId, summary, tags: ['api'], responses: { '200': ok(summary, { type: 'object', additionalProperties: { type: 'string', format: 'uri' } }) } },
@@ -134,6 +139,8 @@ function kernelPaths(plugins: Plugin[]): Record<string, PathItem> {
         responses: { '200': { description: 'The OpenAPI document', headers: HEADERS, content: { 'application/vnd.oai.openapi': { schema: { type: 'object' } }, 'application/json': { schema: { type: 'object' } } } } },
       },
     },
+    [SWAGGER_UI_PATH]: htmlPage('api_schema_swagger_ui', 'Swagger UI on this document, to try the API'),
+    [REDOC_PATH]: htmlPage('api_schema_redoc', 'ReDoc on this document'),
   };
   const root = (path: string) => `${slug(path)}_root`;
   for (const plugin of plugins) paths[plugin.basePath] = index(root(plugin.basePath), `The endpoints of ${plugin.label ?? plugin.name}`);

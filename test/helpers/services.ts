@@ -26,27 +26,27 @@ function which(cmd: string): string | undefined {
   return found.status === 0 ? found.stdout.trim() : undefined;
 }
 
-/** Installs redis-server with apt when it is missing and we may (root, apt-get present). */
-function ensureRedisBinary(): string {
-  const found = which('redis-server');
+/** The path of `command`, installing Debian's `pkg` with apt when it is missing and we may (root, apt-get present). */
+export function ensureCommand(command: string, pkg: string, alternative?: string): string {
+  const found = which(command);
   if (found) return found;
   if (process.getuid?.() === 0 && which('apt-get')) {
-    process.stderr.write('redis-server is missing: installing it with apt-get\n');
+    process.stderr.write(`${command} is missing: installing ${pkg} with apt-get\n`);
     spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'redis-server'], {
+    spawnSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', pkg], {
       stdio: 'inherit',
       env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
     });
-    const installed = which('redis-server');
+    const installed = which(command);
     if (installed) return installed;
   }
-  throw new Error('The tests need a real Redis: install redis-server (apt-get install redis-server) or set TEST_REDIS_URL');
+  throw new Error(`The tests need ${command}: install it (apt-get install ${pkg})${alternative ? ` or ${alternative}` : ''}`);
 }
 
 /** A real Redis for the tests: TEST_REDIS_URL if given, else a throwaway redis-server on a free port. */
 export async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }> {
   if (process.env.TEST_REDIS_URL) return { url: process.env.TEST_REDIS_URL, stop: async () => {} };
-  const binary = ensureRedisBinary();
+  const binary = ensureCommand('redis-server', 'redis-server', 'set TEST_REDIS_URL');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'patchbay-test-redis-'));
   mkdirSync(dir, { recursive: true });

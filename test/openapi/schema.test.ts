@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
+import { load } from 'js-yaml';
 import { SEEDED } from '../helpers/crud.js';
 import { seedCables } from '../helpers/seed-cabling.js';
 import { seedCircuits } from '../helpers/seed-circuits.js';
@@ -54,10 +54,38 @@ describe('the OpenAPI schema', () => {
     const yaml = await t.request('GET', '/api/schema/', { headers: { Accept: '*/*' } });
     expect(yaml.status).toBe(200);
     expect(yaml.headers.get('content-type')).toMatch(/^application\/vnd\.oai\.openapi/);
-    expect(parse(yaml.text)).toEqual(document);
+    expect(load(yaml.text)).toEqual(document);
     const json = await t.request('GET', '/api/schema/', { headers: { Accept: 'application/json' } });
     expect(json.body).toEqual(document);
     expect(document.openapi).toBe('3.0.3');
+  });
+
+  it('has Swagger UI and ReDoc pages behind the login, on public files of the local packages', async () => {
+    const html = { Accept: 'text/html' };
+    for (const page of ['/api/schema/swagger-ui/', '/api/schema/redoc/']) {
+      const shown = await t.request('GET', page, { headers: html });
+      expect(shown.status).toBe(200);
+      expect(shown.headers.get('content-security-policy')).toContain("default-src 'self'");
+      // Everything the page loads is on this server.
+      const sources = [...shown.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+      expect(sources.length).toBeGreaterThan(0);
+      for (const source of sources) {
+        expect(source).toMatch(/^\/static\//);
+        const file = await t.request('GET', source, { token: null });
+        expect(file.status, source).toBe(200);
+        expect(file.text.length).toBeGreaterThan(100);
+      }
+      // LOGIN_REQUIRED: a browser without a session is sent to log in, an API client is refused.
+      const anonymous = await t.request('GET', page, { token: null, headers: html });
+      expect(anonymous.status).toBe(302);
+      expect(anonymous.headers.get('location')).toBe(`/login/?next=${encodeURIComponent(page)}`);
+      expect((await t.request('GET', page, { token: null })).status).toBe(403);
+    }
+    expect((await t.request('GET', '/static/redoc/redoc.standalone.js')).text).not.toContain('cdn.redoc.ly');
+    // Only what the pages load: not the packages' demo pages.
+    for (const other of ['/static/swagger-ui/index.html', '/static/swagger-ui/swagger-initializer.js', '/static/redoc/redoc.lib.js']) {
+      expect((await t.request('GET', other, { token: null })).status, other).toBe(404);
+    }
   });
 
   it('passes a strict OpenAPI validator', async () => {
