@@ -36,3 +36,8 @@ export interface PropertyDescription extends ValueSchema {
   blank?: boolean;
   default?: Json;
 }
+
+/** The message any write may carry for the change log: write-only, on every model's requests. */
+export const CHANGELOG_MESSAGE: PropertyDescription = {
+  key: 'changelog_message', label: 'Changelog message', type: 'string', readOnly: false, writeOnly: true, required: false, nullable: false,
+};

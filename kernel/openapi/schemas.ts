@@ -1,4 +1,4 @@
-import type { PropertyDescription, ValueSchema } from '../model/description.js';
+import { CHANGELOG_MESSAGE, type PropertyDescription, type ValueSchema } from '../model/description.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { SchemaObject } from './types.js';
@@ -142,6 +142,6 @@ export function requestSchema(model: Model, registry: ModelRegistry, partial: bo
       if (p.required && !partial) required.push(p.key);
     }
   }
-  properties.changelog_message = { type: 'string', maxLength: 200, writeOnly: true, description: 'Recorded in the change log with this change' };
+  properties[CHANGELOG_MESSAGE.key] = requestProperty(CHANGELOG_MESSAGE);
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }

@@ -1,4 +1,4 @@
-import type { PropertyDescription } from '../model/description.js';
+import { CHANGELOG_MESSAGE, type PropertyDescription } from '../model/description.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Json, JsonObject } from '../model/types.js';
@@ -57,7 +57,6 @@ export function optionsBody(model: Model, registry: ModelRegistry, kind: 'list' 
   for (const field of registry.outputFields(model, 'full')) {
     for (const p of field.describe(registry)) fields[p.key] = describeKey(p, registry);
   }
-  // Every write may carry a message for the change log (write-only).
-  fields.changelog_message = { type: 'string', required: false, read_only: false, label: 'Changelog message' };
+  fields[CHANGELOG_MESSAGE.key] = describeKey(CHANGELOG_MESSAGE, registry);
   return { ...body, actions: { [kind === 'list' ? 'POST' : 'PUT']: fields } };
 }

@@ -146,6 +146,24 @@ describe('the OpenAPI schema', () => {
     expect(failures).toEqual([]);
   });
 
+  it('describes each field with the help text OPTIONS shows for it', async () => {
+    let described = 0;
+    for (const [path, item] of Object.entries(document.paths as Record<string, Body>)) {
+      // Model lists: their create takes one object or a list.
+      const create = item.post?.requestBody.content['application/json'].schema.oneOf?.[0].$ref as string | undefined;
+      if (path.includes('{') || !create) continue;
+      const request = document.components.schemas[create.split('/').pop()!];
+      const options = (await t.request('OPTIONS', path)).body.actions.POST as Record<string, Body>;
+      for (const [key, meta] of Object.entries(options)) {
+        if (!(key in request.properties)) continue;
+        expect(request.properties[key].description, `${path} ${key}`).toBe(meta.help_text);
+        if (meta.help_text) described++;
+      }
+    }
+    expect(document.components.schemas.Site.properties.facility.description).toBe('Local facility ID or description');
+    expect(described).toBeGreaterThanOrEqual(9);
+  });
+
   it('lists every route the server serves under /api/, and nothing it does not serve', async () => {
     // The routes express holds, walked as it matches them: mounted routers below their mount paths.
     interface Layer { route?: { path: string; methods: Record<string, boolean> }; handle: { stack?: Layer[] }; rawPath?: string }
