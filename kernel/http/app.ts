@@ -71,8 +71,10 @@ export function buildApp(deps: AppDeps): Express {
   // Built once every route is known, from the same declarations that serve them.
   const started = performance.now();
   const document = buildOpenApi({ registry: deps.registry, filters: deps.filters, plugins: deps.plugins.map((p) => p.plugin), routes });
+  const built = performance.now();
   app.use(schemaRouter(document));
-  deps.log.info(`OpenAPI document: ${Object.keys(document.paths).length} paths built and rendered in ${Math.round(performance.now() - started)} ms`);
+  const ms = (from: number, to: number) => Math.round(to - from);
+  deps.log.info(`OpenAPI document: ${Object.keys(document.paths).length} paths built in ${ms(started, built)} ms, rendered as JSON and YAML in ${ms(built, performance.now())} ms`);
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return app;
