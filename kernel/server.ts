@@ -29,7 +29,8 @@ export interface ServerOptions extends BootOptions {
 }
 
 export interface PatchbayServer {
-  app: Express;
+  /** The HTTP app, built on first use: a command (createtoken, say) serves nothing and skips it and its OpenAPI document. */
+  readonly app: Express;
   settings: Settings;
   registry: ModelRegistry;
   /** Every model's query-string filters. */
@@ -97,11 +98,14 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   // Every model's filters, derived now: a declaration mistake stops start-up rather than a request.
   for (const model of registry.all()) filters.of(model);
 
-  const app = buildApp({ ...services, queue, log, plugins: contexts });
+  let app: Express | undefined;
+  const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts }));
 
   let http: Server | undefined;
   return {
-    app,
+    get app() {
+      return appOnce();
+    },
     settings,
     registry,
     filters,
@@ -117,7 +121,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     },
     listen: () =>
       new Promise((ok, fail) => {
-        http = app.listen(settings.PORT, settings.HOST, (err?: Error) => {
+        http = appOnce().listen(settings.PORT, settings.HOST, (err?: Error) => {
           if (err) return fail(err);
           // Idle keep-alive connections stay open longer than clients (4 s for Node's fetch) and proxies keep theirs,
           // so that it is the client that closes one, never the server while a request is on its way.
