@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { NextFunction, Request, Response, Router } from 'express';
+import { StoredBody } from '../http/stored-body.js';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -50,16 +51,18 @@ const SWAGGER_UI_PAGE = page(
 );
 const REDOC_PAGE = page('ReDoc', '', '<redoc spec-url="/api/schema/?format=json"></redoc><script src="/static/redoc/redoc.standalone.js"></script>');
 
-/** The assets of a folder, by name; anything else falls through (to the 404). */
+/** The assets of a folder, by name, read on first request and served from memory; anything else falls through. */
 function assets(files: Record<string, Asset>) {
-  const edited = new Map<string, Buffer>();
+  const loaded = new Map<string, StoredBody>();
+  const load = ({ file, cut }: Asset) => {
+    const bytes = readFileSync(file);
+    return new StoredBody(extname(file), cut ? Buffer.from(bytes.toString('utf8').replaceAll(cut, '')) : bytes, /\.(js|css)$/.test(file));
+  };
   return (req: Request, res: Response, next: NextFunction) => {
     const asset = Object.hasOwn(files, req.path.slice(1)) ? files[req.path.slice(1)] : undefined;
     if (!asset || (req.method !== 'GET' && req.method !== 'HEAD')) return next();
-    res.set('Cache-Control', 'public, max-age=3600');
-    if (!asset.cut) return res.sendFile(asset.file, (err) => err && next(err));
-    if (!edited.has(asset.file)) edited.set(asset.file, Buffer.from(readFileSync(asset.file, 'utf8').replaceAll(asset.cut, '')));
-    res.type(extname(asset.file)).send(edited.get(asset.file));
+    if (!loaded.has(asset.file)) loaded.set(asset.file, load(asset));
+    loaded.get(asset.file)!.send(req, res.set('Cache-Control', 'public, max-age=3600'));
   };
 }
 
