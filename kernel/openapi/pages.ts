@@ -12,6 +12,8 @@ const OWN = join(dirname(fileURLToPath(import.meta.url)), 'assets');
 
 export const SWAGGER_UI_PATH = '/api/schema/swagger-ui/';
 export const REDOC_PATH = '/api/schema/redoc/';
+const SWAGGER_UI_FILES = '/static/swagger-ui/';
+const REDOC_FILES = '/static/redoc/';
 
 interface Asset {
   file: string;
@@ -24,14 +26,14 @@ interface Asset {
  * Public, as NetBox's `/static/`: they are the packages' files, and the login page needs none of them.
  */
 const ASSETS: Record<string, Record<string, Asset>> = {
-  '/static/swagger-ui/': {
+  [SWAGGER_UI_FILES]: {
     'swagger-ui.css': { file: join(SWAGGER_UI, 'swagger-ui.css') },
     'swagger-ui-bundle.js': { file: join(SWAGGER_UI, 'swagger-ui-bundle.js') },
     'favicon-32x32.png': { file: join(SWAGGER_UI, 'favicon-32x32.png') },
     'patchbay-init.js': { file: join(OWN, 'swagger-ui-init.js') },
   },
   // ReDoc's one remote resource is its logo; without the address its image hides itself and the page asks nothing of a CDN.
-  '/static/redoc/': { 'redoc.standalone.js': { file: join(REDOC, 'redoc.standalone.js'), cut: 'https://cdn.redoc.ly/redoc/logo-mini.svg' } },
+  [REDOC_FILES]: { 'redoc.standalone.js': { file: join(REDOC, 'redoc.standalone.js'), cut: 'https://cdn.redoc.ly/redoc/logo-mini.svg' } },
 };
 
 /** The pages run only the scripts served beside them; both packages style with inline styles, ReDoc searches in a worker. */
@@ -46,10 +48,10 @@ function page(title: string, head: string, body: string): string {
 
 const SWAGGER_UI_PAGE = page(
   'Swagger UI',
-  '<link rel="icon" type="image/png" href="/static/swagger-ui/favicon-32x32.png"><link rel="stylesheet" href="/static/swagger-ui/swagger-ui.css">',
-  '<div id="swagger-ui"></div><script src="/static/swagger-ui/swagger-ui-bundle.js"></script><script src="/static/swagger-ui/patchbay-init.js"></script>',
+  `<link rel="icon" type="image/png" href="${SWAGGER_UI_FILES}favicon-32x32.png"><link rel="stylesheet" href="${SWAGGER_UI_FILES}swagger-ui.css">`,
+  `<div id="swagger-ui"></div><script src="${SWAGGER_UI_FILES}swagger-ui-bundle.js"></script><script src="${SWAGGER_UI_FILES}patchbay-init.js"></script>`,
 );
-const REDOC_PAGE = page('ReDoc', '', '<redoc spec-url="/api/schema/?format=json"></redoc><script src="/static/redoc/redoc.standalone.js"></script>');
+const REDOC_PAGE = page('ReDoc', '', `<redoc spec-url="/api/schema/?format=json"></redoc><script src="${REDOC_FILES}redoc.standalone.js"></script>`);
 
 /** The assets of a folder, by name, read on first request and served from memory; anything else falls through. */
 function assets(files: Record<string, Asset>) {
