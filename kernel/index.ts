@@ -5,6 +5,10 @@
  */
 export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep } from './plugin.js';
 export type { DataAccess, ListQuery } from './plugins/data.js';
+export type { HttpSurface, MountOptions, RequestHook } from './app/surface.js';
+export type { GraphqlContribution, GraphqlFieldContribution } from './graphql/contribution.js';
+export type { FilterContribution } from './graphql/filters.js';
+export { viaQueryFilter } from './graphql/lookups.js';
 
 // Models and their fields.
 export { defineModel } from './model/define.js';
@@ -30,6 +34,8 @@ export { ReadOnlyField } from './model/fields/read-only.js';
 export { ComputedField } from './model/fields/computed.js';
 export type { PropertyDescription, ValueSchema } from './model/description.js';
 export type { OrderStep } from './model/ordering.js';
+export type { Walk, RowRefs, Relate } from './model/walk.js';
+export { relationCondition, type RelationLink } from './model/fields/relation.js';
 export type { Comparison } from './filters/compile.js';
 export { SCALAR_LOOKUPS, EQUALITY_LOOKUPS, ORDER_LOOKUPS, TEXT_LOOKUPS, escapeLike, type LookupSql, type Lookups } from './filters/lookups.js';
 export { parseDate, parseDateTime } from './model/fields/time.js';

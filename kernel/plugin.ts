@@ -1,3 +1,5 @@
+import type { HttpSurface } from './app/surface.js';
+import type { GraphqlContribution } from './graphql/contribution.js';
 import type { RouteOperation } from './openapi/routes.js';
 import type { Knex } from '@mikro-orm/knex';
 import type { Request, Router } from 'express';
@@ -75,6 +77,10 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   routes?: (router: Router, ctx: PluginContext<C>) => void;
   /** What the OpenAPI document says of the extra endpoints, by `METHOD /path/{id}/` below the base path. */
   operations?: Record<string, RouteOperation>;
+  /** What the plugin adds to the GraphQL schema beyond what its models derive: fields on types, filters, type definitions. */
+  graphql?: (ctx: PluginContext<C>) => GraphqlContribution;
+  /** Paths outside the base path (a page, `/metrics`) and hooks around every request, on the server's HTTP surface. */
+  http?: (surface: HttpSurface, ctx: PluginContext<C>) => void;
   /** Called inside the write transaction with the creates, updates or deletes of one model in one write (change logging). */
   changes?: (changes: ChangeRecord[], ctx: PluginContext<C>) => Promise<void> | void;
   /** Called after each committed create, update or delete of any model. */

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import type { Express } from 'express';
+import type { Express, Request } from 'express';
 import { container as rootContainer } from 'tsyringe';
 import { bootstrap, type BootOptions } from './boot.js';
 import type { Settings } from './config/settings.js';
@@ -9,7 +9,7 @@ import type { Database } from './db/database.js';
 import { EventBus } from './events/bus.js';
 import { FilterSets } from './filters/filterset.js';
 import { baseUrl } from './http/request.js';
-import { buildApp } from './http/app.js';
+import { buildApp } from './app/assemble.js';
 import type { Logger } from './log.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { PluginContext } from './plugin.js';
@@ -17,6 +17,7 @@ import { dataAccess, type DataAccess, type DataServices } from './plugins/data.j
 import { BullQueue } from './queue/bull.js';
 import { InProcessQueue } from './queue/memory.js';
 import type { QueuePort } from './queue/port.js';
+import { Reader } from './read/reader.js';
 import type { RestServices } from './rest/services.js';
 import { Services } from './services.js';
 import type { ChangeHook } from './write/changes.js';
@@ -61,8 +62,9 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   const filters = new FilterSets(registry);
   const changeHooks: ChangeHook[] = [];
   const writes = new WriteRunner(db.knex, { registry, settings, bus, changeHooks });
-  const services: RestServices = { settings, registry, db, filters, writes };
-  const data: DataServices = { knex: db.knex, registry, settings, filters, writes };
+  const reads = new Reader(db.knex, registry);
+  const services: RestServices = { settings, registry, db, filters, reads, writes };
+  const data: DataServices = { knex: db.knex, registry, settings, filters, reads, writes };
   // The server's own reads and writes: no user, a fresh request id per write.
   const system = dataAccess(data, { gate: SYSTEM, userId: null, actor: () => ({ userId: null, username: '', requestId: randomUUID() }), baseUrl: '' });
 
@@ -72,17 +74,17 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   container.register(Services.queue, { useValue: queue });
   container.register(Services.log, { useValue: log });
 
+  // Reads and writes as the user of a request: their permissions, the request's id, URLs from its host.
+  const as = (req: Request) =>
+    dataAccess(data, {
+      gate: req.access,
+      userId: req.access.userId,
+      actor: () => ({ userId: req.access.userId, username: req.principal.user?.username ?? '', requestId: req.requestId }),
+      baseUrl: baseUrl(req),
+    });
+
   const contexts = enabled.map(({ plugin, config }) => {
-    const ctx: PluginContext = {
-      plugin, config, settings, registry, filters, queue, log, system, container, db: db.knex,
-      as: (req) =>
-        dataAccess(data, {
-          gate: req.access,
-          userId: req.access.userId,
-          actor: () => ({ userId: req.access.userId, username: req.principal.user?.username ?? '', requestId: req.requestId }),
-          baseUrl: baseUrl(req),
-        }),
-    };
+    const ctx: PluginContext = { plugin, config, settings, registry, filters, queue, log, system, container, db: db.knex, as };
     for (const [name, handler] of Object.entries(plugin.jobs ?? {})) queue.handle(`${plugin.name}.${name}`, (payload) => handler(payload, ctx));
     if (plugin.events) {
       const onEvent = plugin.events;
@@ -99,7 +101,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   for (const model of registry.all()) filters.of(model);
 
   let app: Express | undefined;
-  const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts }));
+  const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts, as }));
 
   let http: Server | undefined;
   return {

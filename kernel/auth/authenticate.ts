@@ -37,7 +37,7 @@ export interface AuthDeps {
  * The authentication stage of the pipeline: a `Token` header, else a session cookie, else anonymous.
  * Then the rules that hold for every route: LOGIN_REQUIRED, read-only tokens, CSRF, maintenance mode.
  */
-export function authenticate({ db, settings, registry }: AuthDeps) {
+export function authenticate({ db, settings, registry }: AuthDeps, readsOnly: (path: string) => boolean = () => false) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const header = req.get('authorization');
     let principal = ANONYMOUS;
@@ -46,7 +46,8 @@ export function authenticate({ db, settings, registry }: AuthDeps) {
     req.principal = principal;
     req.access = new Access(principal, settings, registry, db.knex);
 
-    const unsafe = !SAFE.has(req.method);
+    // A POST that only reads (a GraphQL query) is no write, whatever its method.
+    const unsafe = !SAFE.has(req.method) && !readsOnly(req.path);
     const api = req.path.startsWith('/api/');
     if (api && !principal.user && settings.LOGIN_REQUIRED) {
       // A person in a browser is sent to log in; API clients reach only the public paths.
@@ -63,5 +64,17 @@ export function authenticate({ db, settings, registry }: AuthDeps) {
       });
     }
     next();
+  };
+}
+
+/**
+ * Paths outside the API that only logged-in users may reach when LOGIN_REQUIRED (uploaded files, the GraphQL
+ * page): a browser is sent to log in, other clients get the API's 403.
+ */
+export function requireLogin(settings: Settings) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!settings.LOGIN_REQUIRED || req.principal.user) return next();
+    if (wantsHtml(req)) return res.redirect(302, `/login/?next=${encodeURIComponent(req.originalUrl)}`);
+    throw notAuthenticated();
   };
 }

@@ -53,6 +53,19 @@ export const SETTINGS = {
   CHANGELOG_RETENTION: setting(defaulted(min(integer(), 0), 90), 'integer', 'Days change records are kept by `manage housekeeping`; 0 keeps them forever.'),
   MEDIA_ROOT: setting(defaulted(string(), './data/media'), 'string', 'Where uploaded files (image attachments, device type images) are stored.'),
   ENFORCE_GLOBAL_UNIQUE: setting(defaulted(boolean(), true), 'boolean', 'Refuse duplicate prefixes and IP addresses in the global table (outside any VRF).'),
+  GRAPHQL_ENABLED: setting(defaulted(boolean(), true), 'boolean', 'Serve the read-only GraphQL API at /graphql/ (404 when false).'),
+  GRAPHQL_MAX_ALIASES: setting(defaulted(nonNegative(), 10), 'integer', 'Most aliased fields a GraphQL query may hold.'),
+  GRAPHQL_MAX_QUERY_DEPTH: setting(defaulted(nonNegative(), 10), 'integer', 'Deepest nesting of objects a GraphQL query may ask for; 0 for no limit.'),
+  GRAPHQL_MAX_COST: setting(
+    defaulted(min(integer(), 1), 10_000_000),
+    'integer',
+    'Most objects a GraphQL query may read, estimated before it runs: the page sizes of its lists multiplied down the tree.',
+  ),
+  GRAPHQL_ASSUMED_LIST_SIZE: setting(
+    defaulted(min(integer(), 1), 20),
+    'integer',
+    'Objects a nested GraphQL list without `pagination.limit` counts for in that estimate (a root list counts for MAX_PAGE_SIZE).',
+  ),
   SESSION_COOKIE_AGE: setting(defaulted(min(integer(), 60), 1_209_600), 'integer', 'Lifetime of a browser login session, in seconds.'),
 };
 

@@ -24,6 +24,8 @@ export interface Comparison {
   scope: CompileScope;
   /** `select id from <target> where <path> <lookup> <value>`: how a relation continues a comparison. */
   matching(target: Model, path: string[], lookup: Lookup, value: unknown): Knex.QueryBuilder;
+  /** `select id from <target> where <node>`: a relation whose objects must match a whole tree (`matches`). */
+  matchingTree(target: Model, node: FilterNode): Knex.QueryBuilder;
   /** The ids of `target` rows `ids` and of all their descendants (`target` must be a tree). */
   descendants(target: Model, ids: number[]): Knex.QueryBuilder;
 }
@@ -69,6 +71,12 @@ class Compiler {
         const sub = `f${this.n++}`;
         const ids = this.scope.db(`${target.table} as ${sub}`).select(`${sub}.id`);
         this.leaf(ids, target, sub, p, l, v);
+        return ids;
+      },
+      matchingTree: (target, tree) => {
+        const sub = `f${this.n++}`;
+        const ids = this.scope.db(`${target.table} as ${sub}`).select(`${sub}.id`);
+        this.node(ids, target, sub, tree);
         return ids;
       },
       descendants: (target, ids) => {

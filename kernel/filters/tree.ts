@@ -4,7 +4,8 @@ import type { Db } from '../model/types.js';
 
 /**
  * A comparison's name: the kernel's `exact`, `in`, `isnull`, `icontains`, `gte`... or one a field kind adds.
- * Relations also understand `tree` (a node of a tree model and its descendants).
+ * Relations also understand `tree` (a node of a tree model and its descendants) and `matches` (the related
+ * objects match a whole filter tree, given as the value).
  */
 export type Lookup = string;
 

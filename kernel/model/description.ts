@@ -18,8 +18,15 @@ export interface ValueSchema {
   nestedKeys?: string[];
   /** Read as `{value, label}`, written as the bare value (a choice field, unlike a generic relation's `_type`). */
   labelled?: boolean;
+  /** The GraphQL enum of the choices, where the set names it (else named after the field: `SiteStatusEnum`). */
+  enum?: { name?: string; prefix?: string };
   /** What an array holds. */
   items?: ValueSchema;
+  /**
+   * GraphQL's scalar for the value where not the one its type and format give (`ID` for a primary key, or a
+   * plugin's own, `SemVer`), rendered as JSON renders it.
+   */
+  scalar?: string;
 }
 
 /** One key of a model's representation: what a field kind says about each key it reads or writes. */

@@ -10,6 +10,7 @@ import type { Model } from './model.js';
 import type { OrderStep } from './ordering.js';
 import type { ModelRegistry } from './registry.js';
 import type { Db, ErrorMap, FieldRenderer, Json, RenderContext, RenderMode, Row } from './types.js';
+import type { Relate, Walk } from './walk.js';
 
 /** A column a field stores, in terms the entity schema and migrations understand. */
 export interface Column {
@@ -269,6 +270,27 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     if (this.options.default !== undefined) property.default = this.options.default;
     if (this.options.blank) property.blank = true;
     return property;
+  }
+
+  // ---- walking relations
+
+  /** How a reader reaches the objects key `key` names, when it names any (GraphQL's nested types and unions). */
+  walk(key: string, registry: ModelRegistry): Walk | undefined {
+    void key;
+    void registry;
+    return undefined;
+  }
+
+  /** How rows of this field's model refer to objects of `target` through the field, as SQL, when they do. */
+  referring(target: Model, registry: ModelRegistry): Relate | undefined {
+    void target;
+    void registry;
+    return undefined;
+  }
+
+  /** The name of the list of this field's model a relation offers on its targets (`devices` on a site), if it offers one. */
+  get related(): string | undefined {
+    return undefined;
   }
 
   // ---- writing

@@ -103,6 +103,13 @@ export interface ModelDeclaration {
   /** Lower-case human name, e.g. `tenant group`. Defaults to the model name. */
   verboseName?: string;
   verboseNamePlural?: string;
+  /**
+   * The class name NetBox gives the model (`VMInterface`): its GraphQL type (`VMInterfaceType`), root fields
+   * (`vm_interface`, `vm_interface_list`) and `class_type`. Default: the verbose name in PascalCase (`IPAddress`).
+   */
+  className?: string;
+  /** `false`: left out of the GraphQL API (secrets, permissions). */
+  graphql?: false;
   fields: Record<string, Field>;
   /** Fields of `?brief=1` and of the nested representation, besides id, url and display. */
   brief: string[];
@@ -215,6 +222,11 @@ export class Model {
 
   field(name: string): Field | undefined {
     return this.fields.find((f) => f.name === name);
+  }
+
+  /** `IPAddress` from `IP address`, unless declared. */
+  get className(): string {
+    return this.decl.className ?? this.verboseName.replace(/(^|\s+)(\w)/g, (_m, _s, c: string) => c.toUpperCase()).replace(/[^A-Za-z0-9]/g, '');
   }
 
   /** `TenantGroup`-style title for OPTIONS (`Tenant Group List`). */

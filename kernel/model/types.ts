@@ -74,6 +74,11 @@ export interface RenderContext {
    * field objects): what the reader may not view renders as null. Absent: everything (events, the server).
    */
   viewable?(model: Model, ids: number[]): Promise<Set<number>>;
+  /**
+   * The objects of `model` the reader may view, as a subquery of their ids, where counts must leave the others out
+   * (GraphQL); absent, or null for a reader who may view them all: every object counts (REST, as NetBox counts).
+   */
+  countable?(model: Model): Promise<{ ids: Knex.QueryBuilder } | null>;
 }
 
 /** Rendering modes: the full object, `?brief=1`, or nested inside another object. */

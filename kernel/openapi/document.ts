@@ -156,7 +156,15 @@ function kernelPaths(plugins: Plugin[]): Record<string, PathItem> {
  * The OpenAPI 3 document of everything the server serves, built once from the same declarations that serve the
  * requests: each model's paths, parameters (every filter with every lookup) and schemas, and the plugins' own paths.
  */
-export function buildOpenApi(deps: { registry: ModelRegistry; filters: FilterSets; plugins: Plugin[]; routes: Map<string, RecordedRoute[]> }): OpenApiDocument {
+/** What the document is built from: the models, their filters, the plugins and the extra routes each registered. */
+export interface OpenApiSources {
+  registry: ModelRegistry;
+  filters: FilterSets;
+  plugins: Plugin[];
+  routes: Map<string, RecordedRoute[]>;
+}
+
+export function buildOpenApi(deps: OpenApiSources): OpenApiDocument {
   const { registry, filters, plugins, routes } = deps;
   const names = componentNames(registry);
   const schemas: Record<string, SchemaObject> = {

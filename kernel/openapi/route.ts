@@ -1,7 +1,9 @@
 import express, { type Request, type Router } from 'express';
 import { dump } from 'js-yaml';
 import { StoredBody } from '../http/stored-body.js';
-import type { OpenApiDocument } from './document.js';
+import type { HttpSurface } from '../app/surface.js';
+import type { Logger } from '../log.js';
+import { buildOpenApi, type OpenApiDocument, type OpenApiSources } from './document.js';
 import { addDocumentationPages } from './pages.js';
 
 /** JSON when asked for by `?format=json` or `Accept: application/json`; YAML otherwise, as NetBox (drf-spectacular) answers. */
@@ -23,4 +25,14 @@ export function schemaRouter(document: OpenApiDocument): Router {
   });
   addDocumentationPages(router);
   return router;
+}
+
+/** The OpenAPI mechanism on the surface: the document, built once every route is known, and its pages. */
+export function mountOpenApi(surface: HttpSurface, deps: OpenApiSources & { log: Logger }): void {
+  const started = performance.now();
+  const document = buildOpenApi(deps);
+  const built = performance.now();
+  surface.mount('/', schemaRouter(document));
+  const ms = (from: number, to: number) => Math.round(to - from);
+  deps.log.info(`OpenAPI document: ${Object.keys(document.paths).length} paths built in ${ms(started, built)} ms, rendered as JSON and YAML in ${ms(built, performance.now())} ms`);
 }

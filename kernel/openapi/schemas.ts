@@ -20,7 +20,7 @@ function nullable(schema: SchemaObject, isNullable: boolean): SchemaObject {
   return schema.$ref ? { allOf: [schema], nullable: true } : { ...schema, nullable: true };
 }
 
-const STANDARD_FORMATS = new Set(['date', 'date-time', 'uuid']);
+const STANDARD_FORMATS = new Set(['date', 'date-time', 'uuid', 'int64']);
 
 /** The scalar part of a value schema (type, format, bounds). */
 function scalar(v: ValueSchema, forRequest: boolean): SchemaObject {

@@ -1,15 +1,13 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Settings } from '../config/settings.js';
-import { applyFilter } from '../filters/compile.js';
 import type { FilterSets } from '../filters/filterset.js';
 import { filterFromQuery, type QueryParams } from '../filters/query.js';
-import type { FilterNode } from '../filters/tree.js';
+import { and, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
-import { applyOrdering } from '../model/ordering.js';
 import type { ModelRegistry } from '../model/registry.js';
+import type { Reader } from '../read/reader.js';
 import { renderRows, type FieldSelection } from '../model/render.js';
 import { Memo, type JsonObject, type RenderMode, type Row } from '../model/types.js';
-import { isStoredId } from '../model/values.js';
 import type { Actor } from '../write/context.js';
 import { viewableBy, type Action, type Gate } from '../write/gate.js';
 import type { WriteSession } from '../write/session.js';
@@ -50,38 +48,27 @@ export interface DataServices {
   registry: ModelRegistry;
   settings: Settings;
   filters: FilterSets;
+  reads: Reader;
   writes: WriteRunner;
 }
 
 /** A reader and writer: its permissions (`gate`), who the change log names, and where URLs point. */
 export function dataAccess(services: DataServices, who: { gate: Gate; userId: number | null; actor: () => Actor; baseUrl: string }): DataAccess {
-  const { knex, registry, settings, filters, writes } = services;
+  const { knex, registry, settings, filters, reads, writes } = services;
   const { gate, baseUrl } = who;
-  // Wrapped: an async function returning a query builder would run it (builders are thenables).
-  const visible = async (model: Model): Promise<{ qb: Knex.QueryBuilder }> => {
-    await gate.require(model, 'view');
-    const qb = knex(`${model.table} as t`).select('t.*');
-    await gate.restrict(qb, model, 'view');
-    return { qb };
-  };
   return {
     userId: who.userId,
     can: (model, action) => gate.can(model, action),
     require: (model, action) => gate.require(model, action),
     async list(model, query = {}) {
-      const { qb } = await visible(model);
+      await gate.require(model, 'view');
       const scope = { db: knex, registry };
-      if (query.params) applyFilter(qb, model, await filterFromQuery(query.params, model, filters, scope), scope);
-      if (query.where) applyFilter(qb, model, query.where, scope);
-      applyOrdering(qb, model, query.ordering ?? model.ordering, registry);
-      if (query.limit !== undefined) qb.limit(query.limit);
-      if (query.offset) qb.offset(query.offset);
-      return (await qb) as Row[];
+      const where = [query.params ? await filterFromQuery(query.params, model, filters, scope) : and([]), query.where ?? and([])];
+      return reads.rows(model, gate, { where: and(where), ordering: query.ordering, limit: query.limit, offset: query.offset });
     },
     async get(model, id) {
-      if (!isStoredId(id)) return undefined;
-      const { qb } = await visible(model);
-      return (await qb.where('t.id', id).first()) as Row | undefined;
+      await gate.require(model, 'view');
+      return reads.one(model, gate, id);
     },
     render: (model, rows, options = {}) =>
       renderRows(model, rows, { db: knex, registry, settings, baseUrl, memo: new Memo(), viewable: viewableBy(gate, knex) }, options.mode ?? 'full', options.selection),

@@ -1,10 +1,8 @@
 import type { Request } from 'express';
 import { notFound } from '../errors.js';
-import { applyFilter } from '../filters/compile.js';
 import { filterFromQuery } from '../filters/query.js';
 import { baseUrl, queryParam } from '../http/request.js';
 import type { Model } from '../model/model.js';
-import { applyOrdering } from '../model/ordering.js';
 import { columnsRead, renderRows, renderedFields } from '../model/render.js';
 import { INT_MAX, isStoredId } from '../model/values.js';
 import { Memo, ValidationError, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
@@ -36,9 +34,7 @@ export function parseId(text: string | undefined): number {
  */
 export async function fetchRow(req: Request, model: Model, id: number, services: RestServices): Promise<Row> {
   await req.access.require(model, 'view');
-  const qb = services.db.knex(`${model.table} as t`).select('t.*').where('t.id', id);
-  await req.access.restrict(qb, model, 'view');
-  const row = (await qb.first()) as Row | undefined;
+  const row = await services.reads.one(model, req.access, id);
   if (!row) throw notFound();
   return row;
 }
@@ -66,35 +62,26 @@ function cursorOf(req: Request): number | undefined {
  * (or, with `start=<id>`, the rows from that id on, whose cost does not grow with depth), rendered in batches.
  */
 export async function listObjects(req: Request, model: Model, services: RestServices): Promise<JsonObject> {
-  const db = services.db.knex;
   await req.access.require(model, 'view');
   const page = pageOf(req, services.settings);
   const start = cursorOf(req);
   const selection = selectionOf(req, model, services.registry);
-  const base = db(`${model.table} as t`);
-  await req.access.restrict(base, model, 'view');
-  const scope = { db, registry: services.registry };
-  applyFilter(base, model, await filterFromQuery(req.query, model, services.filters, scope), scope);
-
+  const scope = { db: services.db.knex, registry: services.registry };
+  const where = await filterFromQuery(req.query, model, services.filters, scope);
   const mode = renderMode(req);
   // Only the columns the representation shows (a brief page reads a few of many).
   const columns = columnsRead(renderedFields(model, services.registry, mode, selection));
-  const qb = base.clone().select(columns ? columns.map((c) => `t.${c}`) : 't.*');
   const render = (rows: Row[]) => renderRows(model, rows, renderContext(req, services), mode, selection);
   if (start !== undefined) {
-    qb.where('t.id', '>=', start).orderBy('t.id');
-    if (page.limit !== null) qb.limit(page.limit + 1);
-    const rows = (await qb) as Row[];
+    const limit = page.limit === null ? null : page.limit + 1;
+    const rows = await services.reads.rows(model, req.access, { where, columns, start, limit });
     const more = page.limit !== null && rows.length > page.limit;
     if (more) rows.pop();
     const next = more ? cursorUrl(req, (rows[rows.length - 1].id as number) + 1) : null;
     return { count: null, next, previous: null, results: await render(rows) };
   }
-  const ordering = queryParam(req, 'ordering');
-  applyOrdering(qb, model, ordering ? ordering.split(',').filter(Boolean) : model.ordering, services.registry);
-  if (page.limit !== null) qb.limit(page.limit);
-  if (page.offset) qb.offset(page.offset);
-  // The count and the page side by side: two connections, one wait.
-  const [[{ count }], rows] = (await Promise.all([base.clone().count({ count: '*' }), qb])) as [{ count: string }[], Row[]];
-  return { count: Number(count), ...pageLinks(req, page, Number(count)), results: await render(rows) };
+  const terms = queryParam(req, 'ordering');
+  const ordering = terms ? terms.split(',').filter(Boolean) : undefined;
+  const { rows, count } = await services.reads.page(model, req.access, { where, columns, ordering, limit: page.limit, offset: page.offset });
+  return { count, ...pageLinks(req, page, count), results: await render(rows) };
 }

@@ -2,6 +2,7 @@ import type { Settings } from '../config/settings.js';
 import type { Database } from '../db/database.js';
 import type { FilterSets } from '../filters/filterset.js';
 import type { ModelRegistry } from '../model/registry.js';
+import type { Reader } from '../read/reader.js';
 import type { WriteRunner } from '../write/writer.js';
 
 /** What the generic REST views need from the kernel. */
@@ -10,5 +11,6 @@ export interface RestServices {
   registry: ModelRegistry;
   db: Database;
   filters: FilterSets;
+  reads: Reader;
   writes: WriteRunner;
 }

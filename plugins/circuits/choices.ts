@@ -9,19 +9,19 @@ export const CircuitStatus = defineChoices([
   ['offline', 'Offline'],
   ['deprovisioning', 'Deprovisioning'],
   ['decommissioned', 'Decommissioned'],
-]);
+], { name: 'CircuitStatusEnum', prefix: '' });
 
 export const TermSide = defineChoices([
   ['A', 'A'],
   ['Z', 'Z'],
-]);
+], { name: 'CircuitTerminationSideEnum', prefix: 'side' });
 
 export const CircuitPriority = defineChoices([
   ['primary', 'Primary'],
   ['secondary', 'Secondary'],
   ['tertiary', 'Tertiary'],
   ['inactive', 'Inactive'],
-]);
+], { name: 'CircuitPriorityEnum', prefix: 'priority' });
 
 export const VirtualCircuitTerminationRole = defineChoices([
   ['peer', 'Peer'],
@@ -34,4 +34,4 @@ export const DistanceUnit = defineChoices([
   ['m', 'Meters'],
   ['mi', 'Miles'],
   ['ft', 'Feet'],
-]);
+], { name: 'DistanceUnitEnum', prefix: '' });

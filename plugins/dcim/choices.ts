@@ -28,7 +28,7 @@ export const RackFormFactor = defineChoices([
   ['wall-frame-vertical', 'Wall-mounted frame (vertical)'],
   ['wall-cabinet', 'Wall-mounted cabinet'],
   ['wall-cabinet-vertical', 'Wall-mounted cabinet (vertical)'],
-]);
+], { name: 'RackFormFactorEnum', prefix: 'type' });
 
 export const RackWidth = defineChoices([
   [10, '10 inches'],
@@ -48,12 +48,12 @@ export const RackStatus = defineChoices([
 export const RackDimensionUnit = defineChoices([
   ['mm', 'Millimeters'],
   ['in', 'Inches'],
-]);
+], { name: 'RackDimensionUnitEnum', prefix: 'unit' });
 
 export const RackAirflow = defineChoices([
   ['front-to-rear', 'Front to rear'],
   ['rear-to-front', 'Rear to front'],
-]);
+], { name: 'RackAirflowEnum', prefix: '' });
 
 export const RackReservationStatus = defineChoices([
   ['pending', 'Pending'],
@@ -64,7 +64,7 @@ export const RackReservationStatus = defineChoices([
 export const SubdeviceRole = defineChoices([
   ['parent', 'Parent'],
   ['child', 'Child'],
-]);
+], { name: 'SubdeviceRoleEnum', prefix: 'role' });
 
 export const DeviceFace = defineChoices([
   ['front', 'Front'],
@@ -92,7 +92,7 @@ export const DeviceAirflow = defineChoices([
   ['top-to-bottom', 'Top to bottom'],
   ['passive', 'Passive'],
   ['mixed', 'Mixed'],
-]);
+], { name: 'DeviceAirflowEnum', prefix: 'airflow' });
 
 export const ModuleStatus = defineChoices([
   ['offline', 'Offline'],
@@ -110,7 +110,7 @@ export const ModuleAirflow = defineChoices([
   ['right-to-left', 'Right to left'],
   ['side-to-rear', 'Side to rear'],
   ['passive', 'Passive'],
-]);
+], { name: 'ModuleAirflowEnum', prefix: '' });
 
 export const ConsolePortType = defineChoices([
   // Serial
@@ -131,7 +131,7 @@ export const ConsolePortType = defineChoices([
   ['usb-micro-ab', 'USB Micro AB'],
   // Other
   ['other', 'Other'],
-]);
+], { name: 'ConsolePortTypeEnum', prefix: 'type' });
 
 export const ConsolePortSpeed = defineChoices([
   [1200, '1200 bps'],
@@ -142,7 +142,7 @@ export const ConsolePortSpeed = defineChoices([
   [38400, '38.4 kbps'],
   [57600, '57.6 kbps'],
   [115200, '115.2 kbps'],
-]);
+], { name: 'ConsolePortSpeedEnum', prefix: 'speed' });
 
 export const PowerPortType = defineChoices([
   // IEC 60320
@@ -263,7 +263,7 @@ export const PowerPortType = defineChoices([
   // Other
   ['hardwired', 'Hardwired'],
   ['other', 'Other'],
-]);
+], { name: 'PowerPortTypeEnum', prefix: 'type' });
 
 export const PowerOutletType = defineChoices([
   // IEC 60320
@@ -378,13 +378,13 @@ export const PowerOutletType = defineChoices([
   // Other
   ['hardwired', 'Hardwired'],
   ['other', 'Other'],
-]);
+], { name: 'PowerOutletTypeEnum', prefix: 'type' });
 
 export const PowerOutletFeedLeg = defineChoices([
   ['A', 'A'],
   ['B', 'B'],
   ['C', 'C'],
-]);
+], { name: 'PowerOutletFeedLegEnum', prefix: 'feed_leg' });
 
 export const PowerOutletStatus = defineChoices([
   ['enabled', 'Enabled'],
@@ -624,7 +624,7 @@ export const InterfaceType = defineChoices([
   ['extreme-summitstack-512', 'Extreme SummitStack-512'],
   // Other
   ['other', 'Other'],
-]);
+], { name: 'InterfaceTypeEnum', prefix: 'type' });
 
 export const InterfaceDuplex = defineChoices([
   ['half', 'Half'],
@@ -637,12 +637,12 @@ export const InterfaceMode = defineChoices([
   ['tagged', 'Tagged'],
   ['tagged-all', 'Tagged (All)'],
   ['q-in-q', 'Q-in-Q (802.1ad)'],
-]);
+], { name: 'InterfaceModeEnum', prefix: 'mode' });
 
 export const InterfacePoEMode = defineChoices([
   ['pd', 'PD'],
   ['pse', 'PSE'],
-]);
+], { name: 'InterfacePoEModeEnum', prefix: 'mode' });
 
 export const InterfacePoEType = defineChoices([
   // IEEE Standard
@@ -655,7 +655,7 @@ export const InterfacePoEType = defineChoices([
   ['passive-24v-4pair', 'Passive 24V (4-pair)'],
   ['passive-48v-2pair', 'Passive 48V (2-pair)'],
   ['passive-48v-4pair', 'Passive 48V (4-pair)'],
-]);
+], { name: 'InterfacePoETypeEnum', prefix: '' });
 
 export const PortType = defineChoices([
   // Copper
@@ -720,7 +720,7 @@ export const PortType = defineChoices([
   ['usb-micro-ab', 'USB Micro AB'],
   // Other
   ['other', 'Other'],
-]);
+], { name: 'PortTypeEnum', prefix: 'type' });
 
 export const VirtualDeviceContextStatus = defineChoices([
   ['active', 'Active'],
@@ -742,11 +742,11 @@ export const WeightUnit = defineChoices([
   ['g', 'Grams'],
   ['lb', 'Pounds'],
   ['oz', 'Ounces'],
-]);
+], { name: 'WeightUnitEnum', prefix: '' });
 export const WirelessRole = defineChoices([
   ['ap', 'Access point'],
   ['station', 'Station'],
-]);
+], { name: 'WirelessRoleEnum', prefix: 'role' });
 
 /** Interface types that are not physical ports: no PoE, no cable. */
 export const VIRTUAL_INTERFACE_TYPES: ReadonlySet<string> = new Set(['virtual', 'lag', 'bridge']);
@@ -959,7 +959,7 @@ export const WirelessChannel = defineChoices([
   ['60g-25-61560-6480', '25 (61.56/8.64 GHz)'],
   ['60g-26-63720-6480', '26 (63.72/8.64 GHz)'],
   ['60g-27-65880-6480', '27 (65.88/8.64 GHz)'],
-]);
+], { name: 'WirelessChannelEnum', prefix: 'channel' });
 
 export const PowerFeedStatus = defineChoices([
   ['offline', 'Offline'],
@@ -1001,11 +1001,11 @@ export const LinkStatus = defineChoices([
   ['connected', 'Connected'],
   ['planned', 'Planned'],
   ['decommissioning', 'Decommissioning'],
-]);
+], { name: 'LinkStatusEnum', prefix: 'status' });
 
 export const CableLengthUnit = defineChoices([
   ['km', 'Kilometers'], ['m', 'Meters'], ['cm', 'Centimeters'], ['mi', 'Miles'], ['ft', 'Feet'], ['in', 'Inches'],
-]);
+], { name: 'CableLengthUnitEnum', prefix: 'unit' });
 
 export const CableEnd = defineChoices([
   ['A', 'A'],

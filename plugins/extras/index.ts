@@ -1,6 +1,7 @@
 import { definePlugin } from '../../kernel/index.js';
 import { housekeeping, recordChanges, requestFilters } from './changelog.js';
 import { customFieldFilters } from './custom-field-filters.js';
+import { CUSTOM_FIELD_FILTER_TYPES, customFieldDataFilter } from './custom-field-graphql.js';
 import { CustomFieldsField } from './fields/custom-fields.js';
 import { TagsField } from './fields/tags.js';
 import { CustomField, CustomFieldChoiceSet } from './models/custom-field.js';
@@ -25,6 +26,8 @@ export default definePlugin({
     ...(model.features.has('tags') ? { tags: new TagsField() } : {}),
     ...(model.features.has('customFields') ? { custom_fields: new CustomFieldsField() } : {}),
   }),
+  // Custom field data filters in GraphQL, NetBox's way; tags filter as the relation they are.
+  graphql: (ctx) => ({ typeDefs: CUSTOM_FIELD_FILTER_TYPES, filters: [customFieldDataFilter(ctx.db, ctx.registry)] }),
   changes: recordChanges,
   setup(ctx) {
     ctx.filters.extend(requestFilters(ctx));

@@ -46,7 +46,7 @@ export const VlanStatus = defineChoices([
 export const VlanQinQRole = defineChoices([
   ['svlan', 'Service'],
   ['cvlan', 'Customer'],
-]);
+], { name: 'VLANQinQRoleEnum', prefix: 'role' });
 
 // Grouped by vendor in NetBox: Standard, CheckPoint, Cisco, then Other.
 export const FhrpProtocol = defineChoices([
@@ -62,10 +62,10 @@ export const FhrpProtocol = defineChoices([
 export const FhrpAuthType = defineChoices([
   ['plaintext', 'Plaintext'],
   ['md5', 'MD5'],
-]);
+], { name: 'FHRPGroupAuthTypeEnum', prefix: 'authentication' });
 
 export const ServiceProtocol = defineChoices([
   ['tcp', 'TCP'],
   ['udp', 'UDP'],
   ['sctp', 'SCTP'],
-]);
+], { name: 'ServiceProtocolEnum', prefix: 'role' });

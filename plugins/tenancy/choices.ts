@@ -5,4 +5,4 @@ export const ContactPriority = defineChoices([
   ['secondary', 'Secondary'],
   ['tertiary', 'Tertiary'],
   ['inactive', 'Inactive'],
-]);
+], { name: 'ContactPriorityEnum', prefix: 'priority' });

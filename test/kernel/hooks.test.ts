@@ -84,3 +84,33 @@ describe('field objects', () => {
     );
   });
 });
+
+describe('a plugin on the HTTP surface', () => {
+  it('mounts a path outside /api/ behind the login, and hooks every request before routing and after answering', async () => {
+    const page = await t.get('/hooks-page/');
+    expect(page.status).toBe(200);
+    expect(page.text).toBe('hello admin');
+    // No credentials: the API's 403 for clients, the login page for browsers.
+    const anonymous = await t.get('/hooks-page/', { token: null });
+    expect(anonymous.status).toBe(403);
+    expect(anonymous.body).toEqual({ detail: 'Authentication credentials were not provided.' });
+    const browser = await t.get('/hooks-page/', { token: null, headers: { Accept: 'text/html' } });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get('location')).toBe('/login/?next=%2Fhooks-page%2F');
+
+    const refused = await t.get('/api/tenancy/tenants/', { headers: { 'X-Refuse': 'yes' } });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ detail: 'Refused by a request hook.' });
+    // One the pipeline refuses before any route.
+    expect((await t.get('/api/tenancy/tenants/', { token: null })).status).toBe(403);
+    // The response side has run for each request once it was answered, with the user it was authenticated as.
+    await expect.poll(() => seen('response').length).toBe(5);
+    expect(seen('response')).toEqual([
+      { path: '/hooks-page/', status: 200, user: 'admin', timed: true },
+      { path: '/hooks-page/', status: 403, user: null, timed: true },
+      { path: '/hooks-page/', status: 302, user: null, timed: true },
+      { path: '/api/tenancy/tenants/', status: 429, user: 'admin', timed: true },
+      { path: '/api/tenancy/tenants/', status: 403, user: null, timed: true },
+    ]);
+  });
+});

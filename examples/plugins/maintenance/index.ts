@@ -37,6 +37,21 @@ export default definePlugin<MaintenanceConfig>({
       );
     },
   },
+  // GraphQL derives the windows' and tasks' types, filters and lists from the declarations; this adds one field.
+  graphql: (ctx) => ({
+    fields: [
+      {
+        model: MaintenanceWindow,
+        name: 'upcoming',
+        type: 'Boolean!',
+        description: 'Whether the window starts within the configured horizon.',
+        resolve: (row) => {
+          const starts = Date.parse(String(row.starts));
+          return starts >= Date.now() && starts < Date.now() + ctx.config.horizon_days * 86_400_000 && row.status !== 'cancelled';
+        },
+      },
+    ],
+  }),
   operations: {
     'GET /upcoming/': {
       summary: 'Windows starting within the horizon, soonest first',

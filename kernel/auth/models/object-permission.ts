@@ -5,6 +5,8 @@ import { constraintProblem } from '../constraints.js';
 
 export const ObjectPermission = defineModel('users.objectpermission', {
   path: 'permissions',
+  // Permissions stay out of GraphQL, as in NetBox.
+  graphql: false,
   verboseName: 'permission',
   fields: {
     name: f.string({ max: 100 }),

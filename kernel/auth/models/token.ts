@@ -21,6 +21,8 @@ function ipPrefix(value: unknown): string {
 export const Token = defineModel('users.token', {
   path: 'tokens',
   verboseName: 'token',
+  // Keys are secrets: tokens stay out of GraphQL, as in NetBox.
+  graphql: false,
   fields: {
     user: f.fk('users.user', { onDelete: 'cascade' }),
     expires: f.datetime({ nullable: true }),

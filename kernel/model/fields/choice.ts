@@ -12,7 +12,11 @@ export class ChoiceSet<V extends string | number = string | number> {
   /** Integer values (rack widths, console speeds): stored in an integer column and read as numbers. */
   readonly numeric: boolean;
 
-  constructor(readonly choices: ReadonlyArray<readonly [V, string]>) {
+  constructor(
+    readonly choices: ReadonlyArray<readonly [V, string]>,
+    /** The GraphQL enum of the set, where NetBox names it otherwise than its first field would (`PortTypeEnum`). */
+    readonly graphql?: EnumNaming,
+  ) {
     this.labels = new Map(choices.map(([v, l]) => [String(v), l]));
     this.values = new Map(choices.map(([v]) => [String(v), v]));
     this.numeric = choices.length > 0 && choices.every(([v]) => typeof v === 'number');
@@ -32,8 +36,14 @@ export class ChoiceSet<V extends string | number = string | number> {
   }
 }
 
-export function defineChoices<V extends string | number>(choices: ReadonlyArray<readonly [V, string]>): ChoiceSet<V> {
-  return new ChoiceSet(choices);
+/** A GraphQL enum's name and the prefix of its members (`type` makes `TYPE_1000BASE_T`; '' none). */
+export interface EnumNaming {
+  name?: string;
+  prefix?: string;
+}
+
+export function defineChoices<V extends string | number>(choices: ReadonlyArray<readonly [V, string]>, graphql?: EnumNaming): ChoiceSet<V> {
+  return new ChoiceSet(choices, graphql);
 }
 
 export interface ChoiceOptions extends CommonOptions {
@@ -78,7 +88,9 @@ export class ChoiceField extends ScalarField<ChoiceOptions> {
   }
 
   protected schema(): ValueSchema {
-    return { type: this.set.numeric ? 'integer' : 'string', choices: this.set.choices.map(([value, label]) => ({ value, label })), labelled: true };
+    const schema: ValueSchema = { type: this.set.numeric ? 'integer' : 'string', choices: this.set.choices.map(([value, label]) => ({ value, label })), labelled: true };
+    if (this.set.graphql) schema.enum = this.set.graphql;
+    return schema;
   }
 
   /** Values compared with the field must be members (an integer set's column takes no text). */

@@ -1,3 +1,4 @@
+import type { Knex } from '@mikro-orm/knex';
 import type { QueryFilter } from '../../filters/builders.js';
 import { not, or, type FilterNode } from '../../filters/tree.js';
 import { parseWholeNumber } from '../../filters/values.js';
@@ -40,6 +41,8 @@ export abstract class ComputedField extends ReadOnlyField {
 
 /** Where the counted objects point at the counted one: a foreign-key column, a generic relation or a join table. */
 export interface CountSource {
+  /** The model of the counted objects (`counted` holds their ids). */
+  model: string;
   table: string;
   /** Column holding the counted-on object's id. */
   column: string;
@@ -111,17 +114,22 @@ export class CountField extends ComputedField {
    */
   private async loadAll(names: string[], ids: number[], ctx: RenderContext): Promise<Map<number, number>[]> {
     const fields = names.map((name) => ctx.registry.fieldOf(this.model, name) as CountField);
-    const parts = fields.map((field, k) => {
-      const { table, column, counted } = field.sourceIn(ctx.registry);
+    const bindings: Record<string, unknown> = { ids };
+    const parts = await Promise.all(fields.map(async (field, k) => {
+      const { model, table, column, counted } = field.sourceIn(ctx.registry);
+      // Only what the reader may view counts, where the reader says so.
+      const countable = await ctx.countable?.(ctx.registry.get(model));
+      if (countable) bindings[`visible${k}`] = countable.ids;
+      const visible = countable ? ` and s.${counted} in (:visible${k})` : '';
       return field.cumulative
-        ? `select ${k} as k, sub.root as id, count(distinct s.${counted})::int as n from sub join ${table} s on ${field.tiedTo(ctx.registry, 'sub.id')} group by sub.root`
-        : `select ${k} as k, s.${column} as id, count(distinct s.${counted})::int as n from ${table} s where ${field.tiedTo(ctx.registry, 'any(:ids)')} group by s.${column}`;
-    });
+        ? `select ${k} as k, sub.root as id, count(distinct s.${counted})::int as n from sub join ${table} s on ${field.tiedTo(ctx.registry, 'sub.id')}${visible} group by sub.root`
+        : `select ${k} as k, s.${column} as id, count(distinct s.${counted})::int as n from ${table} s where ${field.tiedTo(ctx.registry, 'any(:ids)')}${visible} group by s.${column}`;
+    }));
     const owner = this.model.table;
     const subtree = fields.some((f) => f.cumulative)
       ? `with recursive sub(root, id) as (select id, id from ${owner} where id = any(:ids) union select sub.root, t.id from ${owner} t join sub on t.parent_id = sub.id) `
       : '';
-    const { rows } = (await ctx.db.raw(`${subtree}${parts.join(' union all ')}`, { ids })) as { rows: { k: number; id: number; n: number }[] };
+    const { rows } = (await ctx.db.raw(`${subtree}${parts.join(' union all ')}`, bindings as Knex.ValueDict)) as { rows: { k: number; id: number; n: number }[] };
     const counts = names.map(() => new Map<number, number>());
     for (const row of rows) counts[row.k].set(row.id, row.n);
     return counts;
@@ -141,7 +149,7 @@ export class RelatedCountField extends CountField {
       const id = columns.find((c) => c.references?.model !== OBJECT_TYPE_MODEL);
       if (!id) throw new Error(`counting ${counted} by ${via}: not a relation of that model`);
       const type = columns.find((c) => c.references?.model === OBJECT_TYPE_MODEL);
-      return { table: model.table, column: id.name, counted: 'id', typeColumn: type?.name };
+      return { model: model.key, table: model.table, column: id.name, counted: 'id', typeColumn: type?.name };
     }, false);
   }
 

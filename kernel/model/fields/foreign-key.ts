@@ -9,6 +9,7 @@ import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type ErrorMap, type FieldRenderer, type RenderContext, type Row } from '../types.js';
 import { CountField, DepthField } from './computed.js';
 import { relatedModel, relationCondition, searchKey } from './relation.js';
+import type { Relate, Walk } from '../walk.js';
 
 export type OnDelete = 'cascade' | 'set null' | 'protect';
 
@@ -25,6 +26,8 @@ export interface ForeignKeyOptions extends CommonOptions {
   nested?: string[];
   /** Objects without one sort first when ordered by this relation (prefixes of the global table before VRFs'). */
   nullsFirst?: boolean;
+  /** The list of this model's objects the target offers (GraphQL's `devices` on a site). */
+  related?: string;
 }
 
 /** A reference to one object of another (or the same) model: read nested, written as id or attributes. */
@@ -49,7 +52,7 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
   override link(registry: ModelRegistry): DerivedField[] {
     const target = relatedModel(registry, this.model, this.name, this.target);
     if (!this.options.countAs) return [];
-    const source = { table: this.model.table, column: this.column, counted: 'id' };
+    const source = { model: this.model.key, table: this.model.table, column: this.column, counted: 'id' };
     return [{ model: target, name: this.options.countAs, field: new CountField(source, target.isTree), brief: this.options.countInBrief }];
   }
 
@@ -68,6 +71,21 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
   override pointsAt(row: Row): ObjectRef | null {
     const id = row[this.column] as number | null | undefined;
     return id === null || id === undefined ? null : { model: this.target, id };
+  }
+
+  override walk(key: string): Walk | undefined {
+    return key === this.name ? { targets: [this.target], many: false, refs: () => (row) => this.pointsAt(row) } : undefined;
+  }
+
+  override referring(target: Model): Relate | undefined {
+    if (target.key !== this.target) return undefined;
+    return (qb, alias, parent) => {
+      qb.whereRaw(`?? = ${parent}`, [`${alias}.${this.column}`]);
+    };
+  }
+
+  override get related(): string | undefined {
+    return this.options.related;
   }
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {

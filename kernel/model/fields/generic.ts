@@ -10,6 +10,7 @@ import { Field, type Column, type CommonOptions, type ObjectRef, type Reference,
 import type { Model } from '../model.js';
 import type { OrderStep } from '../ordering.js';
 import type { ModelRegistry } from '../registry.js';
+import type { Relate, Walk } from '../walk.js';
 import { ValidationError, type ErrorMap, type FieldRenderer, type JsonObject, type RenderContext, type RenderMode, type Row } from '../types.js';
 
 export interface GenericOptions extends CommonOptions {
@@ -23,6 +24,10 @@ export interface GenericOptions extends CommonOptions {
   readAs?: string;
   /** Every key of the nested object, by its model, where NetBox nests another form than the brief one. */
   nested?: Record<string, string[]>;
+  /** The list of this model's objects each target offers (GraphQL's `ip_addresses` on an interface). */
+  related?: string;
+  /** GraphQL's name of the union of the targets (`IPAddressAssignmentType`); default `<Class><Field>Type`. */
+  union?: string;
 }
 
 export const OBJECT_TYPE_MODEL = 'core.objecttype';
@@ -82,6 +87,25 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
   override pointsAt(row: Row, registry: ModelRegistry): ObjectRef | null {
     const key = registry.objectTypes.keyOf(row[this.typeColumn] as number);
     return key ? { model: key, id: row[this.idKey] as number } : null;
+  }
+
+  override walk(key: string, registry: ModelRegistry): Walk | undefined {
+    if (key !== this.readKey) return undefined;
+    const targets = registry.all().filter((m) => this.accepts(m)).map((m) => m.key);
+    return { targets, many: false, union: this.options.union, refs: () => (row) => this.pointsAt(row, registry) };
+  }
+
+  override referring(target: Model, registry: ModelRegistry): Relate | undefined {
+    if (!this.accepts(target)) return undefined;
+    return (qb, alias, parent) => {
+      // Read when the query is built: object types are registered once the database is migrated.
+      const typeId = registry.objectTypes.idOf(target.key) ?? 0;
+      qb.where(`${alias}.${this.typeColumn}`, typeId).whereRaw(`?? = ${parent}`, [`${alias}.${this.idKey}`]);
+    };
+  }
+
+  override get related(): string | undefined {
+    return this.options.related;
   }
 
   async prepare(rows: Row[], ctx: RenderContext, _mode: RenderMode, wanted?: (key: string) => boolean): Promise<FieldRenderer> {

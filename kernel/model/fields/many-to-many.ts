@@ -3,7 +3,9 @@ import type { Comparison } from '../../filters/compile.js';
 import type { WriteContext, WriteScope } from '../../write/context.js';
 import type { ValueSchema } from '../description.js';
 import { Field, type Column, type CommonOptions, type DerivedField, type JoinTable, type StoreEntry, type WriteValues } from '../field.js';
+import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
+import type { Relate, Walk } from '../walk.js';
 import { ValidationError, type FieldRenderer, type JsonObject, type RenderContext, type Row } from '../types.js';
 import { CountField } from './computed.js';
 import { relatedModel, relationCondition } from './relation.js';
@@ -15,6 +17,8 @@ export interface ManyToManyOptions extends CommonOptions {
   reverseOf?: string;
   /** The target's attribute `?<name>=` matches, when not its slug, username or name (a site's ASNs by `asn`). */
   filterBy?: string;
+  /** The list of this model's objects the target offers (GraphQL's `sites` on an ASN). */
+  related?: string;
 }
 
 /** A set of references to another model, kept in a join table; read as a list of nested objects. */
@@ -56,7 +60,7 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
     const target = relatedModel(registry, this.model, this.name, this.target);
     if (!this.options.countAs) return [];
     const { table, source, target: column } = this.join;
-    return [{ model: target, name: this.options.countAs, field: new CountField({ table, column, counted: source }, target.isTree) }];
+    return [{ model: target, name: this.options.countAs, field: new CountField({ model: this.model.key, table, column, counted: source }, target.isTree) }];
   }
 
   /** The links of `ids`, in the target model's ordering, with the nested targets. */
@@ -76,6 +80,30 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
       else bySource.set(link.source, [obj]);
     }
     return bySource;
+  }
+
+  override walk(key: string): Walk | undefined {
+    if (key !== this.name) return undefined;
+    const { table, source, target } = this.join;
+    return {
+      targets: [this.target],
+      many: true,
+      relate: (qb, alias, parent) => {
+        qb.whereRaw(`??.id in (select ?? from ?? where ?? = ${parent})`, [alias, target, table, source]);
+      },
+    };
+  }
+
+  override referring(target: Model): Relate | undefined {
+    if (target.key !== this.target) return undefined;
+    const { table, source, target: column } = this.join;
+    return (qb, alias, parent) => {
+      qb.whereRaw(`??.id in (select ?? from ?? where ?? = ${parent})`, [alias, source, table, column]);
+    };
+  }
+
+  override get related(): string | undefined {
+    return this.options.related;
   }
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {

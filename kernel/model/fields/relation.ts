@@ -1,6 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Comparison } from '../../filters/compile.js';
 import { FilterError } from '../../filters/errors.js';
+import type { FilterNode } from '../../filters/tree.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
 import { wholeNumber } from '../values.js';
@@ -15,7 +16,8 @@ export interface RelationLink {
 
 /**
  * A comparison on a relation: `isnull` and `null` on the relation itself, `tree` on a tree target (a node and
- * its descendants), other lookups on the target's id, and longer paths continue on the target.
+ * its descendants), `matches` a filter tree on the target, other lookups on the target's id, and longer paths
+ * continue on the target.
  */
 export function relationCondition(c: Comparison, target: Model, link: RelationLink): void {
   let { rest, lookup } = c;
@@ -29,7 +31,10 @@ export function relationCondition(c: Comparison, target: Model, link: RelationLi
     return;
   }
   let ids: Knex.QueryBuilder;
-  if (rest.length === 0 && lookup === 'tree') {
+  if (rest.length === 0 && lookup === 'matches') {
+    if (!isFilterNode(c.value)) throw new FilterError("The 'matches' lookup expects a filter.", 'value');
+    ids = c.matchingTree(target, c.value);
+  } else if (rest.length === 0 && lookup === 'tree') {
     const list = (Array.isArray(c.value) ? c.value : [c.value]).map((v) => {
       const id = wholeNumber(v);
       if (id === undefined) throw new FilterError(`Expected a whole number, got ${JSON.stringify(v)}.`, 'value');
@@ -40,6 +45,10 @@ export function relationCondition(c: Comparison, target: Model, link: RelationLi
     ids = c.matching(target, rest.length ? rest : ['id'], lookup, c.value);
   }
   link.among(c.qb, c.alias, ids);
+}
+
+function isFilterNode(value: unknown): value is FilterNode {
+  return typeof value === 'object' && value !== null && typeof (value as { op?: unknown }).op === 'string';
 }
 
 /** The attribute `q` matches on a related object: its name, username or slug. */

@@ -6,6 +6,7 @@ import { Field, type Column, type CommonOptions } from '../field.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
 import type { FieldRenderer, JsonObject, RenderContext, Row } from '../types.js';
+import type { Walk } from '../walk.js';
 
 export interface ReverseOptions extends CommonOptions {
   /** Every object pointing here, as a list (`mac_addresses`); default: the one object, or null (`installed_module`). */
@@ -59,6 +60,12 @@ export class ReverseField extends Field<ReverseOptions> {
         },
       },
     };
+  }
+
+  /** The objects of the other side, related in SQL through the field that points here. */
+  override walk(key: string, registry: ModelRegistry): Walk | undefined {
+    const relate = key === this.name ? registry.get(this.source).field(this.via)!.referring(this.model, registry) : undefined;
+    return relate && { targets: [this.source], many: this.options.many ?? false, relate };
   }
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {

@@ -241,6 +241,7 @@ export class IntegerField extends ScalarField<IntegerOptions> {
 
   protected schema(): ValueSchema {
     const schema: ValueSchema = { type: 'integer' };
+    if (this.options.big) schema.format = 'int64';
     if (this.options.min !== undefined) schema.minimum = this.options.min;
     if (this.options.max !== undefined) schema.maximum = this.options.max;
     return schema;

@@ -43,7 +43,7 @@ export class IdField extends ReadOnlyField {
   }
 
   protected schema(): ValueSchema {
-    return { type: 'integer' };
+    return { type: 'integer', scalar: 'ID' };
   }
 
   override lookups(): Lookups {

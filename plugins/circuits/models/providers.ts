@@ -10,7 +10,7 @@ export const Provider = defineModel('circuits.provider', {
     accounts: f.reverse('circuits.provideraccount', 'provider', { many: true }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
-    asns: f.m2m('ipam.asn', { countAs: 'provider_count', filterBy: 'asn', label: 'ASNs' }),
+    asns: f.m2m('ipam.asn', { countAs: 'provider_count', filterBy: 'asn', label: 'ASNs', related: 'providers' }),
   },
   brief: ['name', 'slug', 'description', 'circuit_count'],
   ordering: ['name'],
@@ -31,7 +31,7 @@ export const ProviderAccount = defineModel('circuits.provideraccount', {
   path: 'provider-accounts',
   verboseName: 'provider account',
   fields: {
-    provider: f.fk('circuits.provider', { onDelete: 'protect' }),
+    provider: f.fk('circuits.provider', { onDelete: 'protect', related: 'accounts' }),
     name: f.string({ max: 100, blank: true }),
     account: f.string({ max: 100, label: 'Account ID' }),
     description: f.string({ max: 200, blank: true }),
@@ -51,7 +51,7 @@ export const ProviderNetwork = defineModel('circuits.providernetwork', {
   path: 'provider-networks',
   verboseName: 'provider network',
   fields: {
-    provider: f.fk('circuits.provider', { onDelete: 'protect' }),
+    provider: f.fk('circuits.provider', { onDelete: 'protect', related: 'networks' }),
     name: f.string({ max: 100 }),
     service_id: f.string({ max: 100, blank: true, label: 'Service ID' }),
     description: f.string({ max: 200, blank: true }),

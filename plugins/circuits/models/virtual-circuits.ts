@@ -10,7 +10,7 @@ export const VirtualCircuit = defineModel('circuits.virtualcircuit', {
     cid: f.string({ max: 100, label: 'Circuit ID' }),
     provider_network: f.fk('circuits.providernetwork', { onDelete: 'protect' }),
     provider_account: f.fk('circuits.provideraccount', { nullable: true, onDelete: 'protect', filterBy: 'account' }),
-    type: f.fk('circuits.virtualcircuittype', { onDelete: 'protect', countAs: 'virtual_circuit_count' }),
+    type: f.fk('circuits.virtualcircuittype', { onDelete: 'protect', countAs: 'virtual_circuit_count', related: 'virtual_circuits' }),
     status: f.choice(CircuitStatus, { default: 'active' }),
     tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect' }),
     description: f.string({ max: 200, blank: true }),
@@ -47,7 +47,7 @@ export const VirtualCircuitTermination = defineModel('circuits.virtualcircuitter
   path: 'virtual-circuit-terminations',
   verboseName: 'virtual circuit termination',
   fields: {
-    virtual_circuit: f.fk('circuits.virtualcircuit', { onDelete: 'cascade' }),
+    virtual_circuit: f.fk('circuits.virtualcircuit', { onDelete: 'cascade', related: 'terminations' }),
     role: f.choice(VirtualCircuitTerminationRole, { default: 'peer' }),
     interface: f.fk('dcim.interface', { onDelete: 'cascade', unique: true }),
     description: f.string({ max: 200, blank: true }),

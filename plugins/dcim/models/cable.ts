@@ -39,7 +39,7 @@ export const Cable = defineModel('dcim.cable', {
     a_terminations: new CableEndField('A'),
     b_terminations: new CableEndField('B'),
     status: f.choice(LinkStatus, { default: 'connected' }),
-    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect' }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect', related: 'cables' }),
     label: f.string({ max: 100, blank: true }),
     color: f.color({ blank: true }),
     length: f.decimal({ digits: 8, places: 2, min: 0, nullable: true }),
@@ -91,7 +91,7 @@ export const CableTermination = defineModel('dcim.cabletermination', {
   path: 'cable-terminations',
   verboseName: 'cable termination',
   fields: {
-    cable: f.fk('dcim.cable', { onDelete: 'cascade', filterBy: 'id' }),
+    cable: f.fk('dcim.cable', { onDelete: 'cascade', filterBy: 'id', related: 'terminations' }),
     cable_end: f.choice(CableEnd),
     termination: f.generic({ feature: 'cabled' }),
   },

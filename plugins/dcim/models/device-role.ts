@@ -8,7 +8,7 @@ export const DeviceRole = defineModel('dcim.devicerole', {
     slug: f.slug({ max: 100 }),
     color: f.color({ default: '9e9e9e' }),
     vm_role: f.boolean({ default: true }),
-    parent: f.parent('dcim.devicerole', { nested: ['id', 'url', 'display_url', 'display', 'name'] }),
+    parent: f.parent('dcim.devicerole', { nested: ['id', 'url', 'display_url', 'display', 'name'], related: 'children' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },

@@ -30,7 +30,7 @@ export const DeviceType = defineModel('dcim.devicetype', {
   path: 'device-types',
   verboseName: 'device type',
   fields: {
-    manufacturer: f.fk('dcim.manufacturer', { onDelete: 'protect', countAs: 'devicetype_count' }),
+    manufacturer: f.fk('dcim.manufacturer', { onDelete: 'protect', countAs: 'devicetype_count', related: 'device_types' }),
     default_platform: f.fk('dcim.platform', { nullable: true }),
     model: f.string({ max: 100 }),
     slug: f.slug({ max: 100 }),

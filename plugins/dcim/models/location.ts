@@ -6,10 +6,10 @@ export const Location = defineModel('dcim.location', {
   fields: {
     name: f.string({ max: 100 }),
     slug: f.slug({ max: 100 }),
-    site: f.fk('dcim.site', { onDelete: 'cascade' }),
-    parent: f.parent('dcim.location', { nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'rack_count', '_depth'] }),
+    site: f.fk('dcim.site', { onDelete: 'cascade', related: 'locations' }),
+    parent: f.parent('dcim.location', { nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'rack_count', '_depth'], related: 'children' }),
     status: f.choice(LocationStatus, { default: 'active' }),
-    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, related: 'locations' }),
     facility: f.string({ max: 50, blank: true }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),

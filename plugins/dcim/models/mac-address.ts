@@ -8,7 +8,7 @@ export const MacAddress = defineModel('dcim.macaddress', {
   verboseNamePlural: 'MAC addresses',
   fields: {
     mac_address: new MacAddressField({}),
-    assigned_object: f.generic({ feature: 'macAddresses', nullable: true }),
+    assigned_object: f.generic({ feature: 'macAddresses', nullable: true, related: 'mac_addresses', union: 'MACAddressAssignmentType' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },

@@ -8,8 +8,8 @@ export const ModuleType = defineModel('dcim.moduletype', {
   path: 'module-types',
   verboseName: 'module type',
   fields: {
-    profile: f.fk('dcim.moduletypeprofile', { nullable: true, onDelete: 'protect' }),
-    manufacturer: f.fk('dcim.manufacturer', { onDelete: 'protect' }),
+    profile: f.fk('dcim.moduletypeprofile', { nullable: true, onDelete: 'protect', related: 'module_types' }),
+    manufacturer: f.fk('dcim.manufacturer', { onDelete: 'protect', related: 'module_types' }),
     model: f.string({ max: 100 }),
     part_number: f.string({ max: 50, blank: true }),
     airflow: f.choice(ModuleAirflow, { nullable: true }),

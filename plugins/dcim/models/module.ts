@@ -33,9 +33,9 @@ async function owners(items: SavedItem[], session: WriteSession): Promise<Owner[
 export const Module = defineModel('dcim.module', {
   path: 'modules',
   fields: {
-    device: f.fk('dcim.device', { onDelete: 'cascade' }),
+    device: f.fk('dcim.device', { onDelete: 'cascade', related: 'modules' }),
     module_bay: f.fk('dcim.modulebay', { onDelete: 'cascade', unique: true, nested: ['id', 'url', 'display_url', 'display', 'name'] }),
-    module_type: f.fk('dcim.moduletype', { onDelete: 'protect', filterBy: 'model' }),
+    module_type: f.fk('dcim.moduletype', { onDelete: 'protect', filterBy: 'model', related: 'instances' }),
     status: f.choice(ModuleStatus, { default: 'active' }),
     serial: f.string({ max: 50, blank: true }),
     asset_tag: f.string({ max: 50, nullable: true, blank: true, unique: true }),

@@ -3,10 +3,10 @@ import { ParamError, cmp, defineModel, f, lastValue, or, parseWholeNumber, type 
 export const Platform = defineModel('dcim.platform', {
   path: 'platforms',
   fields: {
-    parent: f.parent('dcim.platform', { nested: ['id', 'url', 'display_url', 'display', 'name'] }),
+    parent: f.parent('dcim.platform', { nested: ['id', 'url', 'display_url', 'display', 'name'], related: 'children' }),
     name: f.string({ max: 100 }),
     slug: f.slug({ max: 100 }),
-    manufacturer: f.fk('dcim.manufacturer', { nullable: true, onDelete: 'protect', countAs: 'platform_count' }),
+    manufacturer: f.fk('dcim.manufacturer', { nullable: true, onDelete: 'protect', countAs: 'platform_count', related: 'platforms' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },

@@ -19,10 +19,10 @@ export const RackReservation = defineModel('dcim.rackreservation', {
   path: 'rack-reservations',
   verboseName: 'rack reservation',
   fields: {
-    rack: f.fk('dcim.rack', { onDelete: 'cascade' }),
+    rack: f.fk('dcim.rack', { onDelete: 'cascade', related: 'reservations' }),
     units: f.list({ sqlType: 'smallint[]', item: unit, itemType: 'integer', nonEmpty: true, filter: 'unit' }),
     status: f.choice(RackReservationStatus, { default: 'active' }),
-    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect' }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect', related: 'rackreservations' }),
     user: f.fk('users.user', { onDelete: 'protect' }),
     description: f.string({ max: 200 }),
     comments: f.text({ blank: true }),

@@ -5,7 +5,7 @@ export const Region = defineModel('dcim.region', {
   fields: {
     name: f.string({ max: 100 }),
     slug: f.slug({ max: 100 }),
-    parent: f.parent('dcim.region', { nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'site_count', '_depth'] }),
+    parent: f.parent('dcim.region', { nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'site_count', '_depth'], related: 'children' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },

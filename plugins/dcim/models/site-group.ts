@@ -6,7 +6,7 @@ export const SiteGroup = defineModel('dcim.sitegroup', {
   fields: {
     name: f.string({ max: 100 }),
     slug: f.slug({ max: 100 }),
-    parent: f.parent('dcim.sitegroup', { nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'site_count', '_depth'] }),
+    parent: f.parent('dcim.sitegroup', { nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'site_count', '_depth'], related: 'children' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },

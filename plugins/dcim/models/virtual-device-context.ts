@@ -7,9 +7,9 @@ export const VirtualDeviceContext = defineModel('dcim.virtualdevicecontext', {
   verboseName: 'virtual device context',
   fields: {
     name: f.string({ max: 64 }),
-    device: f.fk('dcim.device', { onDelete: 'protect' }),
+    device: f.fk('dcim.device', { onDelete: 'protect', related: 'vdcs' }),
     identifier: f.integer({ min: 0, max: 32767, nullable: true }),
-    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect' }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, onDelete: 'protect', related: 'vdcs' }),
     status: f.choice(VirtualDeviceContextStatus),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),

@@ -1,6 +1,6 @@
 import {
-  ValidationError,
-  type FieldRenderer, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
+  ValidationError, relationCondition,
+  type Comparison, type ModelRegistry, type Walk, type FieldRenderer, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
 import { SideTableField } from './side-table.js';
 
@@ -33,6 +33,32 @@ export class TagsField extends SideTableField {
 
   protected schema(): ValueSchema {
     return { type: 'array', relation: 'extras.tag', items: { type: 'object', relation: 'extras.tag' } };
+  }
+
+  /** The tags of each object, related in SQL through the tagged items (GraphQL's `tags` with their own filters). */
+  override walk(key: string, registry: ModelRegistry): Walk | undefined {
+    if (key !== 'tags') return undefined;
+    return {
+      targets: ['extras.tag'],
+      many: true,
+      relate: (qb, alias, parent) => {
+        qb.whereRaw(`??.id in (select tag_id from ${TAGGED_ITEMS} where object_type_id = ? and object_id = ${parent})`, [alias, this.typeId(registry)]);
+      },
+    };
+  }
+
+  /** `tags` compared as a relation: objects with tags matching a filter (`matches`), with any tag (`isnull`). */
+  override condition(c: Comparison): void {
+    const tagged = () => c.scope.db(TAGGED_ITEMS).select('object_id').where('object_type_id', this.typeId(c.scope.registry));
+    relationCondition(c, c.scope.registry.get('extras.tag'), {
+      isNull: (qb, alias, isNull) => {
+        if (isNull) qb.whereNotIn(`${alias}.id`, tagged());
+        else qb.whereIn(`${alias}.id`, tagged());
+      },
+      among: (qb, alias, ids) => {
+        qb.whereIn(`${alias}.id`, tagged().whereIn('tag_id', ids));
+      },
+    });
   }
 
   async parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> {

@@ -46,7 +46,7 @@ export const CustomField = defineModel('extras.customfield', {
     validation_minimum: f.decimal({ digits: 16, places: 4, nullable: true }),
     validation_maximum: f.decimal({ digits: 16, places: 4, nullable: true }),
     validation_regex: f.string({ max: 500, blank: true }),
-    choice_set: f.fk('extras.customfieldchoiceset', { nullable: true, onDelete: 'protect' }),
+    choice_set: f.fk('extras.customfieldchoiceset', { nullable: true, onDelete: 'protect', related: 'choices_for' }),
   },
   brief: ['name', 'description'],
   ordering: ['weight', 'name'],

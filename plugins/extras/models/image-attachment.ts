@@ -5,7 +5,7 @@ export const ImageAttachment = defineModel('extras.imageattachment', {
   verboseName: 'image attachment',
   fields: {
     // Written as object_type and object_id; read nested under `parent`, as NetBox 4.4 does.
-    object: f.generic({ feature: 'imageAttachments', readAs: 'parent' }),
+    object: f.generic({ feature: 'imageAttachments', readAs: 'parent', related: 'image_attachments' }),
     name: f.string({ max: 50, blank: true }),
     image: f.image({ folder: 'image-attachments', dimensions: true }),
     description: f.string({ max: 200, blank: true }),

@@ -7,7 +7,7 @@ export const JournalEntry = defineModel('extras.journalentry', {
   verboseName: 'journal entry',
   verboseNamePlural: 'journal entries',
   fields: {
-    assigned_object: f.generic({ feature: 'journal' }),
+    assigned_object: f.generic({ feature: 'journal', related: 'journal_entries' }),
     created_by: new CreatedByField(),
     kind: f.choice(JournalKind, { default: 'info' }),
     comments: f.text(),

@@ -12,7 +12,7 @@ export const ObjectChange = defineModel('extras.objectchange', {
     user_name: f.string({ max: 150, blank: true }),
     request_id: f.string({ max: 36 }),
     action: f.choice(ChangeAction),
-    changed_object: f.generic({ onDelete: 'keep' }),
+    changed_object: f.generic({ onDelete: 'keep', related: 'changelog' }),
     related_object: f.generic({ nullable: true, onDelete: 'keep' }),
     object_repr: f.string({ max: 200 }),
     message: f.string({ max: 200, blank: true }),

@@ -16,10 +16,13 @@ export class AsnCount extends ReadOnlyField {
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const ids = rows.map((r) => r.id as number);
+    // Only the ASNs the reader may view count, where the reader says so (GraphQL).
+    const countable = await ctx.countable?.(ctx.registry.get('ipam.asn'));
     const { rows: counts } = ids.length
       ? ((await ctx.db.raw(
-          `select r.id, count(a.id)::int as n from ipam_asnrange r join ipam_asn a on a.asn between r.start and r."end" where r.id = any(?) group by r.id`,
-          [ids],
+          `select r.id, count(a.id)::int as n from ipam_asnrange r join ipam_asn a on a.asn between r.start and r."end"
+           where r.id = any(:ids)${countable ? ' and a.id in (:visible)' : ''} group by r.id`,
+          countable ? { ids, visible: countable.ids } : { ids },
         )) as { rows: { id: number; n: number }[] })
       : { rows: [] };
     const byRange = new Map(counts.map((c) => [c.id, c.n]));

@@ -16,7 +16,7 @@ export class FamilyField extends ReadOnlyField {
   }
 
   protected schema(): ValueSchema {
-    return { type: 'integer', choices: [{ value: 4, label: 'IPv4' }, { value: 6, label: 'IPv6' }], labelled: true };
+    return { type: 'integer', choices: [{ value: 4, label: 'IPv4' }, { value: 6, label: 'IPv6' }], labelled: true, enum: { name: 'IPAddressFamilyEnum', prefix: 'family' } };
   }
 
   prepare(): FieldRenderer {

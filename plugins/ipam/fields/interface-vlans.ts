@@ -11,10 +11,14 @@ export interface InterfaceOwner {
   table: string;
   /** How messages name it. */
   noun: string;
+  /** How VLANs and VRFs list these interfaces (GraphQL's `interfaces`, `vminterfaces`). */
+  lists: string;
 }
 
-export const DEVICE_INTERFACES: InterfaceOwner = { column: 'device_id', table: 'dcim_device', noun: "interface's parent device" };
-export const VM_INTERFACES: InterfaceOwner = { column: 'virtual_machine_id', table: 'virtualization_virtualmachine', noun: "interface's parent virtual machine" };
+export const DEVICE_INTERFACES: InterfaceOwner = { column: 'device_id', table: 'dcim_device', noun: "interface's parent device", lists: 'interfaces' };
+export const VM_INTERFACES: InterfaceOwner = {
+  column: 'virtual_machine_id', table: 'virtualization_virtualmachine', noun: "interface's parent virtual machine", lists: 'vminterfaces',
+};
 
 /** The sites of the interfaces' owners, for entries of one write. */
 async function ownerSites(db: Db, owner: InterfaceOwner, entries: CheckEntry[]): Promise<Map<number, number | null>> {
@@ -34,7 +38,9 @@ async function vlanSites(db: Db, ids: number[]): Promise<Row[]> {
  */
 export class InterfaceVlanField extends ForeignKeyField {
   constructor(private readonly owner: InterfaceOwner, private readonly kind: 'untagged' | 'qinq') {
-    super('ipam.vlan', { nullable: true, onDelete: 'set null', label: kind === 'untagged' ? 'Untagged VLAN' : 'Q-in-Q SVLAN' });
+    super('ipam.vlan', {
+      nullable: true, onDelete: 'set null', label: kind === 'untagged' ? 'Untagged VLAN' : 'Q-in-Q SVLAN', related: kind === 'untagged' ? `${owner.lists}_as_untagged` : undefined,
+    });
   }
 
   override async check(entries: CheckEntry[], scope: WriteScope): Promise<(ErrorMap | undefined)[]> {
@@ -55,7 +61,7 @@ export class InterfaceVlanField extends ForeignKeyField {
 /** An interface's `tagged_vlans`: only in tagged mode, each of its owner's site or global. */
 export class TaggedVlansField extends ManyToManyField {
   constructor(private readonly owner: InterfaceOwner) {
-    super('ipam.vlan', { label: 'Tagged VLANs' });
+    super('ipam.vlan', { label: 'Tagged VLANs', related: `${owner.lists}_as_tagged` });
   }
 
   /** Besides `tagged_vlans(_id)`: `?vlan_id=` and `?vlan=<vid>`, the VLAN untagged or tagged on the interface. */

@@ -32,11 +32,14 @@ export class PrefixTreeField extends ReadOnlyField {
     const ids = rows.map((r) => r.id as number);
     const measured = await ctx.memo.get(`ipam.prefix-tree:${ids.join(',')}`, async () => {
       if (!ids.length) return new Map<number, Record<Measure, number>>();
+      // Only the prefixes the reader may view count, where the reader says so (GraphQL).
+      const countable = await ctx.countable?.(this.model);
+      const visible = countable ? ' and c.id in (:visible)' : '';
       const { rows: found } = (await ctx.db.raw(
-        `select p.id, (select count(*)::int from ipam_prefix c where ${RELATED.children}) as children,
-           (select count(*)::int from ipam_prefix c where ${RELATED.depth}) as depth
-         from ipam_prefix p where p.id = any(?)`,
-        [ids],
+        `select p.id, (select count(*)::int from ipam_prefix c where ${RELATED.children}${visible}) as children,
+           (select count(*)::int from ipam_prefix c where ${RELATED.depth}${visible}) as depth
+         from ipam_prefix p where p.id = any(:ids)`,
+        countable ? { ids, visible: countable.ids } : { ids },
       )) as { rows: (Record<Measure, number> & { id: number })[] };
       return new Map(found.map((r) => [r.id, r]));
     });

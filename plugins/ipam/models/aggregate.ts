@@ -9,8 +9,8 @@ export const Aggregate = defineModel('ipam.aggregate', {
   fields: {
     family: new FamilyField('prefix'),
     prefix: new NetworkField({}),
-    rir: f.fk('ipam.rir', { onDelete: 'protect', countAs: 'aggregate_count' }),
-    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    rir: f.fk('ipam.rir', { onDelete: 'protect', countAs: 'aggregate_count', related: 'aggregates' }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, related: 'aggregates' }),
     date_added: f.date({ nullable: true }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),

@@ -11,10 +11,10 @@ export const AsnRange = defineModel('ipam.asnrange', {
   fields: {
     name: f.string({ max: 100, unique: true }),
     slug: f.slug({ max: 100, unique: true }),
-    rir: f.fk('ipam.rir', { onDelete: 'protect' }),
+    rir: f.fk('ipam.rir', { onDelete: 'protect', related: 'asn_ranges' }),
     start: f.integer({ min: ASN_MIN, max: ASN_MAX, big: true }),
     end: f.integer({ min: ASN_MIN, max: ASN_MAX, big: true }),
-    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, related: 'asn_ranges' }),
     description: f.string({ max: 200, blank: true }),
     asn_count: new AsnCount(),
   },

@@ -13,8 +13,8 @@ export const Asn = defineModel('ipam.asn', {
   verboseNamePlural: 'ASNs',
   fields: {
     asn: f.integer({ min: ASN_MIN, max: ASN_MAX, big: true, unique: true, label: 'ASN' }),
-    rir: f.fk('ipam.rir', { nullable: true, onDelete: 'protect' }),
-    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    rir: f.fk('ipam.rir', { nullable: true, onDelete: 'protect', related: 'asns' }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, related: 'asns' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },

@@ -19,8 +19,8 @@ export const FhrpGroupAssignment = defineModel('ipam.fhrpgroupassignment', {
   path: 'fhrp-group-assignments',
   verboseName: 'FHRP group assignment',
   fields: {
-    group: f.fk('ipam.fhrpgroup', { onDelete: 'cascade' }),
-    interface: f.generic({ models: ['dcim.interface', 'virtualization.vminterface'] }),
+    group: f.fk('ipam.fhrpgroup', { onDelete: 'cascade', related: 'fhrpgroupassignment_set' }),
+    interface: f.generic({ models: ['dcim.interface', 'virtualization.vminterface'], union: 'FHRPGroupInterfaceType' }),
     priority: f.integer({ min: 0, max: 255 }),
   },
   unique: [{ fields: ['interface', 'group'] }],

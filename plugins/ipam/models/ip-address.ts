@@ -74,14 +74,16 @@ export const IpAddress = defineModel('ipam.ipaddress', {
   fields: {
     family: new FamilyField('address'),
     address: new AddressField({ hostIndex: true }),
-    vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'protect', countAs: 'ipaddress_count', filterBy: 'rd' }),
-    tenant: f.fk('tenancy.tenant', { nullable: true, countAs: 'ipaddress_count' }),
+    vrf: f.fk('ipam.vrf', { nullable: true, onDelete: 'protect', countAs: 'ipaddress_count', filterBy: 'rd', related: 'ip_addresses' }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, countAs: 'ipaddress_count', related: 'ip_addresses' }),
     status: f.choice(IpAddressStatus, { default: 'active' }),
     role: f.choice(IpAddressRole, { blank: true }),
     // The interface nested here is NetBox 4.4's plus the cabling state spec §2.3 names.
     assigned_object: f.generic({
       feature: 'ipAddresses', nullable: true,
       nested: { 'dcim.interface': ['id', 'url', 'display', 'device', 'name', 'description', 'cable', '_occupied', 'connection_status'] },
+      related: 'ip_addresses',
+      union: 'IPAddressAssignmentType',
     }),
     nat_inside: f.fk('ipam.ipaddress', { nullable: true, nested: NESTED }),
     nat_outside: f.reverse('ipam.ipaddress', 'nat_inside', { many: true, nested: NESTED }),

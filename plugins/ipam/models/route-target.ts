@@ -6,7 +6,7 @@ export const RouteTarget = defineModel('ipam.routetarget', {
   verboseName: 'route target',
   fields: {
     name: f.string({ max: 21, unique: true }),
-    tenant: f.fk('tenancy.tenant', { nullable: true }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, related: 'route_targets' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },

@@ -56,10 +56,10 @@ const parentIs = (model: string, table: string, column: 'id' | 'name'): QueryFil
 export const Service = defineModel('ipam.service', {
   path: 'services',
   fields: {
-    parent_object: f.generic({ models: ['dcim.device', 'virtualization.virtualmachine', 'ipam.fhrpgroup'], readAs: 'parent' }),
+    parent_object: f.generic({ models: ['dcim.device', 'virtualization.virtualmachine', 'ipam.fhrpgroup'], readAs: 'parent', related: 'services' }),
     name: f.string({ max: 100 }),
     ...common(),
-    ipaddresses: f.m2m('ipam.ipaddress', { label: 'IP addresses' }),
+    ipaddresses: f.m2m('ipam.ipaddress', { label: 'IP addresses', related: 'services' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },

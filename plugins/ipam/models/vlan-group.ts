@@ -12,7 +12,7 @@ export const VlanGroup = defineModel('ipam.vlangroup', {
   fields: {
     name: f.string({ max: 100 }),
     slug: f.slug({ max: 100 }),
-    scope: f.generic({ models: VLAN_GROUP_SCOPES, nullable: true }),
+    scope: f.generic({ models: VLAN_GROUP_SCOPES, nullable: true, related: 'vlan_groups' }),
     vid_ranges: new VidRangesField({ label: 'VLAN ID ranges' }),
     tenant: f.fk('tenancy.tenant', { nullable: true }),
     description: f.string({ max: 200, blank: true }),

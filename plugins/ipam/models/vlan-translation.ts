@@ -26,7 +26,7 @@ export const VlanTranslationRule = defineModel('ipam.vlantranslationrule', {
   path: 'vlan-translation-rules',
   verboseName: 'VLAN translation rule',
   fields: {
-    policy: f.fk('ipam.vlantranslationpolicy', { onDelete: 'cascade' }),
+    policy: f.fk('ipam.vlantranslationpolicy', { onDelete: 'cascade', related: 'rules' }),
     local_vid: f.integer({ min: VID_MIN, max: VID_MAX, label: 'Local VLAN ID' }),
     remote_vid: f.integer({ min: VID_MIN, max: VID_MAX, label: 'Remote VLAN ID' }),
     description: f.string({ max: 200, blank: true }),

@@ -8,13 +8,13 @@ export const Vlan = defineModel('ipam.vlan', {
   verboseName: 'VLAN',
   verboseNamePlural: 'VLANs',
   fields: {
-    site: f.fk('dcim.site', { nullable: true, onDelete: 'protect', countAs: 'vlan_count' }),
-    group: f.fk('ipam.vlangroup', { nullable: true, onDelete: 'protect', countAs: 'vlan_count' }),
+    site: f.fk('dcim.site', { nullable: true, onDelete: 'protect', countAs: 'vlan_count', related: 'vlans' }),
+    group: f.fk('ipam.vlangroup', { nullable: true, onDelete: 'protect', countAs: 'vlan_count', related: 'vlans' }),
     vid: f.integer({ min: VID_MIN, max: VID_MAX, label: 'VID' }),
     name: f.string({ max: 64 }),
-    tenant: f.fk('tenancy.tenant', { nullable: true, countAs: 'vlan_count' }),
+    tenant: f.fk('tenancy.tenant', { nullable: true, countAs: 'vlan_count', related: 'vlans' }),
     status: f.choice(VlanStatus, { default: 'active' }),
-    role: f.fk('ipam.role', { nullable: true, countAs: 'vlan_count' }),
+    role: f.fk('ipam.role', { nullable: true, countAs: 'vlan_count', related: 'vlans' }),
     description: f.string({ max: 200, blank: true }),
     // Spec §2.5.
     display_name: f.displayName(),

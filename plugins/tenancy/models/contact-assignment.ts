@@ -28,9 +28,9 @@ export const ContactAssignment = defineModel('tenancy.contactassignment', {
   path: 'contact-assignments',
   verboseName: 'contact assignment',
   fields: {
-    object: f.generic({ feature: 'contacts' }),
-    contact: f.fk('tenancy.contact', { onDelete: 'cascade' }),
-    role: f.fk('tenancy.contactrole', { nullable: true, onDelete: 'protect' }),
+    object: f.generic({ feature: 'contacts', related: 'contacts' }),
+    contact: f.fk('tenancy.contact', { onDelete: 'cascade', related: 'assignments' }),
+    role: f.fk('tenancy.contactrole', { nullable: true, onDelete: 'protect', related: 'assignments' }),
     priority: f.choice(ContactPriority, { blank: true }),
   },
   unique: [{ fields: ['object', 'contact', 'role'], message: 'Contact assignment with this Object type, Object id, Contact and Role already exists.' }],

@@ -6,7 +6,7 @@ export const ContactGroup = defineModel('tenancy.contactgroup', {
   fields: {
     name: f.string({ max: 100 }),
     slug: f.slug({ max: 100 }),
-    parent: f.parent('tenancy.contactgroup', { nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'contact_count', '_depth'] }),
+    parent: f.parent('tenancy.contactgroup', { nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'contact_count', '_depth'], related: 'children' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },

@@ -6,7 +6,7 @@ export const TenantGroup = defineModel('tenancy.tenantgroup', {
   fields: {
     name: f.string({ max: 100, unique: true }),
     slug: f.slug({ max: 100, unique: true }),
-    parent: f.parent('tenancy.tenantgroup', { nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'tenant_count', '_depth'] }),
+    parent: f.parent('tenancy.tenantgroup', { nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'tenant_count', '_depth'], related: 'children' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },

@@ -5,7 +5,7 @@ export const Tenant = defineModel('tenancy.tenant', {
   fields: {
     name: f.string({ max: 100 }),
     slug: f.slug({ max: 100 }),
-    group: f.fk('tenancy.tenantgroup', { nullable: true, countAs: 'tenant_count' }),
+    group: f.fk('tenancy.tenantgroup', { nullable: true, countAs: 'tenant_count', related: 'tenants' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },

@@ -4,7 +4,7 @@ import { placeOf } from '../rules/cluster-place.js';
 /** A device's `cluster` (it hosts the cluster's VMs): a cluster at the device's site and location, or at none. */
 export class DeviceClusterField extends ForeignKeyField {
   constructor() {
-    super('virtualization.cluster', { nullable: true, onDelete: 'set null', countAs: 'device_count' });
+    super('virtualization.cluster', { nullable: true, onDelete: 'set null', countAs: 'device_count', related: 'devices' });
   }
 
   override async check(entries: CheckEntry[], scope: WriteScope): Promise<(ErrorMap | undefined)[]> {

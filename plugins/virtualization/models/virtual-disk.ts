@@ -13,7 +13,7 @@ export const VirtualDisk = defineModel('virtualization.virtualdisk', {
   path: 'virtual-disks',
   verboseName: 'virtual disk',
   fields: {
-    virtual_machine: f.fk('virtualization.virtualmachine', { onDelete: 'cascade', countAs: 'virtual_disk_count' }),
+    virtual_machine: f.fk('virtualization.virtualmachine', { onDelete: 'cascade', countAs: 'virtual_disk_count', related: 'virtualdisks' }),
     name: f.string({ max: 64, natural: true }),
     description: f.string({ max: 200, blank: true }),
     size: f.integer({ min: 0, max: 2147483647, label: 'Size (MB)' }),

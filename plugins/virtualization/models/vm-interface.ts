@@ -21,12 +21,13 @@ async function sameMachine(row: Row, field: 'parent' | 'bridge', ctx: ValidateCo
 export const VmInterface = defineModel('virtualization.vminterface', {
   path: 'interfaces',
   verboseName: 'interface',
+  className: 'VMInterface',
   fields: {
-    virtual_machine: f.fk('virtualization.virtualmachine', { onDelete: 'cascade', countAs: 'interface_count' }),
+    virtual_machine: f.fk('virtualization.virtualmachine', { onDelete: 'cascade', countAs: 'interface_count', related: 'interfaces' }),
     name: f.string({ max: 64, natural: true }),
     enabled: f.boolean({ default: true }),
-    parent: f.fk('virtualization.vminterface', { nullable: true, onDelete: 'protect', nested: NESTED }),
-    bridge: f.fk('virtualization.vminterface', { nullable: true, nested: NESTED }),
+    parent: f.fk('virtualization.vminterface', { nullable: true, onDelete: 'protect', nested: NESTED, related: 'child_interfaces' }),
+    bridge: f.fk('virtualization.vminterface', { nullable: true, nested: NESTED, related: 'bridge_interfaces' }),
     mtu: f.integer({ min: 1, max: 65536, nullable: true, label: 'MTU' }),
     mac_address: new PrimaryMacField(),
     primary_mac_address: f.fk('dcim.macaddress', { nullable: true, unique: true, filterBy: 'mac_address' }),

@@ -35,7 +35,8 @@ export class VersionField extends ScalarField {
   }
 
   protected schema(): ValueSchema {
-    return { type: 'string', format: 'semver', maxLength: 32 };
+    // GraphQL gives it a scalar of its own, `SemVer`, compared in order like the query-string filters.
+    return { type: 'string', format: 'semver', maxLength: 32, scalar: 'SemVer' };
   }
 
   override lookups(): Lookups {

@@ -5,7 +5,7 @@ export const MaintenanceTask = defineModel('maintenance.task', {
   path: 'tasks',
   verboseName: 'maintenance task',
   fields: {
-    window: f.fk('maintenance.window', { onDelete: 'cascade', countAs: 'task_count' }),
+    window: f.fk('maintenance.window', { onDelete: 'cascade', countAs: 'task_count', related: 'tasks' }),
     name: f.string({ max: 100, natural: true }),
     done: f.boolean({ default: false }),
   },

@@ -1,8 +1,8 @@
 import {
   Field, ValidationError, isPlainObject,
-  type Column, type FieldRenderer, type JsonObject, type ObjectRef, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
+  type ModelRegistry, type Walk, type Column, type FieldRenderer, type JsonObject, type ObjectRef, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../../kernel/index.js';
-import { cableRole } from '../cabled.js';
+import { cableRole, cabledModels } from '../cabled.js';
 import { nestedNodes } from '../nested.js';
 import { nodeOf } from '../nodes.js';
 import { replaceEnds } from '../terminations.js';
@@ -47,6 +47,26 @@ export class CableEndField extends Field {
       out[this.name] = refs
         .filter((r) => r.cable === row.id)
         .map((r): JsonObject => ({ object_type: r.model, object_id: r.id, object: nested.get(nodeOf(r.model, r.id)) ?? null }));
+    };
+  }
+
+  /** The objects at this end, as a union of the cabled models' types (GraphQL's `CableTerminationTerminationType`). */
+  override walk(key: string, registry: ModelRegistry): Walk | undefined {
+    if (key !== this.name) return undefined;
+    return {
+      targets: cabledModels(registry),
+      many: true,
+      union: 'CableTerminationTerminationType',
+      refs: async (rows, ctx) => {
+        const ids = rows.map((r) => r.id as number);
+        const ends = (await ctx.memo.get(`dcim.cable:ends:${ids.join(',')}`, () => this.ends(ids, ctx))).filter((e) => e.cable_end === this.end);
+        const byCable = new Map<number, ObjectRef[]>();
+        for (const e of ends) {
+          const model = ctx.registry.objectTypes.keyOf(e.termination_type_id as number);
+          if (model) byCable.set(e.cable_id as number, [...(byCable.get(e.cable_id as number) ?? []), { model, id: e.termination_id as number }]);
+        }
+        return (row) => byCable.get(row.id as number) ?? [];
+      },
     };
   }
 

@@ -1,9 +1,13 @@
 import {
   ReadOnlyField, parseBoolean, lastValue,
-  type FieldRenderer, type JsonObject, type PropertyDescription, type QueryFilter, type RenderContext, type Row, type ValueSchema,
+  type ModelRegistry, type Walk, type FieldRenderer, type JsonObject, type PropertyDescription, type QueryFilter, type RenderContext, type Row, type ValueSchema,
 } from '../../../../kernel/index.js';
 import { nestedNodes } from '../nested.js';
-import { nodeOf } from '../nodes.js';
+import { nodeOf, parseNode } from '../nodes.js';
+import { cabledModels } from '../cabled.js';
+
+/** Where a path may end besides cabled objects: a circuit's provider network. */
+const PATH_ENDS = ['circuits.providernetwork'];
 import { destinations, pathsFrom } from '../stored-paths.js';
 
 /**
@@ -37,6 +41,20 @@ export class ConnectedEndpointsField extends ReadOnlyField {
       out.connected_endpoints = far.length ? (far.flatMap((n) => nested.get(n) ?? []) as JsonObject[]) : null;
       out.connected_endpoints_type = far.length ? far[0].slice(0, far[0].lastIndexOf(':')) : null;
       out.connected_endpoints_reachable = path ? path.is_complete && path.is_active : null;
+    };
+  }
+
+  /** The far ends as a union (GraphQL's `ConnectedEndpointType`): cabled objects, or a circuit's provider network. */
+  override walk(key: string, registry: ModelRegistry): Walk | undefined {
+    if (key !== 'connected_endpoints') return undefined;
+    return {
+      targets: [...cabledModels(registry), ...PATH_ENDS.filter((k) => registry.find(k))],
+      many: true,
+      union: 'ConnectedEndpointType',
+      refs: async (rows, ctx) => {
+        const byOrigin = await pathsFrom(this.model.key, rows.map((r) => r.id as number), ctx);
+        return (row) => destinations(byOrigin.get(nodeOf(this.model.key, row.id as number))).map(parseNode);
+      },
     };
   }
 

@@ -1,6 +1,7 @@
-import { ReadOnlyField, type FieldRenderer, type JsonObject, type PropertyDescription, type RenderContext, type Row, type ValueSchema } from '../../../../kernel/index.js';
+import { ReadOnlyField, type ModelRegistry, type Walk, type FieldRenderer, type JsonObject, type PropertyDescription, type RenderContext, type Row, type ValueSchema } from '../../../../kernel/index.js';
 import { nestedNodes } from '../nested.js';
-import { nodeOf, type PathNode } from '../nodes.js';
+import { nodeOf, parseNode, type PathNode } from '../nodes.js';
+import { cabledModels } from '../cabled.js';
 import type { CableRole } from '../roles.js';
 
 /**
@@ -27,7 +28,8 @@ export class LinkPeersField extends ReadOnlyField {
     return { type: 'array', items: { type: 'object' } };
   }
 
-  async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
+  /** The objects at the far end of each row's cable, by the end of the cable it is on. */
+  private async peers(rows: Row[], ctx: RenderContext): Promise<(row: Row) => PathNode[]> {
     const cables = [...new Set(rows.map((r) => r.cable_id as number | null).filter((id): id is number => id !== null && id !== undefined))];
     const ends = cables.length
       ? ((await ctx.db('dcim_cabletermination').select('cable_id', 'cable_end', 'termination_type_id', 'termination_id').whereIn('cable_id', cables).orderBy('id')) as Row[])
@@ -39,12 +41,31 @@ export class LinkPeersField extends ReadOnlyField {
       const key = `${end.cable_id}:${end.cable_end}`;
       peersOf.set(key, [...(peersOf.get(key) ?? []), nodeOf(model, end.termination_id as number)]);
     }
-    const nested = await nestedNodes([...peersOf.values()].flat(), ctx);
+    return (row) => (row.cable_id ? peersOf.get(`${row.cable_id}:${row.cable_end === 'A' ? 'B' : 'A'}`) ?? [] : []);
+  }
+
+  async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
+    const peersOf = await this.peers(rows, ctx);
+    const nested = await nestedNodes(rows.flatMap(peersOf), ctx);
     return (row, out) => {
-      const far = row.cable_id ? peersOf.get(`${row.cable_id}:${row.cable_end === 'A' ? 'B' : 'A'}`) ?? [] : [];
+      const far = peersOf(row);
       const peers = far.flatMap((n) => nested.get(n) ?? []) as JsonObject[];
       out.link_peers = peers;
       out.link_peers_type = far.length ? far[0].slice(0, far[0].lastIndexOf(':')) : null;
+    };
+  }
+
+  /** The peers as a union of the cabled models' types (GraphQL's `LinkPeerType`). */
+  override walk(key: string, registry: ModelRegistry): Walk | undefined {
+    if (key !== 'link_peers') return undefined;
+    return {
+      targets: cabledModels(registry),
+      many: true,
+      union: 'LinkPeerType',
+      refs: async (rows, ctx) => {
+        const peersOf = await this.peers(rows, ctx);
+        return (row) => peersOf(row).map(parseNode);
+      },
     };
   }
 

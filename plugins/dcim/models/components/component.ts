@@ -48,12 +48,14 @@ const deviceStatus = textFilter(['device', 'status'], (v) => {
  */
 export function defineComponent(key: string, spec: ComponentSpec): Model {
   const modular = spec.modular ?? true;
+  // Devices and modules list them as NetBox names the lists (`interfaces`, `consoleports`).
+  const related = `${key.split('.')[1]}s`;
   return defineModel(key, {
     path: spec.path,
     verboseName: spec.verboseName,
     fields: {
-      device: f.fk('dcim.device', { onDelete: 'cascade', countAs: spec.countAs, nested: spec.deviceKeys }),
-      ...(modular ? { module: f.fk('dcim.module', { nullable: true, onDelete: 'cascade' }) } : {}),
+      device: f.fk('dcim.device', { onDelete: 'cascade', countAs: spec.countAs, nested: spec.deviceKeys, related }),
+      ...(modular ? { module: f.fk('dcim.module', { nullable: true, onDelete: 'cascade', related }) } : {}),
       name: f.string({ max: 64, natural: true }),
       label: f.string({ max: 64, blank: true }),
       ...spec.fields,

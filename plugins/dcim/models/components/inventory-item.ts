@@ -9,10 +9,10 @@ export const InventoryItem = defineComponent('dcim.inventoryitem', {
   modular: false,
   movable: true,
   fields: {
-    parent: f.parent('dcim.inventoryitem'),
+    parent: f.parent('dcim.inventoryitem', { related: 'child_items' }),
     status: f.choice(InventoryItemStatus, { default: 'active' }),
-    role: f.fk('dcim.inventoryitemrole', { nullable: true, onDelete: 'protect', countAs: 'inventoryitem_count' }),
-    manufacturer: f.fk('dcim.manufacturer', { nullable: true, onDelete: 'protect', countAs: 'inventoryitem_count' }),
+    role: f.fk('dcim.inventoryitemrole', { nullable: true, onDelete: 'protect', countAs: 'inventoryitem_count', related: 'inventory_items' }),
+    manufacturer: f.fk('dcim.manufacturer', { nullable: true, onDelete: 'protect', countAs: 'inventoryitem_count', related: 'inventory_items' }),
     part_id: f.string({ max: 50, blank: true }),
     serial: f.string({ max: 50, blank: true }),
     asset_tag: f.string({ max: 50, nullable: true, blank: true, unique: true }),

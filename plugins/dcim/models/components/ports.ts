@@ -58,7 +58,7 @@ export const PowerOutlet = defineComponent('dcim.poweroutlet', {
     type: f.choice(PowerOutletType, { nullable: true }),
     status: f.choice(PowerOutletStatus, { default: 'enabled' }),
     color: f.color({ blank: true }),
-    power_port: f.fk('dcim.powerport', { nullable: true }),
+    power_port: f.fk('dcim.powerport', { nullable: true, related: 'poweroutlets' }),
     feed_leg: f.choice(PowerOutletFeedLeg, { nullable: true }),
   },
   cable: { connectsTo: ['dcim.powerport'] },
@@ -99,7 +99,7 @@ export const FrontPort = defineComponent('dcim.frontport', {
   fields: {
     type: f.choice(PortType),
     color: f.color({ blank: true }),
-    rear_port: f.fk('dcim.rearport', { onDelete: 'cascade' }),
+    rear_port: f.fk('dcim.rearport', { onDelete: 'cascade', related: 'frontports' }),
     rear_port_position: f.integer({ min: 1, max: 1024, default: 1 }),
   },
   cable: { passThrough: frontToRear, connectsTo: PORTS_CONNECT_TO },

@@ -12,7 +12,7 @@ export const InterfaceTemplate = defineTemplate('dcim.interfacetemplate', {
     type: f.choice(InterfaceType),
     enabled: f.boolean({ default: true }),
     mgmt_only: f.boolean({ default: false }),
-    bridge: f.fk('dcim.interfacetemplate', { nullable: true, nested: ['id', 'url', 'display', 'name'] }),
+    bridge: f.fk('dcim.interfacetemplate', { nullable: true, nested: ['id', 'url', 'display', 'name'], related: 'bridge_interfaces' }),
     poe_mode: f.choice(InterfacePoEMode, { nullable: true }),
     poe_type: f.choice(InterfacePoEType, { nullable: true }),
     rf_role: f.choice(WirelessRole, { nullable: true }),

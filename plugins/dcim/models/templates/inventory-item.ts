@@ -7,9 +7,9 @@ export const InventoryItemTemplate = defineTemplate('dcim.inventoryitemtemplate'
   countAs: 'inventory_item_template_count',
   modular: false,
   fields: {
-    parent: f.parent('dcim.inventoryitemtemplate'),
-    role: f.fk('dcim.inventoryitemrole', { nullable: true, onDelete: 'protect' }),
-    manufacturer: f.fk('dcim.manufacturer', { nullable: true, onDelete: 'protect' }),
+    parent: f.parent('dcim.inventoryitemtemplate', { related: 'child_items' }),
+    role: f.fk('dcim.inventoryitemrole', { nullable: true, onDelete: 'protect', related: 'inventory_item_templates' }),
+    manufacturer: f.fk('dcim.manufacturer', { nullable: true, onDelete: 'protect', related: 'inventory_item_templates' }),
     part_id: f.string({ max: 50, blank: true }),
     component: f.generic({ feature: 'inventoryTarget', nullable: true }),
   },

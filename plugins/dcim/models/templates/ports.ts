@@ -42,7 +42,7 @@ export const PowerOutletTemplate = defineTemplate('dcim.poweroutlettemplate', {
   features: ['inventoryTarget'],
   fields: {
     type: f.choice(PowerOutletType, { nullable: true }),
-    power_port: f.fk('dcim.powerporttemplate', { nullable: true }),
+    power_port: f.fk('dcim.powerporttemplate', { nullable: true, related: 'poweroutlet_templates' }),
     feed_leg: f.choice(PowerOutletFeedLeg, { nullable: true }),
   },
   async validate(row, ctx) {
@@ -72,7 +72,7 @@ export const FrontPortTemplate = defineTemplate('dcim.frontporttemplate', {
   fields: {
     type: f.choice(PortType),
     color: f.color({ blank: true }),
-    rear_port: f.fk('dcim.rearporttemplate', { onDelete: 'cascade' }),
+    rear_port: f.fk('dcim.rearporttemplate', { onDelete: 'cascade', related: 'frontport_templates' }),
     rear_port_position: f.integer({ min: 1, max: 1024, default: 1 }),
   },
   unique: [{ fields: ['rear_port', 'rear_port_position'] }],

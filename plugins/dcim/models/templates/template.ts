@@ -29,12 +29,14 @@ export interface TemplateSpec {
  */
 export function defineTemplate(key: string, spec: TemplateSpec): Model {
   const modular = spec.modular ?? true;
+  // Device and module types list them as NetBox names the lists (`interfacetemplates`).
+  const related = `${key.split('.')[1]}s`;
   return defineModel(key, {
     path: spec.path,
     verboseName: spec.verboseName,
     fields: {
-      device_type: f.fk('dcim.devicetype', { onDelete: 'cascade', nullable: modular, countAs: spec.countAs }),
-      ...(modular ? { module_type: f.fk('dcim.moduletype', { onDelete: 'cascade', nullable: true }) } : {}),
+      device_type: f.fk('dcim.devicetype', { onDelete: 'cascade', nullable: modular, countAs: spec.countAs, related }),
+      ...(modular ? { module_type: f.fk('dcim.moduletype', { onDelete: 'cascade', nullable: true, related }) } : {}),
       name: f.string({ max: 64, natural: true }),
       label: f.string({ max: 64, blank: true }),
       ...spec.fields,

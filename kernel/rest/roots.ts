@@ -5,8 +5,8 @@ import type { Plugin } from '../plugin.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { QueuePort } from '../queue/port.js';
 import { API_VERSION, PATCHBAY_VERSION } from '../version.js';
-import { baseUrl } from './request.js';
-import { send } from './respond.js';
+import { baseUrl } from '../http/request.js';
+import { send } from '../http/respond.js';
 
 const sorted = (entries: [string, string][]) => Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 

@@ -1,0 +1,79 @@
+import { parse } from 'node:querystring';
+import express, { type Express, type Request, type Response, type NextFunction } from 'express';
+import { authenticate, requireLogin } from '../auth/authenticate.js';
+import { loginRouter } from '../auth/login.js';
+import { mountGraphql } from '../graphql/endpoint.js';
+import { errorHandler, notFoundHandler } from '../http/errors.js';
+import { allowedHost, bodyParser, queryTexts, requestHeaders, trailingSlash } from '../http/pipeline.js';
+import type { Logger } from '../log.js';
+import type { DataAccess } from '../plugins/data.js';
+import { mountOpenApi } from '../openapi/route.js';
+import { mountRestApi, type RestApiDeps } from '../rest/api.js';
+import { MountList, type RequestHook } from './surface.js';
+
+export interface AppDeps extends RestApiDeps {
+  log: Logger;
+  /** Reads as the user of a request, as plugins' routes do. */
+  as(req: Request): DataAccess;
+}
+
+/** The response side of the hooks, for every request (those the pipeline refuses too), once it is answered. */
+function afterHooks(hooks: RequestHook[]) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const started = performance.now();
+    res.once('close', () => hooks.forEach((h) => h.response?.(req, res, performance.now() - started)));
+    next();
+  };
+}
+
+/** The request side of the hooks, once the request is authenticated. */
+function beforeHooks(hooks: RequestHook[]) {
+  return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
+    for (const hook of hooks) await hook.request?.(req);
+    next();
+  };
+}
+
+/**
+ * The HTTP server: the common pipeline (ids and version headers, host check, trailing-slash redirect, body,
+ * authentication), the request hooks, then what the kernel's mechanisms and the plugins mounted, in order (login
+ * pages, uploaded files, the REST API, OpenAPI, GraphQL, each plugin's own paths), then JSON errors.
+ */
+export function buildApp(deps: AppDeps): Express {
+  const { settings } = deps;
+  const surface = new MountList();
+  surface.mount('/', loginRouter(deps.db, settings));
+  // There is no UI yet: the site's root is the browsable API.
+  surface.mount('/', express.Router({ strict: true }).get('/', (_req, res) => res.redirect(302, '/api/')));
+  // Uploaded files (MEDIA_ROOT): for logged-in users, or anyone when LOGIN_REQUIRED is false.
+  surface.mount('/media/', express.static(settings.MEDIA_ROOT, { index: false, dotfiles: 'deny', fallthrough: false }), { login: true });
+  const routes = mountRestApi(surface, deps);
+  // Built once every route is known, from the same declarations that serve them.
+  mountOpenApi(surface, { registry: deps.registry, filters: deps.filters, plugins: deps.plugins.map((p) => p.plugin), routes, log: deps.log });
+  mountGraphql(surface, { ...deps, db: deps.db.knex });
+  for (const { plugin, ctx } of deps.plugins) plugin.http?.(surface, ctx);
+
+  const app = express();
+  app.set('strict routing', true);
+  // NetBox's URLs are case-sensitive; so are the checks that compare paths (CSRF, login, maintenance).
+  app.set('case sensitive routing', true);
+  app.set('x-powered-by', false);
+  // NetBox sends no ETags; hashing every response body would cost a large list a few milliseconds.
+  app.set('etag', false);
+  // Repeated parameters become arrays; no cap on their number (the filter DSL refuses too many with a 400).
+  app.set('query parser', (text: string) => parse(text, '&', '=', { maxKeys: 0 }));
+  app.use(requestHeaders);
+  if (surface.hooks.some((h) => h.response)) app.use(afterHooks(surface.hooks));
+  const reading = surface.mounts.filter((m) => m.options.readOnly).map((m) => m.path);
+  const readsOnly = (path: string) => reading.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
+  app.use(allowedHost(settings), queryTexts, trailingSlash, bodyParser(settings.MAX_BODY_SIZE), authenticate(deps, readsOnly));
+  if (surface.hooks.some((h) => h.request)) app.use(beforeHooks(surface.hooks));
+  const login = requireLogin(settings);
+  for (const { path, handler, options } of surface.mounts) {
+    if (options.login) app.use(path, login, handler);
+    else app.use(path, handler);
+  }
+  app.use(notFoundHandler);
+  app.use(errorHandler(deps.log));
+  return app;
+}

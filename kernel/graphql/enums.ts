@@ -1,0 +1,63 @@
+import type { SchemaComposer } from 'graphql-compose';
+import type { PropertyDescription } from '../model/description.js';
+import type { Model } from '../model/model.js';
+
+/** `poe_mode` → `PoeMode`. */
+export const pascal = (text: string): string => text.replace(/(^|_)([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase());
+
+/** NetBox's member names: the prefix and the value in upper case, other characters as `_` (`TYPE_1000BASE_T`). */
+export function memberName(prefix: string, value: string | number): string {
+  const name = `${prefix ? `${prefix}_` : ''}${String(value)}`.toUpperCase().replace(/[^_A-Z0-9]/g, '_');
+  return /^[_A-Z]/.test(name) ? name : `_${name}`;
+}
+
+/**
+ * The GraphQL enums of choice fields, as NetBox names them: after the set where it says (`PortTypeEnum`), else
+ * after the first field using it (`SiteStatusEnum`, members `STATUS_ACTIVE`). Filters take the members; outputs
+ * stay the stored values, as in NetBox.
+ */
+export class Enums {
+  /**
+   * A computed choice's `{value, label}` as an object type (NetBox's `IPAddressFamilyType`): computed choices read
+   * so in NetBox's GraphQL, stored ones as their bare value.
+   */
+  labelledType(model: Model, p: PropertyDescription): string {
+    const name = this.nameOf(model, p).replace(/Enum$/, 'Type');
+    if (!this.composer.has(name)) {
+      this.composer.createObjectTC({ name, fields: { value: p.type === 'integer' ? 'Int!' : 'String!', label: 'String!' } });
+    }
+    return name;
+  }
+
+  /** Enum name → member → stored value. */
+  private readonly values = new Map<string, Map<string, string | number>>();
+
+  constructor(private readonly composer: SchemaComposer<unknown>) {}
+
+  /** The name of the enum of a described choice key of `model`. */
+  nameOf(model: Model, p: PropertyDescription): string {
+    return p.enum?.name ?? `${model.className}${pascal(p.key)}Enum`;
+  }
+
+  /** The enum of a described choice key of `model`, made on first use. */
+  of(model: Model, p: PropertyDescription): string {
+    const choices = p.choices!;
+    const name = this.nameOf(model, p);
+    const existing = this.values.get(name);
+    if (existing) {
+      // Two sets may not share a name: the second would change the first's members.
+      if (JSON.stringify([...existing.values()]) !== JSON.stringify(choices.map((c) => c.value))) {
+        throw new Error(`${model.key}.${p.key}: GraphQL enum ${name} is already made of other choices; name the set (defineChoices(…, { name }))`);
+      }
+      return name;
+    }
+    const prefix = p.enum?.prefix ?? p.key;
+    const members = new Map(choices.map((c) => [memberName(prefix, c.value), c.value]));
+    this.values.set(name, members);
+    this.composer.createEnumTC({
+      name,
+      values: Object.fromEntries([...members].map(([member, value]) => [member, { value, description: choices.find((c) => c.value === value)?.label }])),
+    });
+    return name;
+  }
+}

@@ -1,0 +1,79 @@
+import type { Knex } from '@mikro-orm/knex';
+import { applyFilter } from '../filters/compile.js';
+import type { FilterNode } from '../filters/tree.js';
+import type { Model } from '../model/model.js';
+import { applyOrdering } from '../model/ordering.js';
+import type { ModelRegistry } from '../model/registry.js';
+import type { Row } from '../model/types.js';
+import { isStoredId } from '../model/values.js';
+import type { Gate } from '../write/gate.js';
+
+/** Which rows a read wants: a filter tree, an ordering, the columns and a page. */
+export interface RowQuery {
+  where?: FilterNode;
+  /** Field names or related paths, `-` for descending; default the model's ordering. */
+  ordering?: string[];
+  /** Columns to select; default every column. */
+  columns?: string[];
+  /** null or unset: every row. */
+  limit?: number | null;
+  offset?: number;
+  /** Cursor pagination: the rows from this id on, by id (no other ordering, no offset). */
+  start?: number;
+}
+
+/** A query builder in a box: an async function returning a builder would run it (builders are thenables). */
+export interface Boxed {
+  qb: Knex.QueryBuilder;
+}
+
+/**
+ * The one read path: every reader (REST lists and details, plugins' `ctx.as(req).list`, GraphQL at every level of
+ * nesting) gets its rows here, so that permissions, filters, ordering and pages become SQL in one place.
+ * Permission checks that refuse (403) are the caller's: a reader without the view permission gets no rows.
+ */
+export class Reader {
+  constructor(
+    readonly db: Knex,
+    private readonly registry: ModelRegistry,
+  ) {}
+
+  /** The rows of `model` (aliased `t`) that `gate` may view and `where` matches: to select, count or nest further. */
+  async visible(model: Model, gate: Gate, where?: FilterNode, columns?: string[]): Promise<Boxed> {
+    const qb = this.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*');
+    await gate.restrict(qb, model, 'view');
+    if (where) applyFilter(qb, model, where, { db: this.db, registry: this.registry });
+    return { qb };
+  }
+
+  /** Orders and pages a query from `visible`. */
+  arrange(qb: Knex.QueryBuilder, model: Model, query: RowQuery): void {
+    if (query.start !== undefined) qb.where('t.id', '>=', query.start).orderBy('t.id');
+    else applyOrdering(qb, model, query.ordering ?? model.ordering, this.registry);
+    if (query.limit !== undefined && query.limit !== null) qb.limit(query.limit);
+    if (query.offset) qb.offset(query.offset);
+  }
+
+  /** The matching rows, ordered and paged. */
+  async rows(model: Model, gate: Gate, query: RowQuery = {}): Promise<Row[]> {
+    const { qb } = await this.visible(model, gate, query.where, query.columns);
+    this.arrange(qb, model, query);
+    return (await qb) as Row[];
+  }
+
+  /** A page of rows and how many rows match in all, read side by side (two connections, one wait). */
+  async page(model: Model, gate: Gate, query: RowQuery): Promise<{ rows: Row[]; count: number }> {
+    const { qb } = await this.visible(model, gate, query.where, query.columns);
+    const counted = qb.clone().clearSelect().count({ count: '*' });
+    this.arrange(qb, model, query);
+    const [[{ count }], rows] = (await Promise.all([counted, qb])) as [{ count: string }[], Row[]];
+    return { rows, count: Number(count) };
+  }
+
+  /** One row by id, if `gate` may view it. */
+  async one(model: Model, gate: Gate, id: number, columns?: string[]): Promise<Row | undefined> {
+    if (!isStoredId(id)) return undefined;
+    const { qb } = await this.visible(model, gate, undefined, columns);
+    return (await qb.where('t.id', id).first()) as Row | undefined;
+  }
+}

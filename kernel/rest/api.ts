@@ -1,0 +1,42 @@
+import express from 'express';
+import type { HttpSurface } from '../app/surface.js';
+import type { Plugin, PluginContext } from '../plugin.js';
+import type { QueuePort } from '../queue/port.js';
+import { recordingRouter, type RecordedRoute } from '../openapi/routes.js';
+import { rootRouter } from './roots.js';
+import type { RestServices } from './services.js';
+import { modelRouter } from './viewset.js';
+
+export interface RestApiDeps extends RestServices {
+  plugins: { plugin: Plugin; ctx: PluginContext }[];
+  queue: QueuePort;
+}
+
+/**
+ * The REST API on the surface: the API roots, then each plugin's extra routes and model endpoints under its base
+ * path. Returns the extra routes each plugin registered, by plugin name, for the OpenAPI document.
+ */
+export function mountRestApi(surface: HttpSurface, deps: RestApiDeps): Map<string, RecordedRoute[]> {
+  const { registry } = deps;
+  surface.mount('/', rootRouter({ plugins: deps.plugins.map((p) => p.plugin), registry, db: deps.db, queue: deps.queue }));
+  const routes = new Map<string, RecordedRoute[]>();
+  for (const { plugin, ctx } of deps.plugins) {
+    // Extra routes first, so that e.g. `tokens/provision/` is not taken for a detail URL.
+    if (plugin.routes) {
+      const router = express.Router({ strict: true, caseSensitive: true, mergeParams: true });
+      const recorded: RecordedRoute[] = [];
+      plugin.routes(recordingRouter(router, recorded), ctx);
+      routes.set(plugin.name, recorded);
+      surface.mount(plugin.basePath, router);
+    }
+    const served = (plugin.models ?? []).filter((m) => m.served);
+    for (const model of served) surface.mount(registry.apiPath(model), modelRouter(model, deps));
+    for (const alias of plugin.aliases ?? []) surface.mount(alias.path, modelRouter(alias.model, deps));
+    // display_url points at the object's page; until there is a UI it is the browsable API.
+    for (const model of served) {
+      const ui = registry.uiPath(model);
+      surface.mount(ui, (req, res, next) => (req.method === 'GET' ? res.redirect(302, registry.apiPath(model) + req.path.slice(1)) : next()));
+    }
+  }
+  return routes;
+}
