@@ -5,12 +5,13 @@ import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { Memo, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row } from '../model/types.js';
 import type { Relate, Walk } from '../model/walk.js';
+import type { FilterReader } from './filters.js';
 import type { Reader, RowQuery } from '../read/reader.js';
 import type { Gate } from '../write/gate.js';
 import { viewableBy } from '../write/gate.js';
 
 /** One GraphQL request's reader: who reads (their permissions), through the kernel's one read path. */
-export class GraphRequest {
+export class GraphRequest implements FilterReader {
   readonly memo = new Memo();
   readonly viewable: RenderContext['viewable'];
   /** What a count may count: only what the reader may view, at every level (REST's counts, as NetBox's, count all). */
@@ -25,6 +26,13 @@ export class GraphRequest {
   ) {
     this.viewable = viewableBy(gate, reads.db);
     this.countable = async (model) => ((await gate.unrestricted(model, 'view')) ? null : { ids: (await reads.visible(model, gate, undefined, ['id'])).qb });
+  }
+
+  /** The objects of `model` the reader may view, as a condition (none when they may view all). */
+  async visible(model: Model): Promise<FilterNode | undefined> {
+    const countable = await this.countable!(model);
+    if (!countable) return undefined;
+    return { op: 'sql', condition: (qb, alias) => void qb.whereIn(`${alias}.id`, countable.ids.clone()) };
   }
 
   /** Objects of `model` as a batch: the rows of a root list. */

@@ -14,8 +14,14 @@ import type { Relate } from '../model/walk.js';
 import type { Enums } from './enums.js';
 import { lookupInput, lookupPairs, viaQueryFilter, type LookupKind, type LookupPair } from './lookups.js';
 
+/** Who filters: related objects they may not view match none of their filters. */
+export interface FilterReader {
+  /** A condition keeping the objects of `model` the reader may view; undefined when they may view all. */
+  visible(model: Model): Promise<FilterNode | undefined>;
+}
+
 /** Turns the value given to one filter key into the kernel's filter tree; `path` names the key in errors. */
-type KeyCompiler = (value: unknown, path: string) => Promise<FilterNode> | FilterNode;
+type KeyCompiler = (value: unknown, path: string, reader: FilterReader) => Promise<FilterNode> | FilterNode;
 
 /** A list one model's relation offers on another (`devices` on a site). */
 export interface BackLink {
@@ -85,7 +91,7 @@ export class FilterInputs {
   }
 
   /** The filter tree of a `filters` argument, or a GraphQL error naming the key that cannot apply. */
-  async compile(model: Model, input: unknown, path = 'filters'): Promise<FilterNode> {
+  async compile(model: Model, input: unknown, reader: FilterReader, path = 'filters'): Promise<FilterNode> {
     if (input === null || input === undefined) return and([]);
     this.inputName(model);
     const keys = this.compilers.get(model.key)!;
@@ -95,7 +101,7 @@ export class FilterInputs {
       if (value === null || value === undefined) continue;
       const compileKey = keys.get(key);
       if (!compileKey) throw filterError(`${path}.${key}`, 'unknown filter.');
-      const node = await compileKey(value, `${path}.${key}`);
+      const node = await compileKey(value, `${path}.${key}`, reader);
       this.check(model, node, `${path}.${key}`);
       if (key === 'OR') alternatives = node;
       else nodes.push(node);
@@ -104,6 +110,12 @@ export class FilterInputs {
     if (!alternatives) return and(nodes);
     const alternativesOf = alternatives.op === 'or' ? alternatives.nodes : [alternatives];
     return nodes.length ? or([and(nodes), ...alternativesOf]) : or(alternativesOf);
+  }
+
+  /** A filter on related objects: only those the reader may view can match it. */
+  private async related(target: Model, value: unknown, reader: FilterReader, path: string): Promise<FilterNode> {
+    const [node, visible] = await Promise.all([this.compile(target, value, reader, path), reader.visible(target)]);
+    return visible ? and([node, visible]) : node;
   }
 
   /** Compiles a node against the model now (no SQL runs), so that a comparison that cannot apply names its key. */
@@ -127,8 +139,8 @@ export class FilterInputs {
       compilers.set(key, compile);
     };
     const self = this.inputName(model);
-    const logic = (combine: (nodes: FilterNode[]) => FilterNode): KeyCompiler => async (value, path) =>
-      combine(await Promise.all((value as unknown[]).map((v, i) => this.compile(model, v, `${path}[${i}]`))));
+    const logic = (combine: (nodes: FilterNode[]) => FilterNode): KeyCompiler => async (value, path, reader) =>
+      combine(await Promise.all((value as unknown[]).map((v, i) => this.compile(model, v, reader, `${path}[${i}]`))));
     // Combined with the other keys in compile(): AND and NOT narrow them, OR widens them.
     add('AND', `[${self}!]`, logic(and));
     add('OR', `[${self}!]`, logic((nodes) => or(nodes)));
@@ -144,7 +156,7 @@ export class FilterInputs {
       }
     }
     for (const { source, link } of this.s.backLinks(model)) {
-      add(link.name, this.inputName(source), async (value, path) => this.backLinked(source, link, await this.compile(source, value, path)));
+      add(link.name, this.inputName(source), async (value, path, reader) => this.backLinked(source, link, await this.related(source, value, reader, path)));
     }
     for (const c of this.s.contributions.filter((c) => c.appliesTo(model))) add(c.name, c.type, (value, path) => this.guard(path, () => c.compile(value, model)));
     // The REST filters no field derives: the model's own methods, related paths, `q`, `tag`…
@@ -163,7 +175,7 @@ export class FilterInputs {
     if (walk) {
       const target = walk.targets.length === 1 ? registry.find(walk.targets[0]) : undefined;
       if (!target || !this.s.typeOf(target) || !this.supports(model, field, 'matches')) return;
-      add(p.key, this.inputName(target), async (value, path) => cmp([field.name], 'matches', await this.compile(target, value, path)));
+      add(p.key, this.inputName(target), async (value, path, reader) => cmp([field.name], 'matches', await this.related(target, value, reader, path)));
       if (walk.many) return;
       if (target.isTree && !field.treeParent) add(`${p.key}_id`, 'TreeNodeFilter', (value, path) => this.treeNode(field, target, value as { id: string; match_type: TreeMatch }, path));
       else add(`${p.key}_id`, lookupInput(this.s.composer, 'id', 'ID'), (value, path) => this.pairs(value, path, ({ lookup, value: v }) => cmp([field.name], lookup, v)));

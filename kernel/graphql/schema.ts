@@ -142,7 +142,7 @@ export function buildSchema(sources: SchemaSources): { schema: GraphQLSchema; fi
       const relate = walk.relate;
       const target = targets[0];
       const list = async (node: ObjectNode, args: { filters?: unknown; pagination?: Pagination }, ctx: GraphContext) => {
-        const where = await ctx.filters.compile(target, args.filters);
+        const where = await ctx.filters.compile(target, args.filters, ctx.request);
         const page = pageOf(args.pagination, settings);
         return node.batch.listed(key, target, relate, { where, ...(walk.many ? page : { limit: 1 }) }, node.row, JSON.stringify(args));
       };
@@ -222,7 +222,7 @@ export function buildSchema(sources: SchemaSources): { schema: GraphQLSchema; fi
         type: `[${type}!]!`,
         args: listArgs(model),
         resolve: async (_root: unknown, args: { filters?: unknown; pagination?: Pagination }, ctx: GraphContext) =>
-          ctx.request.list(model, { where: await ctx.filters.compile(model, args.filters), ...pageOf(args.pagination, settings) }),
+          ctx.request.list(model, { where: await ctx.filters.compile(model, args.filters, ctx.request), ...pageOf(args.pagination, settings) }),
       },
     });
   }

@@ -250,6 +250,13 @@ describe('inventory items', () => {
     expect((await t.post(`${API}/inventory-items/`, { device: other.id, name: 'Disk', component_type: 'dcim.interface', component_id: eno1.id })).body).toEqual({
       device: ['Cannot assign inventory item to component on another device'],
     });
+    // Items point at components, templates at templates.
+    expect((await t.post(`${API}/inventory-items/`, { device: server.id, name: 'Odd', component_type: 'dcim.interfacetemplate', component_id: interfaceTemplate.id })).body).toEqual({
+      component_type: ['Invalid content type: dcim.interfacetemplate'],
+    });
+    expect((await t.post(`${API}/inventory-item-templates/`, { device_type: type.id, name: 'Odd', component_type: 'dcim.interface', component_id: eno1.id })).body).toEqual({
+      component_type: ['Invalid content type: dcim.interface'],
+    });
   });
 });
 

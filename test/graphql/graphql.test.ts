@@ -170,6 +170,44 @@ describe('the schema', () => {
     expect([...roots.keys()].filter((n) => /token|permission/.test(n))).toEqual([]);
   });
 
+  it('names enums, their members and unions as NetBox does', async () => {
+    const ref = JSON.parse(readFileSync(new URL('../../../shared/reference/models.json', import.meta.url), 'utf8'));
+    const { __schema } = await data(t, '{ __schema { types { name kind enumValues { name } possibleTypes { name } inputFields { name type { name } } } } }');
+    const types = new Map<string, Body>(__schema.types.map((type: Body) => [type.name, type]));
+    // Filters NetBox takes as an enum: the same enum here (colors and cable ends are compared as text, custom field
+    // definitions' UI settings are not modelled).
+    const gaps = /^(color|cable_end|ui_visible|ui_editable|base_choices)$/;
+    let enums = 0;
+    for (const [key, model] of Object.entries<Body>(ref.models)) {
+      const input = model.graphql?.filter_input && types.get(model.graphql.filter_input);
+      if (!input) continue;
+      for (const [name, kind, enumName] of model.graphql.filters.split(' ').map((f: string) => f.split(':'))) {
+        if (kind !== 'enum' || gaps.test(name)) continue;
+        expect(input.inputFields.find((f: Body) => f.name === name)?.type.name, `${key} ${name}`).toBe(`${enumName}Lookup`);
+        enums++;
+      }
+    }
+    expect(enums).toBeGreaterThan(50);
+    // Members: the prefix and the value in upper case, other characters as `_`.
+    for (const model of t.server.registry.all()) {
+      for (const field of [...model.fields, ...t.server.registry.contributedFields(model)]) {
+        for (const p of field.describe(t.server.registry).filter((d) => d.choices && d.labelled && d.enum?.name)) {
+          const spec = ref.graphql_enums[p.enum!.name!];
+          if (!spec || !types.has(p.enum!.name!)) continue;
+          const prefix = spec.member_prefix ?? '';
+          const expected = p.choices!.map((c) => `${prefix}${c.value}`.toUpperCase().replace(/[^_A-Z0-9]/g, '_'));
+          expect(types.get(p.enum!.name!).enumValues.map((v: Body) => v.name), p.enum!.name).toEqual(expected);
+        }
+      }
+    }
+    // Unions: NetBox's names, with the members of NetBox's that exist here.
+    for (const [name, members] of Object.entries<string[]>(ref.graphql_unions)) {
+      if (/^(L2VPN|WirelessLAN|InventoryItemTemplate)/.test(name)) continue;
+      expect(types.get(name)?.kind, name).toBe('UNION');
+      expect(types.get(name).possibleTypes.map((m: Body) => m.name).sort(), name).toEqual(members.filter((m) => types.has(m)).sort());
+    }
+  });
+
   it('renders scalars as NetBox does: ids as text, choices raw, decimals as text, datetimes with an offset, JSON as JSON', async () => {
     const { site } = await data(t, `{ site(id: "${ids.paris}") { id name status latitude created last_updated custom_fields display class_type time_zone } }`);
     expect(site).toMatchObject({ id: String(ids.paris), name: 'Paris', status: 'active', latitude: '48.856600', display: 'Paris', class_type: 'Site', time_zone: null });

@@ -7,7 +7,7 @@ export const InterfaceTemplate = defineTemplate('dcim.interfacetemplate', {
   path: 'interface-templates',
   verboseName: 'interface template',
   countAs: 'interface_template_count',
-  features: ['inventoryTarget'],
+  features: ['inventoryTemplateTarget'],
   fields: {
     type: f.choice(InterfaceType),
     enabled: f.boolean({ default: true }),

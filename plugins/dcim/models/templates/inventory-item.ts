@@ -11,7 +11,7 @@ export const InventoryItemTemplate = defineTemplate('dcim.inventoryitemtemplate'
     role: f.fk('dcim.inventoryitemrole', { nullable: true, onDelete: 'protect', related: 'inventory_item_templates' }),
     manufacturer: f.fk('dcim.manufacturer', { nullable: true, onDelete: 'protect', related: 'inventory_item_templates' }),
     part_id: f.string({ max: 50, blank: true }),
-    component: f.generic({ feature: 'inventoryTarget', nullable: true }),
+    component: f.generic({ feature: 'inventoryTemplateTarget', nullable: true }),
   },
   nameUniqueWithin: ['device_type', 'parent'],
   brief: ['name', 'description', '_depth'],

@@ -6,7 +6,7 @@ export const ConsolePortTemplate = defineTemplate('dcim.consoleporttemplate', {
   path: 'console-port-templates',
   verboseName: 'console port template',
   countAs: 'console_port_template_count',
-  features: ['inventoryTarget'],
+  features: ['inventoryTemplateTarget'],
   fields: { type: f.choice(ConsolePortType, { blank: true }) },
 });
 
@@ -14,7 +14,7 @@ export const ConsoleServerPortTemplate = defineTemplate('dcim.consoleserverportt
   path: 'console-server-port-templates',
   verboseName: 'console server port template',
   countAs: 'console_server_port_template_count',
-  features: ['inventoryTarget'],
+  features: ['inventoryTemplateTarget'],
   fields: { type: f.choice(ConsolePortType, { blank: true }) },
 });
 
@@ -22,7 +22,7 @@ export const PowerPortTemplate = defineTemplate('dcim.powerporttemplate', {
   path: 'power-port-templates',
   verboseName: 'power port template',
   countAs: 'power_port_template_count',
-  features: ['inventoryTarget'],
+  features: ['inventoryTemplateTarget'],
   fields: {
     type: f.choice(PowerPortType, { nullable: true }),
     maximum_draw: f.integer({ min: 1, max: 32767, nullable: true }),
@@ -39,7 +39,7 @@ export const PowerOutletTemplate = defineTemplate('dcim.poweroutlettemplate', {
   path: 'power-outlet-templates',
   verboseName: 'power outlet template',
   countAs: 'power_outlet_template_count',
-  features: ['inventoryTarget'],
+  features: ['inventoryTemplateTarget'],
   fields: {
     type: f.choice(PowerOutletType, { nullable: true }),
     power_port: f.fk('dcim.powerporttemplate', { nullable: true, related: 'poweroutlet_templates' }),
@@ -56,7 +56,7 @@ export const RearPortTemplate = defineTemplate('dcim.rearporttemplate', {
   path: 'rear-port-templates',
   verboseName: 'rear port template',
   countAs: 'rear_port_template_count',
-  features: ['inventoryTarget'],
+  features: ['inventoryTemplateTarget'],
   fields: {
     type: f.choice(PortType),
     color: f.color({ blank: true }),
@@ -68,7 +68,7 @@ export const FrontPortTemplate = defineTemplate('dcim.frontporttemplate', {
   path: 'front-port-templates',
   verboseName: 'front port template',
   countAs: 'front_port_template_count',
-  features: ['inventoryTarget'],
+  features: ['inventoryTemplateTarget'],
   fields: {
     type: f.choice(PortType),
     color: f.color({ blank: true }),

@@ -18,7 +18,7 @@ export interface TemplateSpec {
   unique?: UniqueConstraint[];
   brief?: string[];
   ordering?: string[];
-  /** Features beside the change log (`inventoryTarget`: inventory item templates may point at it). */
+  /** Features beside the change log (`inventoryTemplateTarget`: inventory item templates may point at it). */
   features?: string[];
   validate?: ModelValidator;
 }
