@@ -26,10 +26,14 @@ function requester(name: string, url: string, headers: Record<string, string>, p
 }
 
 /** Requests `url` with `concurrency` clients for `seconds` (after a short warm-up) and reports requests/s. */
-export async function measure(
+export function measure(
   name: string, url: string, seconds: number, headers: Record<string, string> = {}, concurrency = 4, post?: Post,
 ): Promise<Measurement> {
-  const hit = requester(name, url, headers, post);
+  return measureWork(name, requester(name, url, headers, post), seconds, concurrency);
+}
+
+/** Runs `hit` (one request, or the several requests of one task) with `concurrency` clients for `seconds`, after a warm-up. */
+export async function measureWork(name: string, hit: () => Promise<unknown>, seconds: number, concurrency = 4, unit?: string): Promise<Measurement> {
   for (let i = 0; i < 3; i++) await hit();
   let requests = 0;
   const start = performance.now();
@@ -43,7 +47,7 @@ export async function measure(
     }),
   );
   const elapsed = (performance.now() - start) / 1000;
-  return { name, requests, seconds: elapsed, perSecond: requests / elapsed };
+  return { name, requests, seconds: elapsed, perSecond: requests / elapsed, unit };
 }
 
 /**

@@ -11,7 +11,8 @@ import { dcimDemoSteps } from '../plugins/dcim/demo/steps.js';
 import { ipamDemoSteps } from '../plugins/ipam/demo/steps.js';
 import { isDeepStrictEqual } from 'node:util';
 import { startPostgres } from '../test/helpers/services.js';
-import { measure, measureCount, report } from './harness.js';
+import { measure, measureCount, measureWork, report } from './harness.js';
+import { DEVICE_INTERFACES, VLAN_PREFIXES, deviceInterfacesRest, deviceInterfacesSql, vlanPrefixesRest, vlanPrefixesSql } from './graphql-baseline.js';
 import type { Db } from '../kernel/model/types.js';
 
 /**
@@ -167,6 +168,47 @@ try {
   await db.transaction(async (trx) => {
     for (const step of ipamDemoSteps({ sites: 40 })) await step.run(trx);
   });
+  await db.raw('analyze');
+
+  // GraphQL on the demo data: one query against the hand-written statement answering the same JSON, and against
+  // the REST requests a client makes for the same data (devices, then their interfaces, then their addresses).
+  const get = async (path: string) => {
+    const res = await fetch(`${base}${path}`, { headers: auth });
+    if (!res.ok) throw new Error(`GET ${path}: HTTP ${res.status}`);
+    return (await res.json()) as Record<string, unknown>;
+  };
+  const graphql = async (query: string) => {
+    const res = await fetch(`${base}/graphql/`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ query }) });
+    return (await res.json()) as Record<string, unknown>;
+  };
+  /** SQL statements one run of `work` issues, authentication included. */
+  const statements = async (work: () => Promise<unknown>) => {
+    const before = server.db.queryCount;
+    await work();
+    return server.db.queryCount - before;
+  };
+  const graphqlScenarios: [string, string, ReturnType<typeof vlanPrefixesSql>, typeof vlanPrefixesRest][] = [
+    ['GraphQL vlan_list { prefixes }', VLAN_PREFIXES, vlanPrefixesSql(db), vlanPrefixesRest],
+    ['GraphQL device_list { interfaces { ip_addresses } }, 1000 devices', DEVICE_INTERFACES, deviceInterfacesSql(db, await typeOf('dcim', 'interface')), deviceInterfacesRest],
+  ];
+  for (const [title, query, sql, rest] of graphqlScenarios) {
+    const answers = [await sql(), await graphql(query), await rest(get)];
+    if (!isDeepStrictEqual(answers[0], answers[1]) || !isDeepStrictEqual(answers[0], answers[2])) throw new Error(`${title}: the baseline, GraphQL and REST answers differ`);
+    const baseline = await startBaseline(sql);
+    try {
+      const [graphqlSql, restSql] = [await statements(() => graphql(query)), await statements(() => rest(get))];
+      const restRequests = { count: 0 };
+      await rest(async (path) => (restRequests.count++, get(path)));
+      report(`${title} (${seconds} s each, 4 clients)`, [
+        await measure('hand-written SQL (baseline, 1 statement)', baseline.url, seconds),
+        await measure(`Patchbay POST /graphql/ (${graphqlSql} statements)`, `${base}/graphql/`, seconds, auth, 4, { body: () => ({ query }), status: 200 }),
+        await measureWork(`Patchbay REST, ${restRequests.count} requests (${restSql} statements)`, () => rest(get), seconds),
+      ]);
+    } finally {
+      await baseline.close();
+    }
+  }
+
   const [{ n: existing }] = (await db('ipam_prefix').count({ n: '*' })) as { n: string }[];
   const levels: [number, number, string][] = [[16, 64, 'container'], [20, 1024, 'container'], [24, 16384, 'active']];
   const smallest = 100_000 - Number(existing) - levels.reduce((sum, [, count]) => sum + count, 0) - 1;

@@ -36,21 +36,26 @@ export class GraphRequest implements FilterReader {
   }
 
   /** Objects of `model` as a batch: the rows of a root list. */
-  async list(model: Model, query: RowQuery): Promise<ObjectNode[]> {
-    return new Batch(model, await this.reads.rows(model, this.gate, query), this).nodes;
+  async list(model: Model, query: RowQuery): Promise<Batch> {
+    return new Batch(model, await this.reads.rows(model, this.gate, query), this);
   }
 
-  async one(model: Model, id: number): Promise<ObjectNode | undefined> {
-    const row = await this.reads.one(model, this.gate, id);
-    return row ? new Batch(model, [row], this).nodes[0] : undefined;
+  /** One object as a batch of one, or none. */
+  async one(model: Model, id: number, columns?: string[]): Promise<Batch> {
+    const row = await this.reads.one(model, this.gate, id, columns);
+    return new Batch(model, row ? [row] : [], this);
   }
 }
 
-/** An object as GraphQL resolves it: its row, and the batch it was read with. */
+/** An object as GraphQL resolves it: its row, the batch it was read with, and its place in the batch. */
 export interface ObjectNode {
   row: Row;
   batch: Batch;
+  index: number;
 }
+
+/** The columns a query's selection reads of a model (undefined: every column). */
+export type Columns = (model: Model) => string[] | undefined;
 
 /** What a relation key resolves to for one object. */
 export type Related = ObjectNode | ObjectNode[] | null;
@@ -63,17 +68,26 @@ export interface ListQuery {
   start?: number;
 }
 
+/** A relation loaded for a whole batch: what it holds for each object, and the batches of the objects it reached. */
+export interface Loaded {
+  of(node: ObjectNode): Related;
+  batches: Batch[];
+}
+
 /**
  * Objects of one model read together (a root list, or the related objects of a whole batch). Each computed
- * field and each relation is loaded once for all of them, when the first of them asks: a query costs one
- * statement per relation and level, whatever the number of objects.
+ * field and each relation is loaded once for all of them, when the first of them asks or ahead of time (the
+ * prefetch that walks a query before GraphQL resolves it): a query costs one statement per relation and level,
+ * whatever the number of objects, and what is loaded resolves synchronously.
  */
 export class Batch {
   readonly nodes: ObjectNode[];
   readonly render: RenderContext;
   private readonly rows: Row[];
-  private readonly renderers = new Map<Field, FieldRenderer | Promise<FieldRenderer>>();
-  private readonly loads = new Map<string, Promise<unknown>>();
+  /** Each key's values for the whole batch, in the order of its rows, once worked out. */
+  private readonly values = new Map<string, unknown[] | Promise<unknown[]>>();
+  private readonly loads = new Map<unknown, Promise<Loaded>>();
+  private readonly settled = new Map<unknown, Loaded>();
 
   constructor(
     readonly model: Model,
@@ -81,99 +95,124 @@ export class Batch {
     readonly request: GraphRequest,
   ) {
     this.rows = rows;
-    this.nodes = rows.map((row) => ({ row, batch: this }));
+    this.nodes = rows.map((row, index) => ({ row, batch: this, index }));
     const { reads, registry, settings, baseUrl, memo, viewable, countable } = request;
     // One context per batch: fields loading alike (a page's counts) share one statement through it.
     this.render = { db: reads.db, registry, settings, baseUrl, memo, viewable, countable };
   }
 
   /**
-   * The value a field renders under `key` for `row`, as REST renders it: the field prepares once for the whole
-   * batch, and only when asked (a field nobody selects is never computed). Synchronous where preparing is.
+   * Every object's value of a field's key, as REST renders it and then made GraphQL's by `convert`: the field
+   * prepares once for the whole batch, and only when asked (a field nobody selects is never computed).
    */
-  value(field: Field, key: string, row: Row): Json | Promise<Json> {
-    let renderer = this.renderers.get(field);
-    if (!renderer) {
-      renderer = field.prepare(this.rows, this.render, 'full');
-      this.renderers.set(field, renderer);
-      if (renderer instanceof Promise) void renderer.then((r) => this.renderers.set(field, r), () => this.renderers.delete(field));
+  private valuesOf(field: Field, key: string, convert: (value: Json) => unknown): unknown[] | Promise<unknown[]> {
+    const id = `${field.name}:${key}`;
+    let values = this.values.get(id);
+    if (!values) {
+      const all = (render: FieldRenderer) => {
+        // One object for every row: nothing allocated per row but the values.
+        const out: JsonObject = {};
+        return this.rows.map((row) => {
+          render(row, out);
+          return convert(out[key] ?? null);
+        });
+      };
+      const renderer = field.prepare(this.rows, this.render, 'full');
+      values = renderer instanceof Promise ? renderer.then(all) : all(renderer);
+      this.values.set(id, values);
+      if (values instanceof Promise) void values.then((v) => this.values.set(id, v), () => this.values.delete(id));
     }
-    const read = (render: FieldRenderer): Json => {
-      const out: JsonObject = {};
-      render(row, out);
-      return out[key] ?? null;
-    };
-    return renderer instanceof Promise ? renderer.then(read) : read(renderer);
+    return values;
   }
 
-  private once<T>(key: string, load: () => Promise<T>): Promise<T> {
-    let loaded = this.loads.get(key) as Promise<T> | undefined;
+  /** An object's value of a field's key: synchronous once the batch's values are worked out. */
+  value(field: Field, key: string, node: ObjectNode, convert: (value: Json) => unknown): unknown {
+    const values = this.valuesOf(field, key, convert);
+    return values instanceof Promise ? values.then((v) => v[node.index]) : values[node.index];
+  }
+
+  /** Works out a field's values ahead of time; a promise only when preparing the field queries. */
+  prepare(field: Field, key: string, convert: (value: Json) => unknown): Promise<unknown> | undefined {
+    const values = this.valuesOf(field, key, convert);
+    return values instanceof Promise ? values : undefined;
+  }
+
+  /** Loads a relation for the whole batch, once per field of the query (`signature`). */
+  load(signature: unknown, load: () => Promise<Loaded>): Promise<Loaded> {
+    let loaded = this.loads.get(signature);
     if (!loaded) {
       loaded = load();
-      this.loads.set(key, loaded);
+      this.loads.set(signature, loaded);
+      loaded.then((l) => this.settled.set(signature, l), () => {});
     }
     return loaded;
   }
 
-  /**
-   * The objects a key names by reference (a foreign key, a generic relation, a cable's ends), for one row: the
-   * references of every row of the batch are read together, then one query per target model, with the reader's
-   * permissions (what they may not view is left out).
-   */
-  async referenced(key: string, walk: Walk, row: Row): Promise<Related> {
-    const resolved = await this.once(`refs:${key}`, async () => {
-      const refsOf = await walk.refs!(this.rows, this.render);
-      const refs = new Map(this.rows.map((r) => [r.id as number, refsOf(r)]));
-      const wanted = new Map<string, Set<number>>();
-      for (const ref of [...refs.values()].flat()) {
-        if (ref && walk.targets.includes(ref.model)) wanted.set(ref.model, (wanted.get(ref.model) ?? new Set()).add(ref.id));
-      }
-      const found = new Map<string, ObjectNode>();
-      await Promise.all(
-        [...wanted].map(async ([key, ids]) => {
-          const model = this.request.registry.get(key);
-          const rows = await this.request.reads.rows(model, this.request.gate, { where: cmp(['id'], 'in', [...ids]), ordering: [] });
-          for (const node of new Batch(model, rows, this.request).nodes) found.set(`${key}:${node.row.id}`, node);
-        }),
-      );
-      const nodeOf = (ref: { model: string; id: number } | null) => (ref ? found.get(`${ref.model}:${ref.id}`) ?? null : null);
-      return (r: Row): Related => {
-        const ref = refs.get(r.id as number) ?? null;
-        return Array.isArray(ref) ? ref.map(nodeOf).filter((n): n is ObjectNode => n !== null) : nodeOf(ref);
-      };
-    });
-    return resolved(row);
+  /** What a relation holds for one object: synchronous once loaded for the batch. */
+  related(signature: unknown, node: ObjectNode, load: () => Promise<Loaded>): Related | Promise<Related> {
+    const settled = this.settled.get(signature);
+    return settled ? settled.of(node) : this.load(signature, load).then((l) => l.of(node));
   }
 
   /**
-   * The objects of `target` related to `row` through SQL (a reverse foreign key, a many-to-many), with the list's
-   * own filters and page applied to each object's list: one statement for the whole batch, each object's page
-   * read by a lateral subquery through the reader's permissions.
+   * The objects a key names by reference (a foreign key, a generic relation, a cable's ends): the references of
+   * every object are read together, then one query per target model, with the reader's permissions (what they
+   * may not view is left out).
    */
-  async listed(name: string, target: Model, relate: Relate, query: ListQuery, row: Row, signature: string): Promise<ObjectNode[]> {
-    const byParent = await this.once(`list:${name}:${signature}`, async () => {
-      const parents = this.rows.map((r) => r.id as number);
-      const lists = new Map<number, ObjectNode[]>();
-      if (!parents.length) return lists;
-      const { reads, gate } = this.request;
-      const { qb } = await reads.visible(target, gate, query.where);
+  async referenced(walk: Walk, columns: Columns): Promise<Loaded> {
+    const refsOf = await walk.refs!(this.rows, this.render);
+    const refs = this.rows.map(refsOf);
+    const wanted = new Map<string, Set<number>>();
+    for (const ref of refs.flat()) {
+      if (ref && walk.targets.includes(ref.model)) wanted.set(ref.model, (wanted.get(ref.model) ?? new Set()).add(ref.id));
+    }
+    const found = new Map<string, ObjectNode>();
+    const batches = await Promise.all(
+      [...wanted].map(async ([key, ids]) => {
+        const model = this.request.registry.get(key);
+        const rows = await this.request.reads.rows(model, this.request.gate, { where: cmp(['id'], 'in', [...ids]), ordering: [], columns: columns(model) });
+        const batch = new Batch(model, rows, this.request);
+        for (const node of batch.nodes) found.set(`${key}:${node.row.id}`, node);
+        return batch;
+      }),
+    );
+    const nodeOf = (ref: { model: string; id: number } | null) => (ref ? found.get(`${ref.model}:${ref.id}`) ?? null : null);
+    return {
+      batches,
+      of: (node) => {
+        const ref = refs[node.index];
+        return Array.isArray(ref) ? ref.map(nodeOf).filter((n): n is ObjectNode => n !== null) : nodeOf(ref);
+      },
+    };
+  }
+
+  /**
+   * The objects of `target` related to each object through SQL (a reverse foreign key, a many-to-many), with the
+   * list's own filters and page applied to each object's list: one statement for the whole batch, each object's
+   * page read by a lateral subquery through the reader's permissions.
+   */
+  async listed(target: Model, relate: Relate, query: ListQuery, columns: Columns): Promise<Loaded> {
+    const parents = this.rows.map((r) => r.id as number);
+    const lists = new Map<number, ObjectNode[]>();
+    const { reads, gate } = this.request;
+    let rows: Row[] = [];
+    if (parents.length) {
+      const { qb } = await reads.visible(target, gate, query.where, columns(target));
       relate(qb, 't', 'p.id');
       reads.arrange(qb, target, query);
-      const { rows } = (await reads.db.raw('select p.id as "__parent", x.* from unnest(?::int[]) as p(id) cross join lateral ? as x', [parents, qb])) as {
-        rows: Row[];
-      };
-      // One node per object, also when it belongs to several lists (a VLAN tagged on several interfaces).
-      const distinct = new Map<number, Row>();
-      for (const r of rows) if (!distinct.has(r.id as number)) distinct.set(r.id as number, r);
-      const nodes = new Map(new Batch(target, [...distinct.values()], this.request).nodes.map((n) => [n.row.id as number, n]));
-      for (const r of rows) {
-        const list = lists.get(r.__parent as number);
-        const node = nodes.get(r.id as number)!;
-        if (list) list.push(node);
-        else lists.set(r.__parent as number, [node]);
-      }
-      return lists;
-    });
-    return byParent.get(row.id as number) ?? [];
+      ({ rows } = (await reads.db.raw('select p.id as "__parent", x.* from unnest(?::int[]) as p(id) cross join lateral ? as x', [parents, qb])) as { rows: Row[] });
+    }
+    // One node per object, also when it belongs to several lists (a VLAN tagged on several interfaces).
+    const distinct = new Map<number, Row>();
+    for (const r of rows) if (!distinct.has(r.id as number)) distinct.set(r.id as number, r);
+    const batch = new Batch(target, [...distinct.values()], this.request);
+    const nodes = new Map(batch.nodes.map((n) => [n.row.id as number, n]));
+    for (const r of rows) {
+      const list = lists.get(r.__parent as number);
+      const node = nodes.get(r.id as number)!;
+      if (list) list.push(node);
+      else lists.set(r.__parent as number, [node]);
+    }
+    return { batches: [batch], of: (node) => lists.get(node.row.id as number) ?? [] };
   }
 }

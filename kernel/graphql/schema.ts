@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { GraphQLError, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type FieldNode, type FragmentDefinitionNode, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { SchemaComposer, type ObjectTypeComposerFieldConfigAsObjectDefinition } from 'graphql-compose';
 import type { Settings } from '../config/settings.js';
 import { maxPageSize } from '../config/load.js';
@@ -9,7 +9,9 @@ import type { ModelRegistry } from '../model/registry.js';
 import type { DataAccess } from '../plugins/data.js';
 import type { Walk } from '../model/walk.js';
 import { INT_MAX } from '../model/values.js';
-import type { ObjectNode, GraphRequest, ListQuery } from './batch.js';
+import type { Batch, Columns, GraphRequest, ListQuery, Loaded, ObjectNode } from './batch.js';
+import { prefetch, type Prefetch } from './prefetch.js';
+import { columnsFor, selectedNames } from './selection.js';
 import type { GraphqlContribution } from './contribution.js';
 import { Enums, pascal } from './enums.js';
 import { FilterInputs, type BackLink } from './filters.js';
@@ -38,6 +40,12 @@ export interface SchemaSources {
 /** `IPAddress` → `ip_address`, NetBox's root field names. */
 export const snake = (name: string): string =>
   name.replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+/** A list's arguments. */
+interface ListArgs {
+  filters?: unknown;
+  pagination?: Pagination;
+}
 
 interface Pagination {
   offset?: number | null;
@@ -86,6 +94,7 @@ export function buildSchema(sources: SchemaSources): { schema: GraphQLSchema; fi
     named.set(model.className, model);
   }
   const typeOf = (model: Model) => (models.includes(model) ? `${model.className}Type` : undefined);
+  const typeOfBatch = (batch: Batch) => typeOf(batch.model)!;
   // The lists relations offer on their targets (`devices` on a site), by target.
   const backLinks = new Map<string, { source: Model; link: BackLink }[]>();
   for (const source of models) {
@@ -130,26 +139,47 @@ export function buildSchema(sources: SchemaSources): { schema: GraphQLSchema; fi
     return name;
   };
 
+  // What plugins' fields read of a model's rows: anything, so a selection holding one reads whole rows.
+  const rowReaders = new Map<string, Set<string>>();
+  for (const { graphql } of sources.contributions) {
+    for (const extension of graphql.fields ?? []) rowReaders.set(extension.model.key, (rowReaders.get(extension.model.key) ?? new Set()).add(extension.name));
+  }
+  /** The columns a field's selection reads of each model (worked out once, when asked). */
+  const columnsOf = (nodes: readonly FieldNode[], fragments: Record<string, FragmentDefinitionNode>): Columns => {
+    let names: Set<string> | undefined;
+    return (model) => columnsFor(model, (names ??= selectedNames(nodes, fragments)), registry, rowReaders.get(model.key) ?? new Set());
+  };
+
   const listArgs = (target: Model) => ({ filters: filters.inputName(target), pagination: 'OffsetPaginationInput' });
 
-  /** The field of a relation key: a nested object, a list with its own filters and pages, or a union. */
+  /**
+   * The field of a relation key: a nested object, a list with its own filters and pages, or a union. It loads for
+   * the whole batch of its object, once per field of the query (its first node), ahead of time (prefetch) or when
+   * the first object asks.
+   */
   const relation = (model: Model, key: string, walk: Walk, description?: string): Resolved | undefined => {
     const targets = walk.targets.map((k) => registry.find(k)).filter((m): m is Model => !!m && !!typeOf(m));
     if (!targets.length) return undefined;
     const single = targets.length === 1 && !walk.union;
     const type = single ? typeOf(targets[0])! : union(walk.union ?? `${model.className}${pascal(key)}Type`, targets);
-    if (walk.relate && single) {
-      const relate = walk.relate;
-      const target = targets[0];
-      const list = async (node: ObjectNode, args: { filters?: unknown; pagination?: Pagination }, ctx: GraphContext) => {
-        const where = await ctx.filters.compile(target, args.filters, ctx.request);
-        const page = pageOf(args.pagination, settings);
-        return node.batch.listed(key, target, relate, { where, ...(walk.many ? page : { limit: 1 }) }, node.row, JSON.stringify(args));
-      };
-      if (!walk.many) return { type, description, resolve: async (node, _args, ctx) => (await list(node, {}, ctx))[0] ?? null };
-      return { type: `[${type}!]!`, description, args: listArgs(target), resolve: list };
-    }
-    return { type: walk.many ? `[${type}!]!` : type, description, resolve: (node) => node.batch.referenced(key, walk, node.row) };
+    const listed = walk.relate && single;
+    const load = async (batch: Batch, args: ListArgs, ctx: GraphContext, columns: Columns): Promise<Loaded> => {
+      if (!listed) return batch.referenced(walk, columns);
+      const query = { where: await ctx.filters.compile(targets[0], args.filters, ctx.request), ...(walk.many ? pageOf(args.pagination, settings) : { limit: 1 }) };
+      const lists = await batch.listed(targets[0], walk.relate!, query, columns);
+      // A reverse one-to-one: the first of the list, or none.
+      return walk.many ? lists : { batches: lists.batches, of: (node) => (lists.of(node) as ObjectNode[])[0] ?? null };
+    };
+    const prefetch: Prefetch = (batch, args, ctx, nodes, fragments) => batch.load(nodes[0], () => load(batch, args, ctx, columnsOf(nodes, fragments)));
+    const resolve = (node: ObjectNode, args: ListArgs, ctx: GraphContext, info: GraphQLResolveInfo) =>
+      node.batch.related(info.fieldNodes[0], node, () => load(node.batch, args, ctx, columnsOf(info.fieldNodes, info.fragments)));
+    return {
+      type: walk.many ? `[${type}!]!` : type,
+      description,
+      args: listed && walk.many ? listArgs(targets[0]) : undefined,
+      resolve,
+      extensions: { prefetch },
+    };
   };
 
   const objectFields = (model: Model): Record<string, Resolved> => {
@@ -172,10 +202,8 @@ export function buildSchema(sources: SchemaSources): { schema: GraphQLSchema; fi
         fields[key] = {
           type: output.type,
           description: p.helpText,
-          resolve: (node) => {
-            const value = node.batch.value(field, key, node.row);
-            return value instanceof Promise ? value.then(output.convert) : output.convert(value);
-          },
+          resolve: (node) => node.batch.value(field, key, node, output.convert),
+          extensions: { prefetch: ((batch) => batch.prepare(field, key, output.convert)) satisfies Prefetch },
         };
       }
     }
@@ -211,18 +239,23 @@ export function buildSchema(sources: SchemaSources): { schema: GraphQLSchema; fi
       [name]: {
         type,
         args: { id: 'ID!' },
-        resolve: async (_root: unknown, args: { id: string }, ctx: GraphContext) => {
+        resolve: async (_root: unknown, args: { id: string }, ctx: GraphContext, info: GraphQLResolveInfo) => {
           const id = /^\d{1,10}$/.test(args.id) ? Number(args.id) : NaN;
-          const node = Number.isSafeInteger(id) ? await ctx.request.one(model, id) : undefined;
-          if (!node) throw new GraphQLError(`${model.className} matching query does not exist.`);
-          return node;
+          const batch = Number.isSafeInteger(id) ? await ctx.request.one(model, id, columnsOf(info.fieldNodes, info.fragments)(model)) : undefined;
+          if (!batch?.nodes.length) throw new GraphQLError(`${model.className} matching query does not exist.`);
+          await prefetch([batch], info.fieldNodes, info, ctx, typeOfBatch);
+          return batch.nodes[0];
         },
       },
       [`${name}_list`]: {
         type: `[${type}!]!`,
         args: listArgs(model),
-        resolve: async (_root: unknown, args: { filters?: unknown; pagination?: Pagination }, ctx: GraphContext) =>
-          ctx.request.list(model, { where: await ctx.filters.compile(model, args.filters, ctx.request), ...pageOf(args.pagination, settings) }),
+        resolve: async (_root: unknown, args: ListArgs, ctx: GraphContext, info: GraphQLResolveInfo) => {
+          const where = await ctx.filters.compile(model, args.filters, ctx.request);
+          const batch = await ctx.request.list(model, { where, ...pageOf(args.pagination, settings), columns: columnsOf(info.fieldNodes, info.fragments)(model) });
+          await prefetch([batch], info.fieldNodes, info, ctx, typeOfBatch);
+          return batch.nodes;
+        },
       },
     });
   }

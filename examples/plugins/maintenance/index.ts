@@ -46,7 +46,7 @@ export default definePlugin<MaintenanceConfig>({
         type: 'Boolean!',
         description: 'Whether the window starts within the configured horizon.',
         resolve: (row) => {
-          const starts = Date.parse(String(row.starts));
+          const starts = new Date(row.starts as string | Date).getTime();
           return starts >= Date.now() && starts < Date.now() + ctx.config.horizon_days * 86_400_000 && row.status !== 'cancelled';
         },
       },
