@@ -27,7 +27,7 @@ const BUDGETS: ListBudgets = {
   '/api/dcim/racks/': { full: 13, brief: 4 },
   '/api/dcim/rack-reservations/': { full: 9, brief: 5 },
   '/api/dcim/power-panels/': { full: 9, brief: 4 },
-  '/api/dcim/power-feeds/': { full: 19, brief: 4 },
+  '/api/dcim/power-feeds/': { full: 17, brief: 4 },
   '/api/dcim/device-types/': { full: 9, brief: 5 },
   '/api/dcim/module-type-profiles/': { full: 5, brief: 3 },
   '/api/dcim/module-types/': { full: 7, brief: 5 },
@@ -47,19 +47,19 @@ const BUDGETS: ListBudgets = {
   '/api/dcim/modules/': { full: 12, brief: 10 },
   '/api/dcim/virtual-device-contexts/': { full: 8, brief: 4 },
   '/api/dcim/mac-addresses/': { full: 8, brief: 3 },
-  '/api/dcim/console-ports/': { full: 18, brief: 5 },
-  '/api/dcim/console-server-ports/': { full: 18, brief: 5 },
+  '/api/dcim/console-ports/': { full: 15, brief: 5 },
+  '/api/dcim/console-server-ports/': { full: 15, brief: 5 },
   // The link peers and connected endpoints cost queries per kind of object at the far end (at most one per cabled
   // model): power ports are listed by the kind they reach, outlets (B end) and feeds (A end).
-  '/api/dcim/power-ports/?cable_end=B': { full: 18, brief: 5 },
-  '/api/dcim/power-ports/?cable_end=A': { full: 16, brief: 5 },
-  '/api/dcim/power-outlets/': { full: 21, brief: 5 },
+  '/api/dcim/power-ports/?cable_end=B': { full: 15, brief: 5 },
+  '/api/dcim/power-ports/?cable_end=A': { full: 13, brief: 5 },
+  '/api/dcim/power-outlets/': { full: 18, brief: 5 },
   '/api/dcim/cables/': { full: 12, brief: 3 },
   '/api/dcim/cable-terminations/?termination_type=dcim.interface': { full: 9, brief: 6 },
   // ipam adds tagged_vlans: one more query for the page's join rows.
-  '/api/dcim/interfaces/?ordering=-id': { full: 34, brief: 5 },
+  '/api/dcim/interfaces/?ordering=-id': { full: 31, brief: 5 },
   '/api/dcim/rear-ports/': { full: 11, brief: 5 },
-  '/api/dcim/front-ports/': { full: 17, brief: 5 },
+  '/api/dcim/front-ports/': { full: 14, brief: 5 },
   '/api/dcim/module-bays/': { full: 10, brief: 7 },
   '/api/dcim/device-bays/': { full: 6, brief: 4 },
   '/api/dcim/inventory-items/?ordering=-id': { full: 12, brief: 5 },
@@ -73,7 +73,7 @@ const FILTERED: FilteredBudgets = {
     query: 'site=site-1&role=role-1&manufacturer=vendor-1&model=type-1&status=active&has_virtual_device_context=true&mac_address=02:00:00:00:00:01',
     budget: 24,
   },
-  '/api/dcim/interfaces/': { query: 'device=device1&site=site-1&device_type=Type%201&device_role=role-1&device_status=active&q=port', budget: 38 },
+  '/api/dcim/interfaces/': { query: 'device=device1&site=site-1&device_type=Type%201&device_role=role-1&device_status=active&q=port', budget: 35 },
 };
 
 budgetSuite('dcim list query budgets', server, BUDGETS, FILTERED);
