@@ -16,7 +16,8 @@ import type { Reader } from '../read/reader.js';
 import { GraphRequest } from './batch.js';
 import { GRAPHIQL_FILES, graphiqlAssets, graphiqlPage, wantsGraphiql } from './graphiql.js';
 import { limitRules, type QueryLimits } from './limits.js';
-import { buildSchema, type GraphContext } from './schema.js';
+import type { GraphContext } from './context.js';
+import { buildSchema } from './schema.js';
 import { expandShorthand } from './shorthand.js';
 
 export interface GraphqlDeps {

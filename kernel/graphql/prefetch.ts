@@ -3,7 +3,7 @@ import {
   type FieldNode, type FragmentDefinitionNode, type GraphQLObjectType, type GraphQLResolveInfo, type SelectionSetNode,
 } from 'graphql';
 import type { Batch, Loaded } from './batch.js';
-import type { GraphContext } from './schema.js';
+import type { GraphContext } from './context.js';
 
 /**
  * What a field of a model's type loads for a whole batch, ahead of GraphQL's resolution: the related objects (and

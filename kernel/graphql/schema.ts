@@ -5,9 +5,9 @@ import type { Settings } from '../config/settings.js';
 import type { FilterSets } from '../filters/filterset.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import type { DataAccess } from '../plugins/data.js';
 import { offeredLists } from './back-links.js';
-import type { Batch, GraphRequest, ObjectNode } from './batch.js';
+import type { Batch, ObjectNode } from './batch.js';
+import type { GraphContext } from './context.js';
 import type { GraphqlContribution } from './contribution.js';
 import { Enums } from './enums.js';
 import { FilterInputs } from './filters.js';
@@ -15,14 +15,6 @@ import { PAGINATION_INPUT, pageOf, type ListArgs } from './pagination.js';
 import { prefetch } from './prefetch.js';
 import { BigIntScalar, DateScalar, DateTimeScalar, DecimalScalar, FilterValuesScalar, JSONScalar } from './scalars.js';
 import { ObjectTypes } from './types.js';
-
-/** What resolvers receive: the request's reader and the schema's filter compiler. */
-export interface GraphContext {
-  request: GraphRequest;
-  filters: FilterInputs;
-  /** The same reader as plugins' routes get (`ctx.as(req)`), for the fields plugins contribute. */
-  data: DataAccess;
-}
 
 export interface SchemaSources {
   registry: ModelRegistry;

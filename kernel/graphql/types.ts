@@ -13,7 +13,7 @@ import { scalarOutput } from './outputs.js';
 import { pageOf, type ListArgs } from './pagination.js';
 import type { Prefetch } from './prefetch.js';
 import { pluginScalar } from './scalars.js';
-import type { GraphContext } from './schema.js';
+import type { GraphContext } from './context.js';
 import { columnsFor, selectedNames } from './selection.js';
 
 export type Resolved = ObjectTypeComposerFieldConfigAsObjectDefinition<ObjectNode, GraphContext>;

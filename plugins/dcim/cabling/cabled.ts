@@ -29,11 +29,6 @@ export function cableRole(registry: ModelRegistry, key: string): CableRole | und
   return field instanceof LinkPeersField ? field.role : undefined;
 }
 
-/** The models cables attach to. */
-export function cabledModels(registry: ModelRegistry): string[] {
-  return registry.all().filter((m) => cableRole(registry, m.key)).map((m) => m.key);
-}
-
 /** Whether paths start and end at objects of `key` (they have `connected_endpoints`). */
 export function isPathEndpoint(registry: ModelRegistry, key: string): boolean {
   const role = cableRole(registry, key);

@@ -2,7 +2,8 @@ import {
   Field, ValidationError, isPlainObject,
   type ModelRegistry, type Walk, type Column, type FieldRenderer, type JsonObject, type ObjectRef, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../../kernel/index.js';
-import { cableRole, cabledModels } from '../cabled.js';
+import { cableRole } from '../cabled.js';
+import { cabledModels } from './link-peers.js';
 import { nestedNodes } from '../nested.js';
 import { nodeOf } from '../nodes.js';
 import { replaceEnds } from '../terminations.js';

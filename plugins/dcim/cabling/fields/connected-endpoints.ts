@@ -4,7 +4,7 @@ import {
 } from '../../../../kernel/index.js';
 import { nestedNodes } from '../nested.js';
 import { nodeOf, parseNode } from '../nodes.js';
-import { cabledModels } from '../cabled.js';
+import { cabledModels } from './link-peers.js';
 
 /** Where a path may end besides cabled objects: a circuit's provider network. */
 const PATH_ENDS = ['circuits.providernetwork'];

@@ -1,8 +1,12 @@
 import { ReadOnlyField, type ModelRegistry, type Walk, type FieldRenderer, type JsonObject, type PropertyDescription, type RenderContext, type Row, type ValueSchema } from '../../../../kernel/index.js';
 import { nestedNodes } from '../nested.js';
 import { nodeOf, parseNode, type PathNode } from '../nodes.js';
-import { cabledModels } from '../cabled.js';
 import type { CableRole } from '../roles.js';
+
+/** The models cables attach to (those declaring the `cabled` feature). */
+export function cabledModels(registry: ModelRegistry): string[] {
+  return registry.all().filter((m) => m.features.has('cabled')).map((m) => m.key);
+}
 
 /**
  * `link_peers` and `link_peers_type`: the terminations at the other end of the object's cable, nested. It also
