@@ -6,7 +6,7 @@ import type { Model } from '../model/model.js';
 export const pascal = (text: string): string => text.replace(/(^|_)([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase());
 
 /** NetBox's member names: the prefix and the value in upper case, other characters as `_` (`TYPE_1000BASE_T`). */
-export function memberName(prefix: string, value: string | number): string {
+function memberName(prefix: string, value: string | number): string {
   const name = `${prefix ? `${prefix}_` : ''}${String(value)}`.toUpperCase().replace(/[^_A-Z0-9]/g, '_');
   return /^[_A-Z]/.test(name) ? name : `_${name}`;
 }

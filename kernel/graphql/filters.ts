@@ -53,7 +53,7 @@ export interface FilterSources {
 }
 
 /** A GraphQL error about a filter, naming it by its path in the `filters` argument. */
-export const filterError = (path: string, message: string) => new GraphQLError(`${path}: ${message}`, { extensions: { code: 'BAD_FILTER' } });
+const filterError = (path: string, message: string) => new GraphQLError(`${path}: ${message}`, { extensions: { code: 'BAD_FILTER' } });
 
 const TREE_MATCHES = ['EXACT', 'DESCENDANTS', 'SELF_AND_DESCENDANTS', 'CHILDREN', 'SIBLINGS', 'ANCESTORS', 'PARENT'] as const;
 type TreeMatch = (typeof TREE_MATCHES)[number];

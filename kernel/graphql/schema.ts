@@ -26,7 +26,7 @@ export interface SchemaSources {
 }
 
 /** `IPAddress` → `ip_address`, NetBox's root field names. */
-export const snake = (name: string): string =>
+const snake = (name: string): string =>
   name.replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 /** The models in the schema and their types' names; two models called alike stop start-up. */

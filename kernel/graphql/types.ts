@@ -16,7 +16,7 @@ import { pluginScalar } from './scalars.js';
 import type { GraphContext } from './context.js';
 import { columnsFor, selectedNames } from './selection.js';
 
-export type Resolved = ObjectTypeComposerFieldConfigAsObjectDefinition<ObjectNode, GraphContext>;
+type Resolved = ObjectTypeComposerFieldConfigAsObjectDefinition<ObjectNode, GraphContext>;
 
 export interface TypeSources {
   composer: SchemaComposer<GraphContext>;
