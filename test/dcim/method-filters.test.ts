@@ -156,7 +156,10 @@ describe('interfaces', () => {
     const b = await iface(dev, 'Ethernet2');
     const { body: macA } = await t.post(`${API}/mac-addresses/`, { mac_address: '00:1a:2b:3c:4d:01', assigned_object_type: 'dcim.interface', assigned_object_id: a.id });
     await t.post(`${API}/mac-addresses/`, { mac_address: '00:1a:2b:3c:4d:02', assigned_object_type: 'dcim.interface', assigned_object_id: b.id });
+    const { body: loose } = await t.post(`${API}/mac-addresses/`, { mac_address: '00:1a:2b:3c:4d:03' });
     await t.request('PATCH', `${API}/interfaces/${a.id}/`, { body: { primary_mac_address: macA.id } });
+    expect(await ids(`${API}/mac-addresses/?assigned=false`)).toEqual([loose.id]);
+    expect(await ids(`${API}/mac-addresses/?assigned=true`)).not.toContain(loose.id);
     expect(await ids(`${API}/interfaces/?mac_address=00-1A-2B-3C-4D-02`)).toEqual([b.id]);
     expect(await ids(`${API}/interfaces/?mac_address=001a.2b3c.4d01&mac_address=00:1a:2b:3c:4d:02`)).toEqual([a.id, b.id]);
     expect(await ids(`${API}/interfaces/?primary_mac_address=00:1A:2B:3C:4D:01`)).toEqual([a.id]);

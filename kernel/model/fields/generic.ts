@@ -244,9 +244,11 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
     };
   }
 
+  /** Only whether anything is assigned; which object it is goes through `<name>_type` and `<name>_id`. */
   override condition(c: Comparison): void {
-    void c;
-    throw new FilterError(`'${this.name}' is filtered by its _type and _id.`);
+    if (c.rest.length || c.lookup !== 'isnull') throw new FilterError(`'${this.name}' is filtered by its _type and _id.`);
+    if (c.value) c.qb.whereNull(`${c.alias}.${this.idKey}`);
+    else c.qb.whereNotNull(`${c.alias}.${this.idKey}`);
   }
 
   /** By type, then id (NetBox orders by `<name>_type`, `<name>_id`). */

@@ -31,7 +31,7 @@ export const macFilters: Record<string, QueryFilter> = {
   interface: byInterface('i.name', String),
   device_id: byInterface('d.id', parseWholeNumber),
   device: byInterface('d.name', String),
-  assigned: { suffixes: [], build: (_s, values) => cmp(['assigned_object_id'], 'isnull', !parseBoolean(lastValue(values))) },
+  assigned: { suffixes: [], build: (_s, values) => cmp(['assigned_object'], 'isnull', !parseBoolean(lastValue(values))) },
   // The primary MAC address of an interface, or of any model with one (VM interfaces).
   primary: {
     suffixes: [],

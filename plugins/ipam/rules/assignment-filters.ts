@@ -1,5 +1,5 @@
 import {
-  existingIds, lastValue, not, parseBoolean, parseWholeNumber, type Db, type FilterNode, type QueryFilter,
+  cmp, existingIds, lastValue, not, parseBoolean, parseWholeNumber, type Db, type FilterNode, type QueryFilter,
 } from '../../../kernel/index.js';
 import { chassisInterfaceIds } from '../../dcim/rules/interface-filters.js';
 
@@ -28,13 +28,7 @@ export const negatable = (build: (values: string[], db: Db) => FilterNode | Prom
 
 /** NetBox's IP address filters along the assigned object. */
 export const assignmentFilters: Record<string, QueryFilter> = {
-  assigned: {
-    suffixes: [],
-    build: (_s, values) => {
-      const node: FilterNode = { op: 'sql', condition: (qb, alias) => void qb.whereNotNull(`${alias}.assigned_object_id`) };
-      return parseBoolean(lastValue(values)) ? node : not(node);
-    },
-  },
+  assigned: { suffixes: [], build: (_s, values) => cmp(['assigned_object'], 'isnull', !parseBoolean(lastValue(values))) },
   assigned_to_interface: {
     suffixes: [],
     build: (_s, values, ctx) => {
