@@ -40,6 +40,7 @@ export type { Comparison } from './filters/compile.js';
 export { SCALAR_LOOKUPS, EQUALITY_LOOKUPS, ORDER_LOOKUPS, TEXT_LOOKUPS, escapeLike, type LookupSql, type Lookups } from './filters/lookups.js';
 export { parseDate, parseDateTime } from './model/fields/time.js';
 export { userRegex, type UserRegex } from './model/regex.js';
+export { checkJsonSchema, schemaViolation } from './model/json-schema.js';
 
 // The OpenAPI document: what a plugin says of its extra routes.
 export type { RouteOperation } from './openapi/routes.js';

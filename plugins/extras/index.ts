@@ -1,28 +1,52 @@
-import { definePlugin } from '../../kernel/index.js';
+import { definePlugin, f, type Field, type Model } from '../../kernel/index.js';
 import { housekeeping, recordChanges, requestFilters } from './changelog.js';
 import { customFieldFilters } from './custom-field-filters.js';
 import { CUSTOM_FIELD_FILTER_TYPES, customFieldDataFilter } from './custom-field-graphql.js';
+import { ConfigContextField } from './config-context/field.js';
 import { CustomFieldsField } from './fields/custom-fields.js';
 import { TagsField } from './fields/tags.js';
+import { ConfigContext, ConfigContextProfile } from './models/config-context.js';
 import { CustomField, CustomFieldChoiceSet } from './models/custom-field.js';
 import { ImageAttachment } from './models/image-attachment.js';
 import { JournalEntry } from './models/journal-entry.js';
 import { ObjectChange } from './models/object-change.js';
 import { Tag } from './models/tag.js';
+import { ConfigTemplate, ExportTemplate } from './models/templates.js';
 import { tagFilters } from './tag-filters.js';
 
-/** The change log, tags, custom fields, journal and image attachments, for every model that declares the feature. */
+/** What a config template lists of the objects using it (NetBox's related names). */
+const TEMPLATE_USERS: Record<string, string> = { 'dcim.devicerole': 'device_roles' };
+
+/** Config templates for the models rendering with one; config contexts for the devices and VMs that have them. */
+function configuration(model: Model): Record<string, Field> {
+  return {
+    ...(model.features.has('configTemplates')
+      ? { config_template: f.fk('extras.configtemplate', { nullable: true, onDelete: 'protect', related: TEMPLATE_USERS[model.key] ?? `${model.name}s` }) }
+      : {}),
+    ...(model.features.has('configContexts') ? { config_context: new ConfigContextField() } : {}),
+  };
+}
+
+/**
+ * The change log, tags, custom fields, journal and image attachments, for every model that declares the feature;
+ * config contexts and templates, which are assigned to objects of dcim, virtualization and tenancy.
+ */
 export default definePlugin({
   name: 'extras',
   label: 'Extras',
   version: '0.1.0',
   kernel: '^0.1.0',
   basePath: '/api/extras/',
-  models: [ObjectChange, Tag, CustomFieldChoiceSet, CustomField, JournalEntry, ImageAttachment],
+  dependencies: ['tenancy', 'dcim', 'virtualization'],
+  models: [
+    ObjectChange, Tag, CustomFieldChoiceSet, CustomField, JournalEntry, ImageAttachment,
+    ConfigContextProfile, ConfigContext, ConfigTemplate, ExportTemplate,
+  ],
   migrations: new URL('./migrations/', import.meta.url),
   // NetBox 4.1 moved the change log to the core app; clients of either release find it.
   aliases: [{ path: '/api/core/object-changes/', model: ObjectChange }],
   contributes: (model) => ({
+    ...configuration(model),
     ...(model.features.has('tags') ? { tags: new TagsField() } : {}),
     ...(model.features.has('customFields') ? { custom_fields: new CustomFieldsField() } : {}),
   }),

@@ -1,12 +1,14 @@
 import { budgetSuite, seededServer, type FilteredBudgets, type ListBudgets } from '../helpers/budgets.js';
 import { seedCabling } from '../helpers/seed-cabling.js';
 import { seedDcim } from '../helpers/seed-dcim.js';
+import { seedConfiguration } from '../helpers/seed-extras.js';
 import { seedTenancy } from '../helpers/seed.js';
 
 const server = seededServer(async (db, patchbay) => {
   await seedTenancy(db, 1000);
   await seedDcim(db, 1000);
   await seedCabling(db, patchbay, 1000);
+  await seedConfiguration(db, 1000);
 });
 
 /**
@@ -21,8 +23,8 @@ const BUDGETS: ListBudgets = {
   '/api/dcim/locations/?ordering=-name': { full: 12, brief: 5 },
   '/api/dcim/manufacturers/': { full: 6, brief: 3 },
   '/api/dcim/rack-roles/': { full: 6, brief: 4 },
-  '/api/dcim/device-roles/?ordering=-parent': { full: 8, brief: 5 },
-  '/api/dcim/platforms/?ordering=-parent': { full: 9, brief: 5 },
+  '/api/dcim/device-roles/?ordering=-parent': { full: 9, brief: 5 },
+  '/api/dcim/platforms/?ordering=-parent': { full: 10, brief: 5 },
   '/api/dcim/rack-types/': { full: 6, brief: 4 },
   '/api/dcim/racks/': { full: 13, brief: 4 },
   '/api/dcim/rack-reservations/': { full: 9, brief: 5 },
@@ -43,7 +45,8 @@ const BUDGETS: ListBudgets = {
   '/api/dcim/device-bay-templates/': { full: 5, brief: 3 },
   '/api/dcim/inventory-item-templates/?ordering=-id': { full: 10, brief: 4 },
   '/api/dcim/virtual-chassis/': { full: 9, brief: 5 },
-  '/api/dcim/devices/': { full: 20, brief: 3 },
+  // Config templates nested, and config contexts merged for the page from one statement.
+  '/api/dcim/devices/': { full: 22, brief: 3 },
   '/api/dcim/modules/': { full: 12, brief: 10 },
   '/api/dcim/virtual-device-contexts/': { full: 8, brief: 4 },
   '/api/dcim/mac-addresses/': { full: 8, brief: 3 },
@@ -71,7 +74,7 @@ const FILTERED: FilteredBudgets = {
   '/api/dcim/locations/': { query: 'region_id=1&site_group=sitegroup-1&site=site-1&ancestor_id=1', budget: 16 },
   '/api/dcim/devices/': {
     query: 'site=site-1&role=role-1&manufacturer=vendor-1&model=type-1&status=active&has_virtual_device_context=true&mac_address=02:00:00:00:00:01',
-    budget: 24,
+    budget: 26,
   },
   '/api/dcim/interfaces/': { query: 'device=device1&site=site-1&device_type=Type%201&device_role=role-1&device_status=active&q=port', budget: 35 },
 };

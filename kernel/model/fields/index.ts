@@ -10,7 +10,7 @@ import { ReverseField, type ReverseOptions } from './reverse.js';
 import { ManyToManyField, type ManyToManyOptions } from './many-to-many.js';
 import {
   BooleanField, ColorField, DateField, DateTimeField, DecimalField, EmailField, IntegerField, JsonField, SlugField, StringField, TimeZoneField, UrlField,
-  type DecimalOptions, type IntegerOptions, type StringOptions, type TemporalOptions,
+  type DecimalOptions, type IntegerOptions, type JsonOptions, type StringOptions, type TemporalOptions,
 } from './scalar.js';
 
 /** Field builders for `defineModel`; each call makes a new field (a field object belongs to one model). */
@@ -31,7 +31,7 @@ export const f = {
   boolean: (o: CommonOptions = {}) => new BooleanField(o),
   datetime: (o: TemporalOptions = {}) => new DateTimeField(o),
   date: (o: TemporalOptions = {}) => new DateField(o),
-  json: (o: CommonOptions = {}) => new JsonField(o),
+  json: (o: JsonOptions = {}) => new JsonField(o),
   choice: (set: ChoiceSet, o: ChoiceOptions = {}) => new ChoiceField(set, o),
   fk: (target: string, o: ForeignKeyOptions = {}) => new ForeignKeyField(target, o),
   /** Makes the model a tree: `parent` plus a computed `_depth`. */

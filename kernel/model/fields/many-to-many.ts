@@ -19,6 +19,8 @@ export interface ManyToManyOptions extends CommonOptions {
   filterBy?: string;
   /** The list of this model's objects the target offers (GraphQL's `sites` on an ASN). */
   related?: string;
+  /** Read and written as the targets' slugs, not nested objects (NetBox's SlugRelatedField: a config context's tags). */
+  slugs?: boolean;
 }
 
 /** A set of references to another model, kept in a join table; read as a list of nested objects. */
@@ -108,13 +110,28 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const bySource = await this.linked(rows.map((r) => r.id as number), ctx);
+    const slugs = this.options.slugs;
     return (row, out) => {
-      out[this.name] = bySource.get(row.id as number) ?? [];
+      const linked = bySource.get(row.id as number) ?? [];
+      out[this.name] = slugs ? linked.map((o) => o.slug) : linked;
     };
   }
 
   protected schema(): ValueSchema {
+    if (this.options.slugs) return { type: 'array', items: { type: 'string' } };
     return { type: 'array', relation: this.target, items: { type: 'object', relation: this.target } };
+  }
+
+  /** The ids of the targets with those slugs, in one query; a slug that names none is refused. */
+  private async bySlug(slugs: unknown[], ctx: WriteContext): Promise<number[]> {
+    const bad = slugs.find((s) => typeof s !== 'string' || s.length > 100);
+    if (bad !== undefined) throw ValidationError.of(this.name, 'Invalid value.');
+    const target = ctx.registry.get(this.target);
+    const found = (slugs.length ? await ctx.db(target.table).select('id', 'slug').whereIn('slug', slugs as string[]) : []) as { id: number; slug: string }[];
+    const ids = new Map(found.map((r) => [r.slug, r.id]));
+    const missing = (slugs as string[]).find((s) => !ids.has(s));
+    if (missing !== undefined) throw ValidationError.of(this.name, `Object with slug=${missing} does not exist.`);
+    return (slugs as string[]).map((s) => ids.get(s)!);
   }
 
   async parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> {
@@ -128,7 +145,7 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
       throw ValidationError.of(this.name, `Expected a list of items but got type "${type}".`);
     }
     const target = ctx.registry.get(this.target);
-    const ids = await Promise.all(value.map((item) => ctx.resolve(target, item, this.name)));
+    const ids = this.options.slugs ? await this.bySlug(value, ctx) : await Promise.all(value.map((item) => ctx.resolve(target, item, this.name)));
     out.values[this.name] = [...new Set(ids)];
   }
 

@@ -438,13 +438,21 @@ export class DateField extends TemporalField {
   }
 }
 
-/** Any JSON value, stored as jsonb. */
-export class JsonField extends ScalarField {
+export interface JsonOptions extends CommonOptions {
+  /** Only a JSON object (or null, when nullable) is valid: context data that templates read by key. */
+  object?: boolean;
+}
+
+/** Any JSON value (or, with `object`, a JSON object), stored as jsonb. */
+export class JsonField extends ScalarField<JsonOptions> {
   protected sqlType(): string {
     return 'jsonb';
   }
 
   protected coerce(value: unknown): string {
+    if (this.options.object && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+      throw 'JSON data must be in object form. Example: {"foo": 123}';
+    }
     return JSON.stringify(value);
   }
 

@@ -21,5 +21,5 @@ export const DeviceRole = defineModel('dcim.devicerole', {
   brief: ['name', 'slug', 'description', 'device_count', '_depth'],
   ordering: ['name'],
   search: ['name', 'slug', 'description'],
-  features: ['tags', 'customFields', 'changelog', 'journal'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'configTemplates'],
 });

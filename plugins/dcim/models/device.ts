@@ -130,7 +130,7 @@ export const Device = defineModel('dcim.device', {
     vc_priority: f.integer({ min: 0, max: 255, nullable: true }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
-    local_context_data: f.json({ nullable: true }),
+    local_context_data: f.json({ nullable: true, object: true }),
   },
   unique: [
     { fields: ['name', 'site', 'tenant'], lower: ['name'], message: 'Constraint “dcim_device_unique_name_site_tenant” is violated.' },
@@ -145,7 +145,7 @@ export const Device = defineModel('dcim.device', {
   search: ['name', 'serial', 'asset_tag', 'description', 'comments'],
   relatedFilters: { region: 'site__region', site_group: 'site__group', manufacturer: 'device_type__manufacturer' },
   filters: deviceFilters,
-  features: ['tags', 'customFields', 'changelog', 'journal', 'contacts', 'imageAttachments'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'contacts', 'imageAttachments', 'configTemplates', 'configContexts'],
   async validate(row, ctx) {
     await checkPlacement(row, ctx);
     await checkPlatform(row, ctx);

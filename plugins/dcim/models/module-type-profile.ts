@@ -1,5 +1,4 @@
-import { ValidationError, defineModel, f } from '../../../kernel/index.js';
-import { checkProfileSchema } from '../rules/attribute-schema.js';
+import { ValidationError, checkJsonSchema, defineModel, f } from '../../../kernel/index.js';
 
 export const ModuleTypeProfile = defineModel('dcim.moduletypeprofile', {
   path: 'module-type-profiles',
@@ -17,7 +16,7 @@ export const ModuleTypeProfile = defineModel('dcim.moduletypeprofile', {
   validate(_row, ctx) {
     if (!('schema' in ctx.values)) return;
     try {
-      checkProfileSchema(ctx.values.schema);
+      checkJsonSchema(ctx.values.schema);
     } catch (err) {
       if (typeof err === 'string') throw ValidationError.of('schema', err);
       throw err;

@@ -1,5 +1,4 @@
-import { ValidationError, defineModel, f, type Row } from '../../../kernel/index.js';
-import { checkAttributes } from '../rules/attribute-schema.js';
+import { ValidationError, defineModel, f, schemaViolation, type Row } from '../../../kernel/index.js';
 import { hasTemplates } from '../rules/has-templates.js';
 import { ModuleAirflow, WeightUnit } from '../choices.js';
 import { checkWeight } from './rack-base.js';
@@ -33,7 +32,8 @@ export const ModuleType = defineModel('dcim.moduletype', {
     if (!profile?.schema) return;
     try {
       // As written (the row holds its encoded text), else as stored.
-      checkAttributes('attributes' in ctx.values ? ctx.values.attributes : row.attributes, profile.schema);
+      const violation = schemaViolation('attributes' in ctx.values ? ctx.values.attributes : row.attributes, profile.schema);
+      if (violation) throw `Invalid schema: ${violation}`;
     } catch (err) {
       if (typeof err === 'string') throw ValidationError.of('attributes', err);
       throw err;

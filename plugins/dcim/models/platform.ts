@@ -19,7 +19,7 @@ export const Platform = defineModel('dcim.platform', {
   brief: ['name', 'slug', 'description', 'device_count', '_depth'],
   ordering: ['name'],
   search: ['name', 'slug', 'description'],
-  features: ['tags', 'customFields', 'changelog', 'journal'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'configTemplates'],
   filters: {
     // Platforms a device of this type may run: of no manufacturer, or of the type's.
     available_for_device_type: {

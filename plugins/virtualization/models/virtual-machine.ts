@@ -64,7 +64,7 @@ export const VirtualMachine = defineModel('virtualization.virtualmachine', {
     disk: f.integer({ min: 0, max: 2147483647, nullable: true, label: 'Disk (MB)' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
-    local_context_data: f.json({ nullable: true }),
+    local_context_data: f.json({ nullable: true, object: true }),
   },
   unique: [
     { fields: ['name', 'cluster', 'tenant'], lower: ['name'], message: 'Virtual machine name must be unique per cluster.' },
@@ -90,7 +90,7 @@ export const VirtualMachine = defineModel('virtualization.virtualmachine', {
       },
     },
   },
-  features: ['tags', 'customFields', 'changelog', 'journal', 'contacts', 'imageAttachments'],
+  features: ['tags', 'customFields', 'changelog', 'journal', 'contacts', 'imageAttachments', 'configTemplates', 'configContexts'],
   validate: checkVirtualMachine,
   hooks: {
     // A VM in a cluster at a site is at that site; one with virtual disks has their total as its disk size.

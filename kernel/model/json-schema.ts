@@ -1,11 +1,11 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { userRegex } from '../../../kernel/index.js';
+import { userRegex } from './regex.js';
 
 /**
- * Module type profiles: a profile's `schema` is a JSON Schema (2020-12 unless it names another), and a module
- * type's `attributes` must satisfy its profile's, as NetBox checks with `jsonschema`. Schemas come from users, so
- * `pattern`s run on RE2 (linear time), formats are not checked (as NetBox does not), and uniqueness over objects
- * or arrays needs a `maxItems` (otherwise its cost grows with the square of the list).
+ * JSON Schemas users write (a module type profile's, a config context profile's), checked as NetBox checks them
+ * with `jsonschema` (2020-12 unless the schema names another draft). Schemas come from users, so `pattern`s run on
+ * RE2 (linear time), formats are not checked (as NetBox does not), and uniqueness over objects or arrays needs a
+ * `maxItems` (otherwise its cost grows with the square of the list).
  */
 const regExp = Object.assign((pattern: string) => userRegex(pattern), { code: 'userRegex' });
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: false, logger: false, code: { regExp } });
@@ -53,14 +53,14 @@ function validatorOf(schema: unknown): ValidateFunction {
   return validate;
 }
 
-/** Throws why `schema` cannot be a profile's schema (null is fine: no attributes are described). */
-export function checkProfileSchema(schema: unknown): void {
+/** Throws (a string) why `schema` is not a usable JSON Schema; null describes nothing and is fine. */
+export function checkJsonSchema(schema: unknown): void {
   if (schema === null || schema === undefined) return;
   validatorOf(schema);
 }
 
-/** Throws why `attributes` do not satisfy `schema`. */
-export function checkAttributes(attributes: unknown, schema: unknown): void {
+/** Why `data` does not satisfy `schema` (where in the data, and what is wrong), or undefined when it does. */
+export function schemaViolation(data: unknown, schema: unknown): string | undefined {
   const validate = validatorOf(schema);
-  if (!validate(attributes ?? null)) throw `Invalid schema: ${describe(validate.errors![0])}`;
+  return validate(data ?? null) ? undefined : describe(validate.errors![0]);
 }

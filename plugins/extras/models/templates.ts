@@ -1,0 +1,61 @@
+import { ValidationError, defineModel, f, type Field } from '../../../kernel/index.js';
+
+/** What every rendered template declares: its code, the Jinja2 environment's options and how its output is served. */
+function renderedFields(): Record<string, Field> {
+  return {
+    environment_params: f.json({
+      nullable: true,
+      object: true,
+      default: {},
+      helpText: 'Any additional parameters to pass when constructing the Jinja environment (trim_blocks, lstrip_blocks, …)',
+    }),
+    template_code: f.text({ helpText: 'Jinja template code.' }),
+    mime_type: f.string({ max: 50, blank: true, label: 'MIME type', helpText: 'Defaults to text/plain; charset=utf-8' }),
+    file_name: f.string({ max: 200, blank: true, helpText: 'Filename to give to the rendered export file' }),
+    file_extension: f.string({ max: 15, blank: true, helpText: 'Extension to append to the rendered filename' }),
+    as_attachment: f.boolean({ default: true, helpText: 'Download file as attachment' }),
+  };
+}
+
+/** A Jinja2 template rendering a device's or virtual machine's configuration (or any context it is given). */
+export const ConfigTemplate = defineModel('extras.configtemplate', {
+  path: 'config-templates',
+  verboseName: 'config template',
+  fields: {
+    name: f.string({ max: 100 }),
+    description: f.string({ max: 200, blank: true }),
+    ...renderedFields(),
+  },
+  brief: ['name', 'description'],
+  ordering: ['name'],
+  search: ['name', 'description'],
+  features: ['tags', 'changelog'],
+});
+
+/** A Jinja2 template rendering a filtered list of objects of its types (`?export=<name>` on their list). */
+export const ExportTemplate = defineModel('extras.exporttemplate', {
+  path: 'export-templates',
+  verboseName: 'export template',
+  fields: {
+    object_types: f.list({
+      sqlType: 'varchar(100)[]',
+      nonEmpty: true,
+      item: (value, registry) => {
+        if (typeof value !== 'string' || !registry.find(value)?.served) throw `Invalid content type: ${String(value)}`;
+        return value;
+      },
+    }),
+    name: f.string({ max: 100 }),
+    description: f.string({ max: 200, blank: true }),
+    ...renderedFields(),
+  },
+  brief: ['name', 'description'],
+  ordering: ['name'],
+  search: ['name', 'description', 'file_name'],
+  features: ['changelog'],
+  validate: (row) => {
+    if (typeof row.name === 'string' && row.name.toLowerCase() === 'table') {
+      throw ValidationError.of('name', `"${row.name}" is a reserved name. Please choose a different name.`);
+    }
+  },
+});
