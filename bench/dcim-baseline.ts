@@ -297,7 +297,47 @@ const COUNTED: [string, string][] = [
 ];
 
 /** The devices of the page in one statement, with their related objects, depths and component counts. */
+/** `exists` an assignment of context `cc` in join table `table` whose `column` is among `values` (SQL), or none at all. */
+const assigned = (table: string, column: string, values: string) =>
+  `(not exists (select 1 from ${table} x where x.configcontext_id = cc.id) or exists (select 1 from ${table} x where x.configcontext_id = cc.id and x.${column} in (${values})))`;
+/** The node `id` (SQL) of tree `table` and its ancestors. */
+const upFrom = (table: string, id: string) =>
+  `with recursive up(id) as (select ${id} union select t.parent_id from ${table} t join up on t.id = up.id where t.parent_id is not null) select id from up where id is not null`;
+
+/** The data of the config contexts applying to each device of the page, lowest weight first (NetBox 4.4's rules). */
+export const CONTEXTS = `select p.id, jsonb_agg(cc.data order by cc.weight, cc.name) as datas
+  from page p left join dcim_site s on s.id = p.site_id left join tenancy_tenant tn on tn.id = p.tenant_id
+  left join virtualization_cluster cl on cl.id = p.cluster_id
+  join extras_configcontext cc on cc.is_active
+  where ${assigned('extras_configcontext_regions', 'region_id', upFrom('dcim_region', 's.region_id'))}
+    and ${assigned('extras_configcontext_site_groups', 'sitegroup_id', upFrom('dcim_sitegroup', 's.group_id'))}
+    and ${assigned('extras_configcontext_sites', 'site_id', 'p.site_id')}
+    and ${assigned('extras_configcontext_locations', 'location_id', upFrom('dcim_location', 'p.location_id'))}
+    and ${assigned('extras_configcontext_device_types', 'devicetype_id', 'p.device_type_id')}
+    and ${assigned('extras_configcontext_roles', 'devicerole_id', upFrom('dcim_devicerole', 'p.role_id'))}
+    and ${assigned('extras_configcontext_platforms', 'platform_id', 'p.platform_id')}
+    and ${assigned('extras_configcontext_cluster_types', 'clustertype_id', 'cl.type_id')}
+    and ${assigned('extras_configcontext_cluster_groups', 'clustergroup_id', 'cl.group_id')}
+    and ${assigned('extras_configcontext_clusters', 'cluster_id', 'p.cluster_id')}
+    and ${assigned('extras_configcontext_tenant_groups', 'tenantgroup_id', 'tn.group_id')}
+    and ${assigned('extras_configcontext_tenants', 'tenant_id', 'p.tenant_id')}
+    and ${assigned('extras_configcontext_tags', 'tag_id', `select ti.tag_id from extras_taggeditem ti join core_objecttype ot on ot.id = ti.object_type_id
+      where ot.app_label = 'dcim' and ot.model = 'device' and ti.object_id = p.id`)}
+  group by p.id`;
+
+export type Data = Record<string, unknown>;
+export const isObject = (v: unknown): v is Data => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** NetBox's deepmerge. */
+export function deepmerge(original: Data, update: Data): Data {
+  const merged: Data = { ...original };
+  for (const [key, value] of Object.entries(update)) {
+    merged[key] = isObject(original[key]) && isObject(value) && Object.keys(value).length ? deepmerge(original[key] as Data, value) : value;
+  }
+  return merged;
+}
+
 const DEVICE_PAGE = `with page as (select * from dcim_device order by name_natural, id limit ?),
+    contexts as (${CONTEXTS}),
     role_depth as ${depthOf('dcim_devicerole')}, platform_depth as ${depthOf('dcim_platform')}, location_depth as ${depthOf('dcim_location')},
     ${COUNTED.map(([name, table]) => `${name} as (select device_id as id, count(*)::int as n from ${table} where device_id in (select id from page) group by device_id)`).join(', ')},
     tags as (${tagsOfPage('device')})
@@ -314,7 +354,7 @@ const DEVICE_PAGE = `with page as (select * from dcim_device order by name_natur
     ${COUNTED.map(([name]) => `coalesce(${name}.n, 0) as ${name}`).join(', ')},
     ip4.address::text as ip4_address, ip4.description as ip4_description, ip6.address::text as ip6_address, ip6.description as ip6_description,
     oob.address::text as oob_address, oob.description as oob_description, cl.name as cl_name, cl.description as cl_description,
-    coalesce(tags.tags, '[]') as tags
+    coalesce(tags.tags, '[]') as tags, ct.name as ct_name, ct.description as ct_description, coalesce(contexts.datas, '[]') as datas
   from page p join dcim_devicetype t on t.id = p.device_type_id join dcim_manufacturer m on m.id = t.manufacturer_id
   join dcim_devicerole r on r.id = p.role_id left join role_depth rd on rd.id = r.id
   left join dcim_platform pf on pf.id = p.platform_id left join platform_depth pfd on pfd.id = pf.id
@@ -326,6 +366,7 @@ const DEVICE_PAGE = `with page as (select * from dcim_device order by name_natur
   left join ipam_ipaddress ip4 on ip4.id = p.primary_ip4_id left join ipam_ipaddress ip6 on ip6.id = p.primary_ip6_id
   left join ipam_ipaddress oob on oob.id = p.oob_ip_id left join virtualization_cluster cl on cl.id = p.cluster_id
   ${COUNTED.map(([name]) => `left join ${name} on ${name}.id = p.id`).join(' ')} left join tags on tags.id = p.id
+  left join extras_configtemplate ct on ct.id = p.config_template_id left join contexts on contexts.id = p.id
   order by p.name_natural, p.id`;
 
 /** The hand-written equivalent of GET /api/dcim/devices/?limit=N: one count and one statement; JSON built by hand. */
@@ -376,6 +417,9 @@ export function deviceList(db: Db): Handler {
           description: r.vc_description,
         }),
         vc_position: r.vc_position, vc_priority: r.vc_priority, description: r.description, comments: r.comments, local_context_data: r.local_context_data,
+        // What extras adds: the template, and the contexts merged by weight, then the device's own data.
+        config_template: brief('extras/config-templates', r.config_template_id, { display: r.ct_name, name: r.ct_name, description: r.ct_description }),
+        config_context: [...(r.datas as Data[]), ...(isObject(r.local_context_data) ? [r.local_context_data] : [])].reduce(deepmerge, {}),
         tags: tagList(base, r.tags as Row[]), custom_fields: custom,
         // What ipam adds to devices.
         primary_ip: r.primary_ip6_id !== null ? address(r.primary_ip6_id, r.ip6_address, r.ip6_description) : address(r.primary_ip4_id, r.ip4_address, r.ip4_description),

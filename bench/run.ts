@@ -9,6 +9,8 @@ import { deviceList, interfaceList } from './dcim-baseline.js';
 import { availableIps, ipAddressList, prefixList } from './ipam-baseline.js';
 import { dcimDemoSteps } from '../plugins/dcim/demo/steps.js';
 import { ipamDemoSteps } from '../plugins/ipam/demo/steps.js';
+import { extrasDemoSteps } from '../plugins/extras/demo.js';
+import { renderLeafBaseline } from './render-baseline.js';
 import { isDeepStrictEqual } from 'node:util';
 import { startPostgres } from '../test/helpers/services.js';
 import { measure, measureCount, measureWork, report } from './harness.js';
@@ -93,14 +95,15 @@ try {
   await compare('Filter 100,000 tenants: q=4242&group=group-43, 50 a page', '/api/tenancy/tenants/?q=4242&group=group-43', filteredTenants(db));
 
   // DCIM: the demo data set (40 sites of 50 devices: 2,000 devices, about 39,000 interfaces).
+  // With extras' config contexts (global, by region, by role, by tag) and the leaf switches' config template.
   await db.transaction(async (trx) => {
-    for (const step of dcimDemoSteps({ sites: 40, 'devices-per-site': 50 }, server.registry)) await step.run(trx);
+    for (const step of [...dcimDemoSteps({ sites: 40, 'devices-per-site': 50 }, server.registry), ...extrasDemoSteps()]) await step.run(trx);
   });
   await db.raw('analyze');
   const scenarios: [string, string, ReturnType<typeof interfaceList>][] = [
     ['List 1000 interfaces, full', '/api/dcim/interfaces/?limit=1000', interfaceList(db, false)],
     ['List 1000 interfaces, brief', '/api/dcim/interfaces/?limit=1000&brief=1', interfaceList(db, true)],
-    ['List 1000 devices, full', '/api/dcim/devices/?limit=1000', deviceList(db)],
+    ['List 1000 devices, full (with config_context)', '/api/dcim/devices/?limit=1000', deviceList(db)],
   ];
   for (const [title, path, handler] of scenarios) await compare(title, path, handler);
 
@@ -169,6 +172,26 @@ try {
     for (const step of ipamDemoSteps({ sites: 40 })) await step.run(trx);
   });
   await db.raw('analyze');
+
+  // Configuration rendering: a leaf switch's template (about 300 lines, a loop over its interfaces) in a worker thread
+  // with the device reached from the template, against the same text written by hand from three statements.
+  const leaf = (await db('dcim_device as d').join('dcim_devicerole as r', 'r.id', 'd.role_id').where('r.name', 'Leaf switch').orderBy('d.id').first('d.id')) as { id: number };
+  const renderPath = `/api/dcim/devices/${leaf.id}/render-config/`;
+  const renderer = await startBaseline(renderLeafBaseline(db, leaf.id));
+  try {
+    const post = (status: number) => ({ body: () => ({}), status });
+    const rendered = async (url: string, headers: Record<string, string>) =>
+      (await fetch(url, { method: 'POST', body: '{}', headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json' } })).json();
+    const [theirs, ours] = [await rendered(renderer.url, {}), await rendered(`${base}${renderPath}`, auth)];
+    if (!isDeepStrictEqual(theirs, ours)) throw new Error(`render-config: the baseline and Patchbay render differently:\n${JSON.stringify(theirs).slice(0, 400)}\n${JSON.stringify(ours).slice(0, 400)}`);
+    const rows = [
+      await measure('hand-written SQL and text (baseline)', renderer.url, seconds, {}, 4, post(201)),
+      await measure('Patchbay POST /api/dcim/devices/<id>/render-config/', `${base}${renderPath}`, seconds, auth, 4, post(200)),
+    ];
+    report(`Render a leaf switch's configuration, ${String((ours as { content: string }).content.split('\n').length)} lines (${seconds} s each, 4 clients)`, rows);
+  } finally {
+    await renderer.close();
+  }
 
   // GraphQL on the demo data: one query against the hand-written statement answering the same JSON, and against
   // the REST requests a client makes for the same data (devices, then their interfaces, then their addresses).

@@ -2,7 +2,7 @@ import type { HttpSurface } from './app/surface.js';
 import type { GraphqlContribution } from './graphql/contribution.js';
 import type { RouteOperation } from './openapi/routes.js';
 import type { Knex } from '@mikro-orm/knex';
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import type { Struct } from 'superstruct';
 import type { DependencyContainer } from 'tsyringe';
 import type { Settings } from './config/settings.js';
@@ -15,6 +15,7 @@ import type { ModelRegistry } from './model/registry.js';
 import type { DataAccess } from './plugins/data.js';
 import type { JobHandler, QueuePort } from './queue/port.js';
 import type { Logger } from './log.js';
+import type { TemplateRenderer } from './templates/renderer.js';
 import type { ChangeRecord } from './write/changes.js';
 
 /** What a plugin's hooks, routes, jobs and commands receive: its validated config and the kernel's services. */
@@ -27,6 +28,8 @@ export interface PluginContext<C = Record<string, unknown>> {
   /** Adds query-string filters to models (this plugin's or others'). */
   filters: { extend(extension: FilterExtension): void };
   queue: QueuePort;
+  /** Renders Jinja2 templates in a sandbox (config and export templates), reading models as a request's user may. */
+  templates: TemplateRenderer;
   log: Logger;
   /** Reads and writes as the user of a request: their permissions, the request's id in the change log, URLs from its host. */
   as(req: Request): DataAccess;
@@ -75,6 +78,11 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   aliases?: { path: string; model: Model }[];
   /** Extra endpoints, mounted under the base path (each is listed in the OpenAPI document). */
   routes?: (router: Router, ctx: PluginContext<C>) => void;
+  /**
+   * Other answers of every list endpoint, chosen by a query parameter (`?export=<template>`): parameter → handler,
+   * which answers the request itself (the list's filters are in `req.query`).
+   */
+  listOutputs?: Record<string, (req: Request, res: Response, model: Model, ctx: PluginContext<C>) => Promise<void>>;
   /** What the OpenAPI document says of the extra endpoints, by `METHOD /path/{id}/` below the base path. */
   operations?: Record<string, RouteOperation>;
   /** What the plugin adds to the GraphQL schema beyond what its models derive: fields on types, filters, type definitions. */

@@ -20,6 +20,7 @@ import type { QueuePort } from './queue/port.js';
 import { Reader } from './read/reader.js';
 import type { RestServices } from './rest/services.js';
 import { Services } from './services.js';
+import { TemplateRenderer } from './templates/renderer.js';
 import type { ChangeHook } from './write/changes.js';
 import { SYSTEM } from './write/gate.js';
 import { WriteRunner } from './write/writer.js';
@@ -83,8 +84,9 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       baseUrl: baseUrl(req),
     });
 
+  const templates = new TemplateRenderer({ knex: db.knex, registry, settings, log });
   const contexts = enabled.map(({ plugin, config }) => {
-    const ctx: PluginContext = { plugin, config, settings, registry, filters, queue, log, system, container, db: db.knex, as };
+    const ctx: PluginContext = { plugin, config, settings, registry, filters, queue, templates, log, system, container, db: db.knex, as };
     for (const [name, handler] of Object.entries(plugin.jobs ?? {})) queue.handle(`${plugin.name}.${name}`, (payload) => handler(payload, ctx));
     if (plugin.events) {
       const onEvent = plugin.events;
@@ -137,6 +139,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       if (http) await new Promise<void>((ok) => http!.close(() => ok()));
       http?.closeAllConnections();
       await queue.close();
+      await templates.close();
       await closeDatabase();
       container.dispose();
     },

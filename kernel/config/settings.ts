@@ -66,6 +66,14 @@ export const SETTINGS = {
     'integer',
     'Objects a nested GraphQL list without `pagination.limit` counts for in that estimate (a root list counts for MAX_PAGE_SIZE).',
   ),
+  TEMPLATE_TIMEOUT: setting(
+    defaulted(min(integer(), 100), 10_000),
+    'integer',
+    'Longest a template may render, in milliseconds (config templates, export templates); longer ends it with a 400.',
+  ),
+  TEMPLATE_MAX_OUTPUT: setting(defaulted(min(integer(), 1024), 10_485_760), 'integer', 'Most characters one template render may produce.'),
+  TEMPLATE_WORKERS: setting(defaulted(min(integer(), 1), 2), 'integer', 'Worker threads rendering templates; renders beyond them wait their turn.'),
+  TEMPLATE_MEMORY_MB: setting(defaulted(min(integer(), 32), 256), 'integer', 'Heap limit of each template worker thread, in MiB; a render exceeding it ends with a 400.'),
   SESSION_COOKIE_AGE: setting(defaulted(min(integer(), 60), 1_209_600), 'integer', 'Lifetime of a browser login session, in seconds.'),
 };
 

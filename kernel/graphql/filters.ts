@@ -10,7 +10,7 @@ import type { PropertyDescription } from '../model/description.js';
 import type { Field } from '../model/field.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import type { Relate } from '../model/walk.js';
+import type { BackLink } from '../model/offered-lists.js';
 import type { Enums } from './enums.js';
 import { lookupInput, lookupPairs, viaQueryFilter, type LookupKind, type LookupPair } from './lookups.js';
 
@@ -22,12 +22,6 @@ export interface FilterReader {
 
 /** Turns the value given to one filter key into the kernel's filter tree; `path` names the key in errors. */
 type KeyCompiler = (value: unknown, path: string, reader: FilterReader) => Promise<FilterNode> | FilterNode;
-
-/** A list one model's relation offers on another (`devices` on a site). */
-export interface BackLink {
-  name: string;
-  relate: Relate;
-}
 
 /** A filter a plugin adds to models' filter inputs (custom fields' `custom_field_data`). */
 export interface FilterContribution {

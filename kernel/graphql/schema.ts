@@ -5,7 +5,7 @@ import type { Settings } from '../config/settings.js';
 import type { FilterSets } from '../filters/filterset.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import { offeredLists } from './back-links.js';
+import { offeredLists } from '../model/offered-lists.js';
 import type { Batch, ObjectNode } from './batch.js';
 import type { GraphContext } from './context.js';
 import type { GraphqlContribution } from './contribution.js';

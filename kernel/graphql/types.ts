@@ -5,7 +5,7 @@ import type { Field } from '../model/field.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Walk } from '../model/walk.js';
-import type { OfferedList } from './back-links.js';
+import type { OfferedList } from '../model/offered-lists.js';
 import type { Batch, Columns, Loaded, ObjectNode } from './batch.js';
 import { pascal, type Enums } from './enums.js';
 import type { FilterInputs } from './filters.js';

@@ -35,6 +35,8 @@ export interface DataAccess {
   require(model: Model, action: Action): Promise<void>;
   /** Objects this reader may view (403 without the view permission). */
   list(model: Model, query?: ListQuery): Promise<Row[]>;
+  /** How many objects `list` would return without its page. */
+  count(model: Model, query?: Pick<ListQuery, 'params' | 'where'>): Promise<number>;
   /** One object this reader may view, or undefined. */
   get(model: Model, id: number): Promise<Row | undefined>;
   /** Rows as the API renders them (`full`, `brief`), URLs from this reader's request or host-less. */
@@ -56,15 +58,22 @@ export interface DataServices {
 export function dataAccess(services: DataServices, who: { gate: Gate; userId: number | null; actor: () => Actor; baseUrl: string }): DataAccess {
   const { knex, registry, settings, filters, reads, writes } = services;
   const { gate, baseUrl } = who;
+  /** The query-string filters and the filter tree of a query, as one tree. */
+  const selecting = async (model: Model, query: Pick<ListQuery, 'params' | 'where'>): Promise<FilterNode> => {
+    const params = query.params ? await filterFromQuery(query.params, model, filters, { db: knex, registry }) : and([]);
+    return and([params, query.where ?? and([])]);
+  };
   return {
     userId: who.userId,
     can: (model, action) => gate.can(model, action),
     require: (model, action) => gate.require(model, action),
     async list(model, query = {}) {
       await gate.require(model, 'view');
-      const scope = { db: knex, registry };
-      const where = [query.params ? await filterFromQuery(query.params, model, filters, scope) : and([]), query.where ?? and([])];
-      return reads.rows(model, gate, { where: and(where), ordering: query.ordering, limit: query.limit, offset: query.offset });
+      return reads.rows(model, gate, { where: await selecting(model, query), ordering: query.ordering, limit: query.limit, offset: query.offset });
+    },
+    async count(model, query = {}) {
+      await gate.require(model, 'view');
+      return reads.count(model, gate, await selecting(model, query));
     },
     async get(model, id) {
       await gate.require(model, 'view');

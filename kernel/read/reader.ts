@@ -70,6 +70,13 @@ export class Reader {
     return { rows, count: Number(count) };
   }
 
+  /** How many rows `gate` may view among those `where` selects. */
+  async count(model: Model, gate: Gate, where?: FilterNode): Promise<number> {
+    const { qb } = await this.visible(model, gate, where);
+    const [{ count }] = (await qb.clearSelect().count({ count: '*' })) as { count: string }[];
+    return Number(count);
+  }
+
   /** One row by id, if `gate` may view it. */
   async one(model: Model, gate: Gate, id: number, columns?: string[]): Promise<Row | undefined> {
     if (!isStoredId(id)) return undefined;

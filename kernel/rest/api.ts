@@ -5,7 +5,7 @@ import type { QueuePort } from '../queue/port.js';
 import { recordingRouter, type RecordedRoute } from '../openapi/routes.js';
 import { rootRouter } from './roots.js';
 import type { RestServices } from './services.js';
-import { modelRouter } from './viewset.js';
+import { modelRouter, type ListOutputs } from './viewset.js';
 
 export interface RestApiDeps extends RestServices {
   plugins: { plugin: Plugin; ctx: PluginContext }[];
@@ -20,6 +20,9 @@ export function mountRestApi(surface: HttpSurface, deps: RestApiDeps): Map<strin
   const { registry } = deps;
   surface.mount('/', rootRouter({ plugins: deps.plugins.map((p) => p.plugin), registry, db: deps.db, queue: deps.queue }));
   const routes = new Map<string, RecordedRoute[]>();
+  const outputs: ListOutputs = new Map(
+    deps.plugins.flatMap(({ plugin, ctx }) => Object.entries(plugin.listOutputs ?? {}).map(([param, handler]) => [param, (req, res, model) => handler(req, res, model, ctx)])),
+  );
   for (const { plugin, ctx } of deps.plugins) {
     // Extra routes first, so that e.g. `tokens/provision/` is not taken for a detail URL.
     if (plugin.routes) {
@@ -30,8 +33,8 @@ export function mountRestApi(surface: HttpSurface, deps: RestApiDeps): Map<strin
       surface.mount(plugin.basePath, router);
     }
     const served = (plugin.models ?? []).filter((m) => m.served);
-    for (const model of served) surface.mount(registry.apiPath(model), modelRouter(model, deps));
-    for (const alias of plugin.aliases ?? []) surface.mount(alias.path, modelRouter(alias.model, deps));
+    for (const model of served) surface.mount(registry.apiPath(model), modelRouter(model, deps, outputs));
+    for (const alias of plugin.aliases ?? []) surface.mount(alias.path, modelRouter(alias.model, deps, outputs));
     // display_url points at the object's page; until there is a UI it is the browsable API.
     for (const model of served) {
       const ui = registry.uiPath(model);

@@ -12,8 +12,11 @@ function methodNotAllowed(req: Request): never {
   throw new HttpError(405, { detail: `Method "${req.method}" not allowed.` });
 }
 
+/** Plugins' other answers of list endpoints, by the query parameter choosing them (`export`). */
+export type ListOutputs = Map<string, (req: Request, res: Response, model: Model) => Promise<void>>;
+
 /** The generic list and detail endpoints of one model, derived from its declaration. */
-export function modelRouter(model: Model, services: RestServices): Router {
+export function modelRouter(model: Model, services: RestServices, outputs: ListOutputs = new Map()): Router {
   const router = express.Router({ strict: true, caseSensitive: true, mergeParams: true });
   const title = (kind: string) => `${model.title} ${kind}`;
   if (model.decl.readOnly) {
@@ -21,7 +24,11 @@ export function modelRouter(model: Model, services: RestServices): Router {
   }
   router.use(multipartBody(model, services.settings.MAX_BODY_SIZE));
 
-  const list = router.route('/').get(async (req, res) => send(req, res, 200, await listObjects(req, model, services), title('List')));
+  const list = router.route('/').get(async (req, res) => {
+    const output = [...outputs].find(([param]) => req.query[param] !== undefined);
+    if (output) await output[1](req, res, model);
+    else send(req, res, 200, await listObjects(req, model, services), title('List'));
+  });
   // A read-only model registers no writes (they answer 405), so that only what it serves is listed (OpenAPI).
   if (!model.decl.readOnly) {
     list

@@ -3,6 +3,7 @@ import { housekeeping, recordChanges, requestFilters } from './changelog.js';
 import { customFieldFilters } from './custom-field-filters.js';
 import { CUSTOM_FIELD_FILTER_TYPES, customFieldDataFilter } from './custom-field-graphql.js';
 import { ConfigContextField } from './config-context/field.js';
+import { extrasDemoSteps } from './demo.js';
 import { CustomFieldsField } from './fields/custom-fields.js';
 import { TagsField } from './fields/tags.js';
 import { ConfigContext, ConfigContextProfile } from './models/config-context.js';
@@ -12,6 +13,9 @@ import { JournalEntry } from './models/journal-entry.js';
 import { ObjectChange } from './models/object-change.js';
 import { Tag } from './models/tag.js';
 import { ConfigTemplate, ExportTemplate } from './models/templates.js';
+import { renderTemplateRoute } from './rendering/config.js';
+import { exportList } from './rendering/export.js';
+import { renderOperation } from './rendering/operations.js';
 import { tagFilters } from './tag-filters.js';
 
 /** What a config template lists of the objects using it (NetBox's related names). */
@@ -53,6 +57,14 @@ export default definePlugin({
   // Custom field data filters in GraphQL, NetBox's way; tags filter as the relation they are.
   graphql: (ctx) => ({ typeDefs: CUSTOM_FIELD_FILTER_TYPES, filters: [customFieldDataFilter(ctx.db, ctx.registry)] }),
   changes: recordChanges,
+  routes(router, ctx) {
+    router.post('/config-templates/:id/render/', renderTemplateRoute(ctx));
+  },
+  operations: {
+    'POST /config-templates/{id}/render/': renderOperation('Render this template', 'The body is the whole context (with the models by app label).'),
+  },
+  listOutputs: { export: exportList },
+  demo: { sizes: {}, steps: () => extrasDemoSteps() },
   setup(ctx) {
     ctx.filters.extend(requestFilters(ctx));
     ctx.filters.extend(tagFilters);

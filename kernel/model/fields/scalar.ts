@@ -28,6 +28,12 @@ export abstract class ScalarField<O extends CommonOptions = CommonOptions> exten
     return this.acceptsBlankString() && this.options.blank && !this.nullable ? '' : undefined;
   }
 
+  /** The value as plain readers see it (templates): what the API shows, a choice as its bare value. */
+  plainValue(row: Row): Json {
+    const value = row[this.name];
+    return value === null || value === undefined ? null : this.toJson(value);
+  }
+
   columns(): Column[] {
     const col: Column = { name: this.name, type: this.sqlType(), nullable: this.nullable };
     const def = this.createDefault();

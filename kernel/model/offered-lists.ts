@@ -1,6 +1,12 @@
-import type { Model } from '../model/model.js';
-import type { ModelRegistry } from '../model/registry.js';
-import type { BackLink } from './filters.js';
+import type { Model } from './model.js';
+import type { ModelRegistry } from './registry.js';
+import type { Relate } from './walk.js';
+
+/** A list one model's relation offers on another (`devices` on a site). */
+export interface BackLink {
+  name: string;
+  relate: Relate;
+}
 
 /** A list a relation of `source` offers on a model. */
 export interface OfferedList {
@@ -10,7 +16,8 @@ export interface OfferedList {
 
 /**
  * The lists relations offer on their targets (`devices` on a site, `ip_addresses` on an interface), by target
- * model: from every field of every model that names its `related` list. Two lists of one name on a model stop
+ * model, for GraphQL's nested lists and templates' related managers: from every field of every model that names its
+ * `related` list. Two lists of one name on a model stop
  * start-up, naming both.
  */
 export function offeredLists(models: Model[], registry: ModelRegistry): Map<string, OfferedList[]> {

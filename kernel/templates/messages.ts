@@ -1,0 +1,62 @@
+import type { Json, JsonObject } from '../model/types.js';
+
+/** An object a template reaches: its model, id, what it prints as, its values and the objects it refers to. */
+export interface TemplateRow {
+  model: string;
+  id: number;
+  display: string;
+  /** Field values as stored (a choice's value, an address's text), by key. */
+  values: JsonObject;
+  /** Objects the row refers to (foreign keys, generic relations), by key; null when it refers to none. */
+  refs: Record<string, { model: string; id: number } | null>;
+}
+
+/** What a template needs to know of a model: its name, and the lists its objects offer besides their values and refs. */
+export interface ModelShape {
+  /** Its class name as templates know it (`Site`), and its app label (`dcim`). */
+  className: string;
+  app: string;
+  /** Lists of related objects it offers (`interfaces`, `tags`), with the model each lists. */
+  lists: Record<string, string>;
+}
+
+/** Objects of a model a query names: all, those related to one object through a list, filtered by the API's filters. */
+export interface ObjectQuery {
+  model: string;
+  via?: { model: string; id: number; list: string };
+  /** Query-string filters, as a list endpoint takes them. */
+  params: Record<string, string[]>;
+}
+
+/** The calls a render makes to the main thread, synchronously from the template's point of view. */
+export interface BridgeCalls {
+  list(query: ObjectQuery, offset: number, limit: number): TemplateRow[];
+  count(query: ObjectQuery): number;
+  get(model: string, id: number): TemplateRow | null;
+  shape(model: string): ModelShape;
+  /** Every model a template can name, as `app` → class names → model key. */
+  models(): Record<string, Record<string, string>>;
+  /** Another template's code, for include and import; undefined when there is none of that name. */
+  template(name: string): string | undefined;
+}
+
+export type BridgeMethod = keyof BridgeCalls;
+
+export interface BridgeRequest {
+  method: BridgeMethod;
+  args: Json[];
+}
+
+export type BridgeReply = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** One render: the code, the environment's options, JSON data, and objects or lists named in the context. */
+export interface RenderRequest {
+  source: string;
+  params: JsonObject;
+  data: JsonObject;
+  objects: Record<string, { model: string; id: number }>;
+  querysets: Record<string, ObjectQuery>;
+  maxOutput: number;
+}
+
+export type RenderReply = { ok: true; output: string } | { ok: false; error: string; line?: number };

@@ -1,0 +1,59 @@
+import { HttpError } from '../errors.js';
+import type { JsonObject } from '../model/types.js';
+import type { DataAccess } from '../plugins/data.js';
+import type { ObjectQuery } from './messages.js';
+import { RenderAborted, RenderPool } from './pool.js';
+import { templateSource, type TemplateServices } from './source.js';
+
+/** One render: the template, its environment's options, and what its context holds. */
+export interface RenderInput {
+  source: string;
+  /** Keyword arguments of the Jinja2 environment (`trim_blocks`, …); null for none. */
+  params?: JsonObject | null;
+  /** JSON data, top-level keys becoming variables. */
+  data?: JsonObject;
+  /** Objects by variable name (`device`), read lazily from the database. */
+  objects?: Record<string, { model: string; id: number }>;
+  /** Querysets by variable name (`queryset` of an export template). */
+  querysets?: Record<string, ObjectQuery>;
+  /** Other templates by name, for `{% include %}` and `{% import %}`. */
+  templates?(name: string): Promise<string | undefined>;
+}
+
+/**
+ * Renders Jinja2 templates (on nunjucks, extended to behave like Jinja2) in a sandbox on worker threads, with a time
+ * and an output limit. Models are reachable from templates (`dcim.Site.objects.filter(status="active")`, a device's
+ * `interfaces.all()`), always read as the requesting user may read them.
+ */
+export class TemplateRenderer {
+  private readonly pool: RenderPool;
+
+  constructor(private readonly services: TemplateServices) {
+    const { settings } = services;
+    this.pool = new RenderPool({ workers: settings.TEMPLATE_WORKERS, timeoutMs: settings.TEMPLATE_TIMEOUT, memoryMb: settings.TEMPLATE_MEMORY_MB });
+  }
+
+  /** The output; a template that fails to compile, raises, overruns or escapes its limits is a 400 saying why (and where). */
+  async render(input: RenderInput, access: DataAccess): Promise<string> {
+    const request = {
+      source: input.source,
+      params: input.params ?? {},
+      data: input.data ?? {},
+      objects: input.objects ?? {},
+      querysets: input.querysets ?? {},
+      maxOutput: this.services.settings.TEMPLATE_MAX_OUTPUT,
+    };
+    const handler = templateSource(this.services, access, input.templates ?? (async () => undefined));
+    const reply = await this.pool.render(request, handler).catch((err: unknown) => {
+      if (err instanceof RenderAborted) throw new HttpError(400, { detail: `An error occurred while rendering the template: ${err.message}` });
+      throw err;
+    });
+    if (reply.ok) return reply.output;
+    const where = reply.line ? ` (line ${reply.line})` : '';
+    throw new HttpError(400, { detail: `An error occurred while rendering the template${where}: ${reply.error}` });
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}

@@ -1,0 +1,166 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { Settings } from '../config/settings.js';
+import { HttpError } from '../errors.js';
+import { FilterError, ParamError } from '../filters/errors.js';
+import type { Logger } from '../log.js';
+import type { FilterNode } from '../filters/tree.js';
+import { offeredLists } from '../model/offered-lists.js';
+import { ScalarField } from '../model/fields/scalar.js';
+import type { Model } from '../model/model.js';
+import type { ModelRegistry } from '../model/registry.js';
+import { Memo, ValidationError, type Json, type JsonObject, type RenderContext, type Row } from '../model/types.js';
+import type { Relate } from '../model/walk.js';
+import type { DataAccess } from '../plugins/data.js';
+import type { BridgeRequest, ModelShape, ObjectQuery, TemplateRow } from './messages.js';
+import type { BridgeHandler } from './pool.js';
+
+/** The most objects one bridge call returns (templates loop over querysets a chunk at a time). */
+const MOST = 1000;
+
+/** What the main thread reads templates' data with. */
+export interface TemplateServices {
+  knex: Knex;
+  registry: ModelRegistry;
+  settings: Settings;
+  log: Logger;
+}
+
+/** A list a template can follow from an object: the model it lists and how its rows relate to the object. */
+interface Follow {
+  model: Model;
+  relate: Relate;
+}
+
+/** Per registry: every model's lists (many-to-many fields, tags, reverse relations), by name. */
+const followsByRegistry = new WeakMap<ModelRegistry, Map<string, Map<string, Follow>>>();
+
+function followsOf(model: Model, registry: ModelRegistry): Map<string, Follow> {
+  let all = followsByRegistry.get(registry);
+  if (!all) {
+    all = new Map();
+    const models = registry.all().filter((m) => m.served);
+    for (const [target, lists] of offeredLists(models, registry)) {
+      all.set(target, new Map(lists.map(({ source, link }) => [link.name, { model: source, relate: link.relate }])));
+    }
+    for (const m of models) {
+      for (const field of registry.outputFields(m, 'full')) {
+        const walk = field.walk(field.name, registry);
+        const target = walk?.many && walk.relate && walk.targets.length === 1 ? registry.find(walk.targets[0]) : undefined;
+        if (!target || !walk?.relate) continue;
+        const lists = all.get(m.key) ?? new Map<string, Follow>();
+        lists.set(field.name, { model: target, relate: walk.relate });
+        all.set(m.key, lists);
+      }
+    }
+    followsByRegistry.set(registry, all);
+  }
+  return all.get(model.key) ?? new Map();
+}
+
+/**
+ * What a template is told of a failed read: a refused filter or permission says why; anything else (a database error,
+ * which could quote SQL) is logged and reported in general terms.
+ */
+function publicMessage(err: unknown, log: Logger): string {
+  if (err instanceof HttpError) return typeof err.body.detail === 'string' ? err.body.detail : err.message;
+  if (err instanceof ValidationError || err instanceof ParamError || err instanceof FilterError || err instanceof TemplateReadError) return err.message;
+  log.error(`template read failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  return 'The data could not be read.';
+}
+
+/** A read a template asked for that cannot be made (an unknown model or list). */
+class TemplateReadError extends Error {}
+
+const jsonOf = (value: unknown): Json => (value instanceof Date ? value.toISOString() : ((value ?? null) as Json));
+
+/**
+ * Answers a render's bridge calls: objects and counts read as `access` reads them (only what its user may view;
+ * a model they may not view reads as empty), models by app, other templates by name.
+ */
+export function templateSource(services: TemplateServices, access: DataAccess, templates: (name: string) => Promise<string | undefined>): BridgeHandler {
+  const { registry } = services;
+  const renderContext: RenderContext = { db: services.knex, registry, settings: services.settings, baseUrl: '', memo: new Memo() };
+
+  const model = (key: unknown): Model => {
+    const found = typeof key === 'string' ? registry.find(key) : undefined;
+    if (!found?.served) throw new TemplateReadError(`Unknown model ${String(key)}.`);
+    return found;
+  };
+
+  /** The rows as templates see them: values by column, references by relation, and what each prints as. */
+  const templateRows = async (m: Model, rows: Row[]): Promise<TemplateRow[]> => {
+    if (!rows.length) return [];
+    const displays = await access.render(m, rows, { selection: { only: new Set(['id', 'display']) } });
+    const fields = registry.outputFields(m, 'full');
+    const single = await Promise.all(
+      fields.map(async (field) => {
+        const walk = field.walk(field.name, registry);
+        return walk && !walk.many && walk.refs ? { name: field.name, refs: await walk.refs(rows, renderContext) } : undefined;
+      }),
+    );
+    return rows.map((row, n) => {
+      const values: JsonObject = { id: row.id as number };
+      for (const field of fields) {
+        for (const column of field.columns()) values[column.name] = jsonOf(row[column.name]);
+        if (field instanceof ScalarField) values[field.name] = field.plainValue(row);
+      }
+      const refs: TemplateRow['refs'] = {};
+      for (const link of single) {
+        if (!link) continue;
+        const ref = link.refs(row);
+        refs[link.name] = Array.isArray(ref) ? (ref[0] ?? null) : ref;
+      }
+      return { model: m.key, id: row.id as number, display: String(displays[n].display ?? ''), values, refs };
+    });
+  };
+
+  /** The filter tree of a query: the objects related through a list, if it follows one. */
+  const relation = (query: ObjectQuery): FilterNode | undefined => {
+    if (!query.via) return undefined;
+    const follow = followsOf(model(query.via.model), registry).get(query.via.list);
+    if (!follow) throw new TemplateReadError(`No list ${query.via.list} on ${query.via.model}.`);
+    const id = Number(query.via.id);
+    if (!Number.isSafeInteger(id)) throw new TemplateReadError('Invalid id.');
+    return { op: 'sql', condition: (qb, alias) => follow.relate(qb, alias, String(id)) };
+  };
+
+  const visible = (m: Model) => access.can(m, 'view');
+
+  const calls = {
+    async list(query: ObjectQuery, offset: number, limit: number): Promise<TemplateRow[]> {
+      const m = model(query.model);
+      if (!(await visible(m))) return [];
+      const rows = await access.list(m, { params: query.params, where: relation(query), offset: Math.max(0, offset), limit: Math.min(Math.max(0, limit), MOST) });
+      return templateRows(m, rows);
+    },
+    async count(query: ObjectQuery): Promise<number> {
+      const m = model(query.model);
+      return (await visible(m)) ? access.count(m, { params: query.params, where: relation(query) }) : 0;
+    },
+    async get(key: string, id: number): Promise<TemplateRow | null> {
+      const m = model(key);
+      const row = (await visible(m)) ? await access.get(m, id) : undefined;
+      return row ? (await templateRows(m, [row]))[0] : null;
+    },
+    shape(key: string): ModelShape {
+      const m = model(key);
+      return { className: m.className, app: m.app, lists: Object.fromEntries([...followsOf(m, registry)].map(([name, f]) => [name, f.model.key])) };
+    },
+    models(): Record<string, Record<string, string>> {
+      const apps: Record<string, Record<string, string>> = {};
+      for (const m of registry.all().filter((x) => x.served)) (apps[m.app] ??= {})[m.className] = m.key;
+      return apps;
+    },
+    template: (name: string) => templates(String(name)),
+  };
+
+  return async ({ method, args }: BridgeRequest) => {
+    const call = calls[method] as (...a: unknown[]) => unknown;
+    if (typeof call !== 'function') throw new Error(`Unknown call ${String(method)}.`);
+    try {
+      return await call(...args);
+    } catch (err) {
+      throw new Error(publicMessage(err, services.log));
+    }
+  };
+}

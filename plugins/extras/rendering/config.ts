@@ -1,0 +1,88 @@
+import type { Request, RequestHandler } from 'express';
+import {
+  ForeignKeyField, HttpError, isPlainObject, notFound,
+  type DataAccess, type JsonObject, type Model, type PluginContext, type Row,
+} from '../../../kernel/index.js';
+import { ConfigContextField } from '../config-context/field.js';
+import { sendRendered } from './respond.js';
+
+const TEMPLATES = 'extras.configtemplate';
+/** Where a device or VM without a template of its own finds one, in order (NetBox's get_config_template). */
+const RESOLUTION = ['role', 'platform'];
+
+/** The object a detail sub-endpoint names, if the reader may view it. */
+async function target(req: Request, access: DataAccess, model: Model): Promise<Row> {
+  const id = /^\d{1,9}$/.test(String(req.params.id)) ? Number(req.params.id) : undefined;
+  const row = id === undefined ? undefined : await access.get(model, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+/** The request body as context data: a JSON object (an empty body is none). */
+function bodyData(req: Request): JsonObject {
+  const body: unknown = req.payload ?? {};
+  if (!isPlainObject(body)) throw new HttpError(400, { detail: 'The context must be a JSON object.' });
+  return body as JsonObject;
+}
+
+/** Config templates by name, for `{% include %}` and `{% import %}`: those the reader may view, the first of a name. */
+function templatesByName(ctx: PluginContext, access: DataAccess) {
+  return async (name: string): Promise<string | undefined> => {
+    const [row] = await access.list(ctx.registry.get(TEMPLATES), { params: { name: [name] }, ordering: ['id'], limit: 1 });
+    return row ? (row.template_code as string) : undefined;
+  };
+}
+
+/** Renders `template` with a context, answering as the client asks. */
+async function renderWith(req: Request, res: Parameters<RequestHandler>[1], ctx: PluginContext, access: DataAccess, template: Row, input: { data: JsonObject; objects?: Record<string, { model: string; id: number }> }) {
+  const content = await ctx.templates.render(
+    { source: template.template_code as string, params: template.environment_params as JsonObject | null, ...input, templates: templatesByName(ctx, access) },
+    access,
+  );
+  const [brief] = await access.render(ctx.registry.get(TEMPLATES), [template], { mode: 'brief' });
+  sendRendered(req, res, brief, content);
+}
+
+/** `POST /api/extras/config-templates/<id>/render/`: the body is the whole context (with the models by app). */
+export function renderTemplateRoute(ctx: PluginContext): RequestHandler {
+  return async (req, res) => {
+    const access = ctx.as(req);
+    const templates = ctx.registry.get(TEMPLATES);
+    await access.require(templates, 'add');
+    const template = await target(req, access, templates);
+    await renderWith(req, res, ctx, access, template, { data: bodyData(req) });
+  };
+}
+
+/** The template of a device or VM: its own, else its role's, else its platform's. */
+async function resolveTemplate(ctx: PluginContext, model: Model, row: Row): Promise<Row | undefined> {
+  let id = row.config_template_id as number | null;
+  for (const name of RESOLUTION) {
+    if (id) break;
+    const field = ctx.registry.fieldOf(model, name);
+    if (!(field instanceof ForeignKeyField) || !row[field.column]) continue;
+    const related = row[field.column] as number;
+    const holder = (await ctx.db(ctx.registry.get(field.target).table).select('config_template_id').where('id', related).first()) as Row | undefined;
+    id = (holder?.config_template_id as number | null) ?? null;
+  }
+  return id ? ((await ctx.db(ctx.registry.get(TEMPLATES).table).where('id', id).first()) as Row | undefined) : undefined;
+}
+
+/**
+ * `POST /api/<app>/<objects>/<id>/render-config/` of a device or VM: its template rendered with its config context,
+ * updated by the body, and the object itself as `device` or `virtualmachine`.
+ */
+export function renderConfigRoute(ctx: PluginContext, key: string): RequestHandler {
+  return async (req, res) => {
+    const access = ctx.as(req);
+    const model = ctx.registry.get(key);
+    await access.require(model, 'add');
+    const row = await target(req, access, model);
+    const template = await resolveTemplate(ctx, model, row);
+    if (!template) throw new HttpError(400, { error: `No config template found for this ${model.name}.` });
+    const field = ctx.registry.fieldOf(model, 'config_context') as ConfigContextField;
+    const context = (await field.contextsOf([row], { db: ctx.db, registry: ctx.registry })).get(row.id as number) ?? {};
+    const data = { ...context, ...bodyData(req) };
+    await renderWith(req, res, ctx, access, template, { data, objects: { [model.name]: { model: model.key, id: row.id as number } } });
+  };
+}

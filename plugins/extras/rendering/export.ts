@@ -1,0 +1,55 @@
+import type { Request, Response } from 'express';
+import { notFound, type DataAccess, type JsonObject, type Model, type PluginContext, type Row } from '../../../kernel/index.js';
+
+const DEFAULT_MIME_TYPE = 'text/plain; charset=utf-8';
+/** List parameters that shape a page, not which objects: the export renders every object the filters select. */
+const PAGING = new Set(['export', 'limit', 'offset', 'start', 'ordering', 'brief', 'fields', 'omit', 'exclude', 'format', 'indent']);
+
+/** Export templates by name, for `{% include %}` and `{% import %}`. */
+function exportTemplatesByName(ctx: PluginContext, access: DataAccess) {
+  return async (name: string): Promise<string | undefined> => {
+    const [row] = await access.list(ctx.registry.get('extras.exporttemplate'), { params: { name: [name] }, ordering: ['id'], limit: 1 });
+    return row ? (row.template_code as string) : undefined;
+  };
+}
+
+/** A header value as given when it is printable ASCII, else the default (a template's MIME type is free text). */
+const headerSafe = (value: unknown, fallback: string) => (typeof value === 'string' && /^[\x20-\x7e]+$/.test(value) ? value : fallback);
+
+/**
+ * `GET <list>?export=<name>`: the export template of that name for the list's model renders every object the list's
+ * filters select (as `queryset`, read as the user may read them), served with the template's MIME type, and as an
+ * attachment named after the template's file name (else the model's plural) when it says so.
+ */
+export async function exportList(req: Request, res: Response, model: Model, ctx: PluginContext): Promise<void> {
+  const access = ctx.as(req);
+  await access.require(model, 'view');
+  const name = req.query.export;
+  const template = (typeof name === 'string'
+    ? await ctx.db('extras_exporttemplate').where('name', name).whereRaw('? = any(object_types)', [model.key]).orderBy('id').first()
+    : undefined) as Row | undefined;
+  if (!template) throw notFound();
+  const params: Record<string, string[]> = {};
+  for (const [key, value] of Object.entries(req.query)) {
+    if (PAGING.has(key)) continue;
+    params[key] = (Array.isArray(value) ? value : [value]).map(String);
+  }
+  // The filters are checked here, so that a bad one is the list's usual 400, not a template error.
+  await access.count(model, { params });
+  const output = await ctx.templates.render(
+    {
+      source: template.template_code as string,
+      params: template.environment_params as JsonObject | null,
+      querysets: { queryset: { model: model.key, params } },
+      templates: exportTemplatesByName(ctx, access),
+    },
+    access,
+  );
+  if (template.as_attachment) {
+    const extension = template.file_extension ? `.${String(template.file_extension)}` : '';
+    const name = `${(template.file_name as string) || `netbox_${model.verboseNamePlural.toLowerCase().replace(/ /g, '_')}`}${extension}`;
+    // Quoted as NetBox sends it; what cannot stand inside the quotes of a header becomes `_`.
+    res.set('Content-Disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`);
+  }
+  res.status(200).type(headerSafe(template.mime_type, DEFAULT_MIME_TYPE)).send(output);
+}

@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer, type TestUser } from '../helpers/server.js';
+
+let t: TestServer;
+const TEMPLATES = '/api/extras/config-templates/';
+const ids: Record<string, number> = {};
+
+async function make(path: string, body: Record<string, unknown>): Promise<number> {
+  const res = await t.post(path, body);
+  if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+  return res.body.id as number;
+}
+
+/** Renders `code` through the config template render endpoint, with `context`; returns the reply. */
+async function render(code: string, context: Record<string, unknown> = {}, options: { token?: string; params?: Record<string, unknown> } = {}) {
+  const id = await make(TEMPLATES, { name: `t${Object.keys(ids).length}-${Math.random()}`, template_code: code, environment_params: options.params ?? {} });
+  return t.post(`${TEMPLATES}${id}/render/`, context, { token: options.token, headers: { accept: 'application/json' } });
+}
+
+async function grant(user: TestUser, model: string, actions: string[], constraints?: unknown) {
+  await make('/api/users/permissions/', { name: `${user.username} ${model} ${actions.join(' ')}`, object_types: [model], actions, constraints, users: [user.id] });
+}
+
+beforeAll(async () => {
+  t = await startServer();
+  ids.region = await make('/api/dcim/regions/', { name: 'Europe', slug: 'europe' });
+  ids.paris = await make('/api/dcim/sites/', { name: 'Paris', slug: 'paris', region: ids.region });
+  ids.berlin = await make('/api/dcim/sites/', { name: 'Berlin', slug: 'berlin', status: 'planned' });
+  ids.tokyo = await make('/api/dcim/sites/', { name: 'Tokyo', slug: 'tokyo' });
+  ids.role = await make('/api/dcim/device-roles/', { name: 'Leaf', slug: 'leaf' });
+  ids.vendor = await make('/api/dcim/manufacturers/', { name: 'Arista', slug: 'arista' });
+  ids.platform = await make('/api/dcim/platforms/', { name: 'EOS', slug: 'eos' });
+  ids.type = await make('/api/dcim/device-types/', { manufacturer: ids.vendor, model: '7050', slug: '7050' });
+  ids.device = await make('/api/dcim/devices/', { name: 'fra1-leaf01', device_type: ids.type, role: ids.role, platform: ids.platform, site: ids.paris });
+  for (const name of ['Ethernet1', 'Ethernet2', 'Management1']) {
+    ids[name] = await make('/api/dcim/interfaces/', { device: ids.device, name, type: name.startsWith('Eth') ? '10gbase-x-sfpp' : '1000base-t', enabled: name !== 'Ethernet2' });
+  }
+  ids.address = await make('/api/ipam/ip-addresses/', { address: '10.20.0.11/32', assigned_object_type: 'dcim.interface', assigned_object_id: ids.Management1 });
+  await t.request('PATCH', `/api/dcim/devices/${ids.device}/`, { body: { primary_ip4: ids.address } });
+  await make('/api/extras/config-contexts/', { name: 'ntp', data: { ntp_servers: ['10.0.0.1', '10.0.0.2'], syslog: { host: '10.0.0.5' } } });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('config template rendering', () => {
+  it('renders a template with the body as context, as JSON or as text', async () => {
+    const id = await make(TEMPLATES, { name: 'banner', description: 'Banner', template_code: 'banner {{ text | upper }}\r\n{% for s in servers %}ntp {{ s }}\n{% endfor %}' });
+    const json = await t.post(`${TEMPLATES}${id}/render/`, { text: 'hello', servers: ['a', 'b'] });
+    expect(json.status).toBe(200);
+    expect(json.body).toEqual({
+      configtemplate: { id, url: expect.stringContaining(`${TEMPLATES}${id}/`), display: 'banner', name: 'banner', description: 'Banner' },
+      content: 'banner HELLO\nntp a\nntp b\n',
+    });
+    const text = await t.post(`${TEMPLATES}${id}/render/`, { text: 'x', servers: [] }, { headers: { Accept: 'text/plain' } });
+    expect(text.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(text.text).toBe('banner X\n');
+    expect((await t.post(`${TEMPLATES}${id}/render/?format=txt`, { text: 'y' })).text).toBe('banner Y\n');
+    expect((await t.post(`${TEMPLATES}${id}/render/`, {}, { headers: { Accept: 'text/html' } })).status).toBe(406);
+    expect((await t.post(`${TEMPLATES}${id}/render/`, [1, 2])).status).toBe(400);
+    expect((await t.post(`${TEMPLATES}99999/render/`, {})).status).toBe(404);
+  });
+
+  it('applies the environment parameters', async () => {
+    const code = '{% for x in xs %}\n  {{ x }}\n{% endfor %}\n';
+    expect((await render(code, { xs: [1, 2] })).body.content).toBe('\n  1\n\n  2\n');
+    expect((await render(code, { xs: [1, 2] }, { params: { trim_blocks: true, lstrip_blocks: true } })).body.content).toBe('  1\n  2\n');
+    const bad = await render('x', {}, { params: { no_such_option: 1 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toContain('no_such_option');
+  });
+
+  it('refuses template errors with a 400 naming the message and the line', async () => {
+    const syntax = await render('line one\n{% if %}\n');
+    expect(syntax.status).toBe(400);
+    expect(syntax.body.detail).toMatch(/^An error occurred while rendering the template \(line 2\): /);
+    const runtime = await render('a\nb\n{{ 1 / 0 }}');
+    expect(runtime.status).toBe(400);
+    expect(runtime.body.detail).toContain('(line 3)');
+    expect(runtime.body.detail).toContain('division by zero');
+    const missing = await render("{% include 'nowhere' %}");
+    expect(missing.status).toBe(400);
+    expect(missing.body.detail).toContain('nowhere');
+  });
+
+  it('includes and imports other config templates by name', async () => {
+    await make(TEMPLATES, { name: 'macros', template_code: '{% macro iface(name) %}interface {{ name }}{% endmacro %}' });
+    await make(TEMPLATES, { name: 'header', template_code: '! managed by patchbay for {{ who }}' });
+    const res = await render("{% include 'header' %}\n{% import 'macros' as m %}{{ m.iface('Ethernet1') }}", { who: 'noc' });
+    expect(res.body.content).toBe('! managed by patchbay for noc\ninterface Ethernet1');
+  });
+
+  it('renders a device with its template, by device, then role, then platform, with its config context', async () => {
+    const url = `/api/dcim/devices/${ids.device}/render-config/`;
+    expect((await t.post(url, {})).body).toEqual({ error: 'No config template found for this device.' });
+    const onPlatform = await make(TEMPLATES, { name: 'platform', template_code: 'platform {{ device.name }}' });
+    const onRole = await make(TEMPLATES, { name: 'role', template_code: 'role {{ device.name }}' });
+    const own = await make(TEMPLATES, {
+      name: 'eos-leaf',
+      template_code: [
+        'hostname {{ device.name }}',
+        '{% for server in ntp_servers %}ntp server {{ server }}\n{% endfor %}banner motd {{ extra_banner }}',
+        'site {{ device.site.name }} in {{ device.site.region.name }}, {{ device.status }}',
+        '{% for i in device.interfaces.all() %}interface {{ i.name }}{% if not i.enabled %} shutdown{% endif %}\n{% endfor %}',
+        'router-id {{ device.primary_ip4.address }} {{ device.interfaces.count() }} {{ device.interfaces.filter(enabled=False).count() }}',
+      ].join('\n'),
+    });
+    await t.request('PATCH', `/api/dcim/platforms/${ids.platform}/`, { body: { config_template: onPlatform } });
+    expect((await t.post(url, {})).body.content).toBe('platform fra1-leaf01');
+    await t.request('PATCH', `/api/dcim/device-roles/${ids.role}/`, { body: { config_template: onRole } });
+    expect((await t.post(url, {})).body.content).toBe('role fra1-leaf01');
+    await t.request('PATCH', `/api/dcim/devices/${ids.device}/`, { body: { config_template: own } });
+    const res = await t.post(url, { extra_banner: 'maintenance' });
+    expect(res.status).toBe(200);
+    expect(res.body.configtemplate).toMatchObject({ id: own, name: 'eos-leaf' });
+    expect(res.body.content).toBe(
+      'hostname fra1-leaf01\nntp server 10.0.0.1\nntp server 10.0.0.2\nbanner motd maintenance\n' +
+        'site Paris in Europe, active\n' +
+        'interface Ethernet1\ninterface Ethernet2 shutdown\ninterface Management1\n\n' +
+        'router-id 10.20.0.11/32 3 1',
+    );
+    const text = await t.post(url, { extra_banner: 'x' }, { headers: { Accept: 'text/plain' } });
+    expect(text.text).toContain('banner motd x');
+    expect((await t.get(`/api/dcim/devices/${ids.device}/`)).body.config_template).toMatchObject({ id: own, name: 'eos-leaf' });
+  });
+
+  it('renders a virtual machine as `virtualmachine`', async () => {
+    const type = await make('/api/virtualization/cluster-types/', { name: 'KVM', slug: 'kvm' });
+    const cluster = await make('/api/virtualization/clusters/', { name: 'c1', type });
+    const template = await make(TEMPLATES, { name: 'vm', template_code: '{{ virtualmachine.name }} {{ virtualmachine.cluster.name }} {{ ntp_servers | join(",") }}' });
+    const vm = await make('/api/virtualization/virtual-machines/', { name: 'vm1', cluster, config_template: template });
+    const res = await t.post(`/api/virtualization/virtual-machines/${vm}/render-config/`, {});
+    expect(res.body.content).toBe('vm1 c1 10.0.0.1,10.0.0.2');
+    const none = await make('/api/virtualization/virtual-machines/', { name: 'vm2', cluster });
+    expect((await t.post(`/api/virtualization/virtual-machines/${none}/render-config/`, {})).body).toEqual({ error: 'No config template found for this virtualmachine.' });
+  });
+
+  it('reaches models by app, through the filters, as the requesting user may view them', async () => {
+    const code = [
+      '{{ dcim.Site.objects.count() }} {{ dcim.Site.objects.filter(status="active").count() }}',
+      '{% for s in dcim.Site.objects.all() %}{{ s.name }} {% endfor %}',
+      '{{ dcim.Site.objects.get(slug="paris").region.name }} {{ dcim.Site.objects.filter(region_id=' + ids.region + ') | length }}',
+    ].join('\n');
+    expect((await render(code)).body.content).toBe('3 2\nBerlin Paris Tokyo \nEurope 1');
+    const missing = await render('{{ dcim.Site.objects.get(name="Nowhere") }}');
+    expect(missing.status).toBe(400);
+    expect(missing.body.detail).toContain('Site matching query does not exist.');
+    const badFilter = await render('{{ dcim.Site.objects.filter(status="nope").count() }}');
+    expect(badFilter.status).toBe(400);
+    expect(badFilter.body.detail).toContain('status');
+
+    const alice = await t.createUser('alice');
+    await grant(alice, 'extras.configtemplate', ['add', 'view']);
+    await grant(alice, 'dcim.site', ['view'], { status: 'active' });
+    const seen = await render('{{ dcim.Site.objects.count() }} {% for s in dcim.Site.objects.all() %}{{ s.slug }} {% endfor %}{{ dcim.Region.objects.count() }}', {}, { token: alice.token });
+    expect(seen.body.content).toBe('2 paris tokyo 0');
+    const device = await render(`{{ dcim.Device.objects.count() }}`, {}, { token: alice.token });
+    expect(device.body.content).toBe('0');
+  });
+
+  it('needs the add permission and a write-enabled token', async () => {
+    const id = await make(TEMPLATES, { name: 'perm', template_code: 'x' });
+    const bob = await t.createUser('bob');
+    await grant(bob, 'extras.configtemplate', ['view']);
+    expect((await t.post(`${TEMPLATES}${id}/render/`, {}, { token: bob.token })).status).toBe(403);
+    await grant(bob, 'dcim.device', ['view']);
+    expect((await t.post(`/api/dcim/devices/${ids.device}/render-config/`, {}, { token: bob.token })).status).toBe(403);
+    const reader = await t.createUser('reader', { superuser: true, tokenFields: { write_enabled: false } });
+    expect((await t.post(`${TEMPLATES}${id}/render/`, {}, { token: reader.token })).status).toBe(403);
+  });
+});
+
+describe('export templates', () => {
+  it('render a filtered list with the template, served with its MIME type and file name', async () => {
+    await make('/api/extras/export-templates/', {
+      name: 'sites-csv', object_types: ['dcim.site'], mime_type: 'text/csv', file_name: 'sites', file_extension: 'csv',
+      template_code: 'name,status\n{% for s in queryset %}{{ s.name }},{{ s.status }}\n{% endfor %}',
+    });
+    const all = await t.get('/api/dcim/sites/?export=sites-csv');
+    expect(all.status).toBe(200);
+    expect(all.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(all.headers.get('content-disposition')).toBe('attachment; filename="sites.csv"');
+    expect(all.text).toBe('name,status\nBerlin,planned\nParis,active\nTokyo,active\n');
+    expect((await t.get('/api/dcim/sites/?export=sites-csv&status=active&limit=1')).text).toBe('name,status\nParis,active\nTokyo,active\n');
+    expect((await t.get('/api/dcim/sites/?export=sites-csv&status=nope')).status).toBe(400);
+    expect((await t.get('/api/dcim/sites/?export=nope')).status).toBe(404);
+    expect((await t.get('/api/dcim/devices/?export=sites-csv')).status).toBe(404);
+
+    await make('/api/extras/export-templates/', { name: 'inline', object_types: ['dcim.site'], as_attachment: false, template_code: '{{ queryset.count() }}' });
+    const inline = await t.get('/api/dcim/sites/?export=inline');
+    expect(inline.headers.get('content-disposition')).toBeNull();
+    expect(inline.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(inline.text).toBe('3');
+    expect((await t.post('/api/extras/export-templates/', { name: 'Table', object_types: ['dcim.site'], template_code: 'x' })).body).toEqual({
+      name: ['"Table" is a reserved name. Please choose a different name.'],
+    });
+  });
+});
