@@ -66,8 +66,9 @@ describe('the template sandbox', () => {
       render('{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}'),
     ]).finally(() => (ended = true));
     // While both workers spin, the API answers: the renders are not on the event loop.
-    for (let i = 0; i < 5; i++) expect((await t.get('/api/dcim/sites/')).status).toBe(200);
+    expect((await t.get('/api/dcim/sites/')).status).toBe(200);
     expect(ended).toBe(false);
+    for (let i = 0; i < 4; i++) expect((await t.get('/api/dcim/sites/')).status).toBe(200);
     const [loop, recursion] = await loops;
     expect(loop.status).toBe(400);
     expect(loop.body.detail).toContain(`longer than ${TIMEOUT} ms`);
