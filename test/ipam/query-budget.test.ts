@@ -1,5 +1,6 @@
 import { budgetSuite, seededServer, type FilteredBudgets, type ListBudgets } from '../helpers/budgets.js';
 import { seedDcim } from '../helpers/seed-dcim.js';
+import { seedConfiguration } from '../helpers/seed-extras.js';
 import { seedIpam } from '../helpers/seed-ipam.js';
 import { seedTenancy } from '../helpers/seed.js';
 
@@ -7,13 +8,14 @@ const server = seededServer(async (db) => {
   await seedTenancy(db, 1000);
   await seedDcim(db, 1000);
   await seedIpam(db, 1000);
+  await seedConfiguration(db, 1000);
 });
 
 /** SQL statements per ipam list request: the same at page sizes 1, 50 and 1000. */
 const BUDGETS: ListBudgets = {
   // ipam's fields on dcim models: AS numbers and prefix counts, primary and out-of-band addresses, VLANs and counts.
   '/api/dcim/sites/': { full: 14, brief: 3 },
-  '/api/dcim/devices/': { full: 23, brief: 3 },
+  '/api/dcim/devices/': { full: 25, brief: 3 },
   '/api/dcim/virtual-device-contexts/': { full: 10, brief: 4 },
   '/api/dcim/interfaces/?ordering=-id': { full: 25, brief: 4 },
   '/api/ipam/route-targets/': { full: 6, brief: 3 },
