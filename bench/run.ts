@@ -182,7 +182,11 @@ try {
     const post = (status: number) => ({ body: () => ({}), status });
     const rendered = async (url: string, headers: Record<string, string>) =>
       (await fetch(url, { method: 'POST', body: '{}', headers: { ...headers, 'Content-Type': 'application/json', Accept: 'application/json' } })).json();
-    const [theirs, ours] = [await rendered(renderer.url, {}), await rendered(`${base}${renderPath}`, auth)];
+    // Patchbay's links use the host it was asked for; the baseline's use its own.
+    const [theirs, ours] = [
+      JSON.parse(JSON.stringify(await rendered(renderer.url, {})).replaceAll(new URL(renderer.url).origin, 'BASE')) as unknown,
+      JSON.parse(JSON.stringify(await rendered(`${base}${renderPath}`, auth)).replaceAll(base, 'BASE')) as unknown,
+    ];
     if (!isDeepStrictEqual(theirs, ours)) throw new Error(`render-config: the baseline and Patchbay render differently:\n${JSON.stringify(theirs).slice(0, 400)}\n${JSON.stringify(ours).slice(0, 400)}`);
     const rows = [
       await measure('hand-written SQL and text (baseline)', renderer.url, seconds, {}, 4, post(201)),
