@@ -15,6 +15,8 @@ export default defineConfig({
     // One PostgreSQL and one Redis serve every file; files run one after another so that query counts are exact.
     pool: 'forks',
     fileParallelism: false,
+    // One fork runs every file: modules load once, not once per file (each file still starts its own servers).
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
