@@ -5,6 +5,7 @@
  */
 export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep } from './plugin.js';
 export type { DataAccess, ListQuery } from './plugins/data.js';
+export { detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, RequestHook } from './app/surface.js';
 export type { GraphqlContribution, GraphqlFieldContribution } from './graphql/contribution.js';
 export type { FilterContribution } from './graphql/filters.js';

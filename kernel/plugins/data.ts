@@ -1,4 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
+import type { Request } from 'express';
+import { notFound } from '../errors.js';
 import type { Settings } from '../config/settings.js';
 import type { FilterSets } from '../filters/filterset.js';
 import { filterFromQuery, type QueryParams } from '../filters/query.js';
@@ -83,4 +85,12 @@ export function dataAccess(services: DataServices, who: { gate: Gate; userId: nu
       renderRows(model, rows, { db: knex, registry, settings, baseUrl, memo: new Memo(), viewable: viewableBy(gate, knex) }, options.mode ?? 'full', options.selection),
     write: (work) => writes.run({ actor: who.actor(), gate, baseUrl }, work),
   };
+}
+
+/** The object a detail sub-endpoint's `:id` names (`/devices/<id>/render-config/`), if `access` may view it; else a 404. */
+export async function detailObject(req: Request, access: DataAccess, model: Model): Promise<Row> {
+  const id = /^\d{1,9}$/.test(String(req.params.id)) ? Number(req.params.id) : undefined;
+  const row = id === undefined ? undefined : await access.get(model, id);
+  if (!row) throw notFound();
+  return row;
 }

@@ -1,15 +1,7 @@
-import type { Request, RequestHandler } from 'express';
-import { HttpError, and, cmp, notFound, type DataAccess, type Json, type JsonObject, type Model, type PluginContext, type Row } from '../../../kernel/index.js';
+import type { RequestHandler } from 'express';
+import { HttpError, and, cmp, detailObject, notFound, type DataAccess, type Json, type JsonObject, type PluginContext, type Row } from '../../../kernel/index.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from '../cabling/nodes.js';
 import { destinations, pathFrom, pathsThrough, type StoredPath } from '../cabling/stored-paths.js';
-
-/** The object a detail sub-endpoint names, if the reader may view it. */
-async function target(req: Request, reader: DataAccess, model: Model): Promise<Row> {
-  const id = /^\d{1,9}$/.test(String(req.params.id)) ? Number(req.params.id) : undefined;
-  const row = id === undefined ? undefined : await reader.get(model, id);
-  if (!row) throw notFound();
-  return row;
-}
 
 /** The nested form of every node the reader may view, one list per model. */
 async function nested(nodes: PathNode[], reader: DataAccess, ctx: PluginContext): Promise<Map<PathNode, JsonObject>> {
@@ -66,7 +58,7 @@ export function traceRoute(ctx: PluginContext, key: string): RequestHandler {
   return async (req, res) => {
     const model = ctx.registry.get(key);
     const reader = ctx.as(req);
-    const row = await target(req, reader, model);
+    const row = await detailObject(req, reader, model);
     const hops = await hopsFrom(ctx, nodeOf(key, row.id as number));
     const objects = await nested(hops.filter((_, n) => n % 3 !== 1).flat(), reader, ctx);
     const cables = await tracedCables(hops.filter((_, n) => n % 3 === 1).flat().map((n) => parseNode(n).id), reader, ctx);
@@ -86,7 +78,7 @@ export function pathsRoute(ctx: PluginContext, key: string): RequestHandler {
   return async (req, res) => {
     const model = ctx.registry.get(key);
     const reader = ctx.as(req);
-    const row = await target(req, reader, model);
+    const row = await detailObject(req, reader, model);
     const paths = (await ctx.db('dcim_cablepath').select('*').whereRaw(`id in (${pathsThrough()})`, [[nodeOf(key, row.id as number)]]).orderBy('id')) as StoredPath[];
     const objects = await nested(paths.flatMap((p) => p.path.flat()), reader, ctx);
     res.json(paths.map((p) => ({

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { ValidationError, cmp, notFound, paginate, type PluginContext, type Row } from '../../../kernel/index.js';
+import { ValidationError, cmp, detailObject, paginate, type PluginContext, type Row } from '../../../kernel/index.js';
 import { DeviceFace } from '../choices.js';
 import { Device } from '../models/device.js';
 import { Rack } from '../models/rack.js';
@@ -40,10 +40,8 @@ const flag = (text: string) => {
  */
 export function elevationRoute(ctx: PluginContext): RequestHandler {
   return async (req, res) => {
-    const id = /^\d{1,9}$/.test(String(req.params.id)) ? Number(req.params.id) : undefined;
     const reader = ctx.as(req);
-    const rack = id === undefined ? undefined : await reader.get(Rack, id);
-    if (!rack) throw notFound();
+    const rack = await detailObject(req, reader, Rack);
     const face = param(req, 'face', 'front', choice(['front', 'rear']));
     const render = param(req, 'render', 'json', choice(['json', 'svg']));
     const exclude = param<number | null>(req, 'exclude', null, whole(1, 2147483647));

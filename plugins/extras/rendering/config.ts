@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import {
-  ForeignKeyField, HttpError, isPlainObject, notFound,
+  ForeignKeyField, HttpError, detailObject, isPlainObject,
   type DataAccess, type JsonObject, type Model, type PluginContext, type Row,
 } from '../../../kernel/index.js';
 import { ConfigContextField } from '../config-context/field.js';
@@ -10,14 +10,6 @@ const TEMPLATES = 'extras.configtemplate';
 /** Where a device or VM without a template of its own finds one, in order (NetBox's get_config_template). */
 const RESOLUTION = ['role', 'platform'];
 
-/** The object a detail sub-endpoint names, if the reader may view it. */
-async function target(req: Request, access: DataAccess, model: Model): Promise<Row> {
-  const id = /^\d{1,9}$/.test(String(req.params.id)) ? Number(req.params.id) : undefined;
-  const row = id === undefined ? undefined : await access.get(model, id);
-  if (!row) throw notFound();
-  return row;
-}
-
 /** The request body as context data: a JSON object (an empty body is none). */
 function bodyData(req: Request): JsonObject {
   const body: unknown = req.payload ?? {};
@@ -25,10 +17,10 @@ function bodyData(req: Request): JsonObject {
   return body as JsonObject;
 }
 
-/** Config templates by name, for `{% include %}` and `{% import %}`: those the reader may view, the first of a name. */
-function templatesByName(ctx: PluginContext, access: DataAccess) {
+/** Templates of `model` by name, for `{% include %}` and `{% import %}`: those the reader may view, the first of a name. */
+export function templatesByName(ctx: PluginContext, access: DataAccess, model = TEMPLATES) {
   return async (name: string): Promise<string | undefined> => {
-    const [row] = await access.list(ctx.registry.get(TEMPLATES), { params: { name: [name] }, ordering: ['id'], limit: 1 });
+    const [row] = await access.list(ctx.registry.get(model), { params: { name: [name] }, ordering: ['id'], limit: 1 });
     return row ? (row.template_code as string) : undefined;
   };
 }
@@ -49,7 +41,7 @@ export function renderTemplateRoute(ctx: PluginContext): RequestHandler {
     const access = ctx.as(req);
     const templates = ctx.registry.get(TEMPLATES);
     await access.require(templates, 'add');
-    const template = await target(req, access, templates);
+    const template = await detailObject(req, access, templates);
     await renderWith(req, res, ctx, access, template, { data: bodyData(req) });
   };
 }
@@ -77,7 +69,7 @@ export function renderConfigRoute(ctx: PluginContext, key: string): RequestHandl
     const access = ctx.as(req);
     const model = ctx.registry.get(key);
     await access.require(model, 'add');
-    const row = await target(req, access, model);
+    const row = await detailObject(req, access, model);
     const template = await resolveTemplate(ctx, model, row);
     if (!template) throw new HttpError(400, { error: `No config template found for this ${model.name}.` });
     const field = ctx.registry.fieldOf(model, 'config_context') as ConfigContextField;

@@ -1,17 +1,10 @@
 import type { Request, Response } from 'express';
-import { notFound, type DataAccess, type JsonObject, type Model, type PluginContext, type Row } from '../../../kernel/index.js';
+import { notFound, type JsonObject, type Model, type PluginContext, type Row } from '../../../kernel/index.js';
+import { templatesByName } from './config.js';
 
 const DEFAULT_MIME_TYPE = 'text/plain; charset=utf-8';
 /** List parameters that shape a page, not which objects: the export renders every object the filters select. */
 const PAGING = new Set(['export', 'limit', 'offset', 'start', 'ordering', 'brief', 'fields', 'omit', 'exclude', 'format', 'indent']);
-
-/** Export templates by name, for `{% include %}` and `{% import %}`. */
-function exportTemplatesByName(ctx: PluginContext, access: DataAccess) {
-  return async (name: string): Promise<string | undefined> => {
-    const [row] = await access.list(ctx.registry.get('extras.exporttemplate'), { params: { name: [name] }, ordering: ['id'], limit: 1 });
-    return row ? (row.template_code as string) : undefined;
-  };
-}
 
 /** A header value as given when it is printable ASCII, else the default (a template's MIME type is free text). */
 const headerSafe = (value: unknown, fallback: string) => (typeof value === 'string' && /^[\x20-\x7e]+$/.test(value) ? value : fallback);
@@ -41,7 +34,7 @@ export async function exportList(req: Request, res: Response, model: Model, ctx:
       source: template.template_code as string,
       params: template.environment_params as JsonObject | null,
       querysets: { queryset: { model: model.key, params } },
-      templates: exportTemplatesByName(ctx, access),
+      templates: templatesByName(ctx, access, 'extras.exporttemplate'),
     },
     access,
   );

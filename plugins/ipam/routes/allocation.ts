@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import {
-  HttpError, ItemErrors, ValidationError, isPlainObject, notFound, pageOf, send,
+  HttpError, ItemErrors, ValidationError, detailObject, isPlainObject, pageOf, send,
   type Json, type JsonObject, type Model, type PluginContext, type Row, type WriteSession,
 } from '../../../kernel/index.js';
 
@@ -39,9 +39,7 @@ export interface Allocator {
  */
 export function allocationRoute(ctx: PluginContext, parents: Model, allocator: Allocator): RequestHandler {
   return async (req, res) => {
-    const id = /^\d{1,9}$/.test(String(req.params.id)) ? Number(req.params.id) : undefined;
-    const parent = id === undefined ? undefined : await ctx.as(req).get(parents, id);
-    if (!parent) throw notFound();
+    const parent = await detailObject(req, ctx.as(req), parents);
     if (req.method === 'GET') {
       const limit = Math.min(pageOf(req, ctx.settings).limit ?? CEILING, CEILING);
       send(req, res, 200, await allocator.list(parent, limit, req));
