@@ -170,6 +170,18 @@ describe('config template rendering', () => {
   });
 });
 
+describe('template models', () => {
+  it('refuse bad input, naming the field', async () => {
+    const message = 'JSON data must be in object form. Example: {"foo": 123}';
+    expect((await t.post(TEMPLATES, { name: 'list params', template_code: 'x', environment_params: ['trim_blocks'] })).body).toEqual({ environment_params: [message] });
+    expect((await t.post(TEMPLATES, { name: 'no code' })).body).toEqual({ template_code: ['This field is required.'] });
+    const exports = '/api/extras/export-templates/';
+    expect((await t.post(exports, { name: 'none', object_types: [], template_code: 'x' })).body).toEqual({ object_types: ['This list may not be empty.'] });
+    expect((await t.post(exports, { name: 'bad', object_types: ['nope.nope'], template_code: 'x' })).status).toBe(400);
+    expect((await t.get(`${exports}?object_type=dcim.site`)).status).toBe(200);
+  });
+});
+
 describe('export templates', () => {
   it('render a filtered list with the template, served with its MIME type and file name', async () => {
     await make('/api/extras/export-templates/', {
