@@ -3,7 +3,7 @@
  * The write machinery, the hook lists and the event bus stay inside; plugins read and write through
  * `ctx.as(req)` and `ctx.system` (see docs/plugins.md).
  */
-export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep } from './plugin.js';
+export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep, type EventHooks } from './plugin.js';
 export type { DataAccess, ListQuery } from './plugins/data.js';
 export { detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, RequestHook } from './app/surface.js';
@@ -62,7 +62,7 @@ export type { WriteSession, WriteOptions, Target } from './write/session.js';
 export type { WriteContext, WriteScope, Actor, WriteMode } from './write/context.js';
 export type { ChangeRecord } from './write/changes.js';
 export type { Action } from './write/gate.js';
-export type { ModelEvent } from './events/bus.js';
+export { OBJECT_EVENT_TYPES, JOB_EVENT_TYPES, isoTimestamp, type ObjectEvent, type EventType, type ObjectEventType, type EventClaim } from './events/event.js';
 
 // Values, errors and HTTP helpers.
 export { ValidationError, ItemErrors, type Memo, type Row, type Json, type JsonObject, type ErrorMap, type Db, type RenderContext, type RenderMode, type FieldRenderer } from './model/types.js';

@@ -6,14 +6,14 @@ import type { Request, Response, Router } from 'express';
 import type { Struct } from 'superstruct';
 import type { DependencyContainer } from 'tsyringe';
 import type { Settings } from './config/settings.js';
-import type { ModelEvent } from './events/bus.js';
+import type { EventClaim, EventType, ObjectEvent } from './events/event.js';
 import type { FilterExtension } from './filters/filterset.js';
 import type { Field } from './model/field.js';
 import type { Model } from './model/model.js';
 import type { Db } from './model/types.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { DataAccess } from './plugins/data.js';
-import type { JobHandler, QueuePort } from './queue/port.js';
+import type { JobHandler, JobRun, QueuePort } from './queue/port.js';
 import type { Logger } from './log.js';
 import type { TemplateRenderer } from './templates/renderer.js';
 import type { ChangeRecord } from './write/changes.js';
@@ -91,10 +91,13 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   http?: (surface: HttpSurface, ctx: PluginContext<C>) => void;
   /** Called inside the write transaction with the creates, updates or deletes of one model in one write (change logging). */
   changes?: (changes: ChangeRecord[], ctx: PluginContext<C>) => Promise<void> | void;
-  /** Called after each committed create, update or delete of any model. */
-  events?: (event: ModelEvent, ctx: PluginContext<C>) => Promise<void> | void;
-  /** Background job handlers by job name; enqueue them with `ctx.queue.enqueue('<plugin>.<job>', data)`. */
-  jobs?: Record<string, (data: unknown, ctx: PluginContext<C>) => ReturnType<JobHandler>>;
+  /**
+   * Committed creates, updates and deletes (never those of a rolled-back write), each received once, even when the
+   * process that wrote them died: they wait in the transactional outbox until a receiver took them.
+   */
+  events?: EventHooks<C>;
+  /** Background job handlers by job name; enqueue them with `ctx.queue.enqueue('<plugin>.<job>', data, options)`. */
+  jobs?: Record<string, (data: unknown, ctx: PluginContext<C>, run: JobRun) => ReturnType<JobHandler>>;
   /** Fields this plugin adds to other plugins' models, by name (e.g. `tags` on every model declaring the feature). */
   contributes?: (model: Model) => Record<string, Field>;
   /** Its part of `manage generate-demo`: the sizes it takes and the steps that insert its demo data. */
@@ -103,6 +106,19 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   commands?: Record<string, { usage: string; help: string; run: (args: string[], ctx: PluginContext<C>) => Promise<number> }>;
   /** Anything else, once at start-up, after every plugin's models are registered. */
   setup?: (ctx: PluginContext<C>) => Promise<void> | void;
+}
+
+/** A plugin's part of the event outbox. */
+export interface EventHooks<C = Record<string, unknown>> {
+  /** The events it takes (default: every one); asked inside each write, so it must answer from memory. */
+  wants?(model: string, type: EventType, ctx: PluginContext<C>): boolean;
+  /**
+   * The events of one write, in the transaction that takes them from the outbox: what it writes through `claim.db`
+   * commits with the taking (durable work, such as webhook deliveries); `claim.afterCommit` runs after (enqueue there).
+   */
+  receive(events: ObjectEvent[], claim: EventClaim, ctx: PluginContext<C>): Promise<void> | void;
+  /** At start: enqueue again the durable work a process that died had committed but not enqueued. */
+  recover?(ctx: PluginContext<C>): Promise<void> | void;
 }
 
 /** A plugin as the kernel uses it: the definition with its base path resolved. */

@@ -6,7 +6,7 @@ import { container as rootContainer } from 'tsyringe';
 import { bootstrap, type BootOptions } from './boot.js';
 import type { Settings } from './config/settings.js';
 import type { Database } from './db/database.js';
-import { EventBus } from './events/bus.js';
+import { EventOutbox } from './events/outbox.js';
 import { FilterSets } from './filters/filterset.js';
 import { baseUrl } from './http/request.js';
 import { buildApp } from './app/assemble.js';
@@ -15,6 +15,7 @@ import type { ModelRegistry } from './model/registry.js';
 import type { PluginContext } from './plugin.js';
 import { dataAccess, type DataAccess, type DataServices } from './plugins/data.js';
 import { BullQueue } from './queue/bull.js';
+import { EmbeddedRedis } from './queue/embedded-redis.js';
 import { InProcessQueue } from './queue/memory.js';
 import type { QueuePort } from './queue/port.js';
 import { Reader } from './read/reader.js';
@@ -26,7 +27,7 @@ import { SYSTEM } from './write/gate.js';
 import { WriteRunner } from './write/writer.js';
 
 export interface ServerOptions extends BootOptions {
-  /** The server will serve requests (runserver), not run one command. */
+  /** The server will serve requests or run jobs (runserver, worker), not run one command: without REDIS_URL it starts a Redis. */
   serving?: boolean;
 }
 
@@ -46,9 +47,20 @@ export interface PatchbayServer {
   plugins: readonly PluginContext[];
   /** Reads and writes as the server (CLI, jobs), with the same validation, change hooks and events as the API. */
   system: DataAccess;
-  /** Listens on HOST:PORT; resolves with the base URL. */
+  /** Listens on HOST:PORT, takes events from the outbox and (with RUN_JOBS) runs jobs; resolves with the base URL. */
   listen(): Promise<string>;
+  /** Takes events from the outbox and runs jobs, without HTTP (`manage worker`). */
+  work(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The embedded Redis's URL, or undefined (jobs then run in this process) when `redis-server` is missing. */
+async function startRedis(redis: EmbeddedRedis | undefined, log: Logger): Promise<string | undefined> {
+  if (!redis) return undefined;
+  const url = await redis.start((m) => log.info(m));
+  if (!url) log.warn('REDIS_URL is not set and redis-server is not installed: background jobs run in this process (not for production)');
+  else log.info(redis.attached ? `Using the embedded Redis of the server running on ${url}` : `Started an embedded Redis on ${url}`);
+  return url;
 }
 
 /** Assembles a Patchbay server: settings, plugins, database, queue and the HTTP app. */
@@ -56,13 +68,15 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   const { settings, log, enabled, registry, db, applied, closeDatabase } = await bootstrap(options);
   if (applied.length) log.info(`Applied migrations: ${applied.join(', ')}`);
 
-  const queue: QueuePort = settings.REDIS_URL ? new BullQueue(settings.REDIS_URL) : new InProcessQueue((m) => log.warn(m));
-  // A command (createtoken, say) runs no jobs worth a warning.
-  if (!settings.REDIS_URL && options.serving) log.warn('REDIS_URL is not set: background jobs run in this process (not for production)');
-  const bus = new EventBus((err) => log.error(`event handler failed: ${err.message}`));
+  const redis = !settings.REDIS_URL && options.serving ? new EmbeddedRedis(settings.DATA_DIR) : undefined;
+  const redisUrl = settings.REDIS_URL ?? (await startRedis(redis, log));
+  const queue: QueuePort = redisUrl
+    ? new BullQueue({ url: redisUrl, prefix: settings.REDIS_PREFIX, lockSeconds: settings.JOB_LOCK_SECONDS })
+    : new InProcessQueue();
+  const outbox = new EventOutbox(db.knex, log);
   const filters = new FilterSets(registry);
   const changeHooks: ChangeHook[] = [];
-  const writes = new WriteRunner(db.knex, { registry, settings, bus, changeHooks });
+  const writes = new WriteRunner(db.knex, { registry, settings, outbox, changeHooks });
   const reads = new Reader(db.knex, registry);
   const services: RestServices = { settings, registry, db, filters, reads, writes };
   const data: DataServices = { knex: db.knex, registry, settings, filters, reads, writes };
@@ -87,10 +101,14 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   const templates = new TemplateRenderer({ knex: db.knex, registry, settings, log });
   const contexts = enabled.map(({ plugin, config }) => {
     const ctx: PluginContext = { plugin, config, settings, registry, filters, queue, templates, log, system, container, db: db.knex, as };
-    for (const [name, handler] of Object.entries(plugin.jobs ?? {})) queue.handle(`${plugin.name}.${name}`, (payload) => handler(payload, ctx));
+    for (const [name, handler] of Object.entries(plugin.jobs ?? {})) queue.handle(`${plugin.name}.${name}`, (payload, run) => handler(payload, ctx, run));
     if (plugin.events) {
-      const onEvent = plugin.events;
-      bus.subscribe((event) => onEvent(event, ctx));
+      const hooks = plugin.events;
+      outbox.add({
+        wants: (model, type) => hooks.wants?.(model, type, ctx) ?? true,
+        receive: (events, claim) => hooks.receive(events, claim, ctx),
+        recover: () => hooks.recover?.(ctx),
+      });
     }
     if (plugin.changes) {
       const onChange = plugin.changes;
@@ -106,6 +124,11 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts, as }));
 
   let http: Server | undefined;
+  /** Takes events from the outbox, and runs jobs when `jobs` (a worker; a server with RUN_JOBS). */
+  const start = async (jobs: boolean) => {
+    await outbox.start(settings.OUTBOX_SWEEP_SECONDS);
+    if (jobs) await queue.work(settings.JOB_CONCURRENCY);
+  };
   return {
     get app() {
       return appOnce();
@@ -123,8 +146,9 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       if (!found) throw new Error(`No enabled plugin ${name}`);
       return found.ctx;
     },
-    listen: () =>
-      new Promise((ok, fail) => {
+    work: () => start(true),
+    listen: async () => {
+      const url = await new Promise<string>((ok, fail) => {
         http = appOnce().listen(settings.PORT, settings.HOST, (err?: Error) => {
           if (err) return fail(err);
           // Idle keep-alive connections stay open longer than clients (4 s for Node's fetch) and proxies keep theirs,
@@ -134,11 +158,16 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
           const { port } = http!.address() as { port: number };
           ok(`http://${settings.HOST}:${port}`);
         });
-      }),
+      });
+      await start(settings.RUN_JOBS);
+      return url;
+    },
     close: async () => {
       if (http) await new Promise<void>((ok) => http!.close(() => ok()));
       http?.closeAllConnections();
+      await outbox.close();
       await queue.close();
+      await redis?.stop();
       await templates.close();
       await closeDatabase();
       container.dispose();

@@ -20,7 +20,28 @@ const nonNegative = () => min(integer(), 0);
 export const SETTINGS = {
   DATABASE_URL: setting(optional(nullable(string())), 'string', 'PostgreSQL URL. Unset: an embedded PostgreSQL under DATA_DIR.'),
   DATA_DIR: setting(defaulted(string(), './data'), 'string', 'Where the embedded PostgreSQL keeps its files.'),
-  REDIS_URL: setting(optional(nullable(string())), 'string', 'Redis URL for the job queue (bull). Unset: an in-process queue, not for production.'),
+  REDIS_URL: setting(
+    optional(nullable(string())),
+    'string',
+    'Redis URL for the background queue (bull). Unset: `runserver` starts a Redis of its own under DATA_DIR when `redis-server` is installed, else jobs run in the server process.',
+  ),
+  REDIS_PREFIX: setting(defaulted(string(), 'patchbay'), 'string', 'Prefix of the queue\'s keys in Redis: servers and workers sharing a Redis and a prefix share the queue.'),
+  RUN_JOBS: setting(defaulted(boolean(), true), 'boolean', 'The server process runs background jobs too; set false when `manage worker` processes run them.'),
+  JOB_CONCURRENCY: setting(defaulted(min(integer(), 1), 10), 'integer', 'Jobs one process runs at once (webhook deliveries mostly wait on the network).'),
+  JOB_LOCK_SECONDS: setting(defaulted(min(integer(), 2), 30), 'integer', 'A job whose worker died (or hangs) goes back to the queue after this many seconds.'),
+  OUTBOX_SWEEP_SECONDS: setting(
+    defaulted(min(integer(), 1), 10),
+    'integer',
+    'Events committed but not yet taken from the outbox (their process died) are taken by another process after this many seconds.',
+  ),
+  WEBHOOK_TIMEOUT: setting(defaulted(min(integer(), 100), 10_000), 'integer', 'Longest a webhook request may take, in milliseconds; longer fails the attempt.'),
+  WEBHOOK_ATTEMPTS: setting(defaulted(min(integer(), 1), 5), 'integer', 'Attempts of each webhook delivery, the first included, before it is marked failed.'),
+  WEBHOOK_RETRY_DELAY: setting(defaulted(min(integer(), 0), 10_000), 'integer', 'Milliseconds before the first retry of a failed delivery; each next retry waits twice as long.'),
+  WEBHOOK_REFUSE_LOCAL: setting(
+    defaulted(boolean(), false),
+    'boolean',
+    'Refuse webhook URLs that resolve to a loopback, link-local or unspecified address or to this machine (SSRF guard); off by default, as in NetBox.',
+  ),
   HOST: setting(defaulted(string(), '127.0.0.1'), 'string', 'Address the HTTP server binds.'),
   ALLOWED_HOSTS: setting(
     defaulted(array(string()), ['*']),

@@ -35,7 +35,7 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
   return mod.default;
 }
 
-const alive = (pid: number) => {
+export const alive = (pid: number) => {
   try {
     process.kill(pid, 0);
     return true;
@@ -53,16 +53,17 @@ function postmaster(databaseDir: string): { pid: number; port: number } | undefi
 }
 
 /**
- * Stops PostgreSQL (fast shutdown) once process `owner` is gone, had it not stopped it itself: a server killed with
- * SIGKILL leaves no database behind for more than a second. A shell loop, a few hundred kilobytes.
+ * Stops a service it started (PostgreSQL: fast shutdown; Redis: shutdown) once process `owner` is gone, had it not
+ * stopped it itself: a server killed with SIGKILL leaves nothing behind for more than a second. A shell loop, a few
+ * hundred kilobytes.
  */
-function watch(owner: number, postmasterPid: number): void {
+export function stopWhenGone(owner: number, postmasterPid: number): void {
   const script = 'while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 1; done; kill -0 "$1" 2>/dev/null || kill -INT "$2" 2>/dev/null';
   spawn('sh', ['-c', script, 'patchbay-watchdog', String(owner), String(postmasterPid)], { detached: true, stdio: 'ignore' }).unref();
 }
 
 /** Waits until process `pid` is gone (at most `ms`). */
-async function gone(pid: number, ms: number): Promise<boolean> {
+export async function gone(pid: number, ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (alive(pid)) {
     if (Date.now() > deadline) return false;
@@ -133,7 +134,7 @@ export class EmbeddedDatabase {
     }
     writeFileSync(this.ownerFile, String(process.pid));
     const started = postmaster(databaseDir);
-    if (started) watch(process.pid, started.pid);
+    if (started) stopWhenGone(process.pid, started.pid);
     const admin = `postgres://postgres:postgres@127.0.0.1:${port}`;
     await ensureDatabase(`${admin}/postgres`, this.database);
     this.url = `${admin}/${this.database}`;

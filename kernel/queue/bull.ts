@@ -1,25 +1,93 @@
 import Bull from 'bull';
-import type { JobHandler, QueuePort } from './port.js';
+import { errorLog, type EnqueueOptions, type JobHandler, type QueuePort, type QueueStats, type Task, type TaskStatus, type WorkerState } from './port.js';
+import { WorkerTally } from './workers.js';
 
-/** Jobs in Redis through bull; one bull queue, jobs told apart by name. */
+/** Bull's job states for each of RQ's statuses (a retry waiting for its delay is RQ's "scheduled"). */
+const STATES: Partial<Record<TaskStatus, Bull.JobStatus[]>> = {
+  queued: ['waiting'],
+  started: ['active'],
+  finished: ['completed'],
+  failed: ['failed'],
+  scheduled: ['delayed'],
+  deferred: ['paused'],
+};
+const STATUS_OF: Record<string, TaskStatus> = { waiting: 'queued', active: 'started', completed: 'finished', failed: 'failed', delayed: 'scheduled', paused: 'deferred' };
+
+export interface BullOptions {
+  url: string;
+  /** Key prefix in Redis: servers sharing a Redis and a prefix share the queue. */
+  prefix: string;
+  /** How long a job's lock lasts without renewal: a worker that died gives its job back after about this. */
+  lockSeconds: number;
+}
+
+/** Jobs in Redis through bull: one queue (`default`, as NetBox's), jobs told apart by name. */
 export class BullQueue implements QueuePort {
   readonly kind = 'redis';
+  readonly name = 'default';
   private readonly queue: Bull.Queue;
+  private readonly handlers = new Map<string, JobHandler>();
+  private tally?: WorkerTally;
+  private heartbeat?: NodeJS.Timeout;
 
-  constructor(redisUrl: string, name = 'patchbay') {
-    this.queue = new Bull(name, redisUrl, {
-      defaultJobOptions: { attempts: 3, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: 1000 },
+  constructor(private readonly options: BullOptions) {
+    const lockDuration = options.lockSeconds * 1000;
+    this.queue = new Bull(this.name, options.url, {
+      prefix: options.prefix,
+      // Finished jobs are kept a while (the background tasks show them); failed ones until requeued or deleted.
+      defaultJobOptions: { removeOnComplete: 1000, removeOnFail: false },
+      settings: { lockDuration, lockRenewTime: lockDuration / 4, stalledInterval: lockDuration / 2, maxStalledCount: 5 },
     });
     // Connection errors surface through ping(); without a listener bull would crash the process.
     this.queue.on('error', () => {});
   }
 
   handle(name: string, handler: JobHandler): void {
-    void this.queue.process(name, async (job) => handler(job.data));
+    this.handlers.set(name, handler);
   }
 
-  async enqueue(name: string, data: unknown): Promise<void> {
-    await this.queue.add(name, data);
+  async enqueue(name: string, data: unknown, options: EnqueueOptions = {}): Promise<void> {
+    const attempts = Math.max(1, options.attempts ?? 1);
+    await this.queue.add(name, { data, description: options.description ?? name }, {
+      jobId: options.id,
+      attempts,
+      backoff: options.backoffMs ? { type: 'exponential', delay: options.backoffMs } : undefined,
+    });
+  }
+
+  async work(concurrency: number): Promise<void> {
+    const tally = (this.tally = new WorkerTally([this.name]));
+    const beat = () => this.beat().catch(() => undefined);
+    this.heartbeat = setInterval(beat, 5000);
+    this.heartbeat.unref();
+    await beat();
+    void this.queue.process('*', concurrency, async (job: Bull.Job) => {
+      const handler = this.handlers.get(job.name);
+      if (!handler) throw new Error(`No handler for job ${job.name}`);
+      const id = String(job.id);
+      tally.started(id);
+      void beat();
+      const attempts = job.opts.attempts ?? 1;
+      try {
+        await handler((job.data as { data: unknown }).data, { attempt: job.attemptsMade + 1, attempts, final: job.attemptsMade + 1 >= attempts });
+        tally.ended(id, true);
+      } catch (err) {
+        tally.ended(id, false);
+        throw err;
+      } finally {
+        void beat();
+      }
+    });
+  }
+
+  private get workerKey(): string {
+    return `${this.options.prefix}:${this.name}:worker:`;
+  }
+
+  /** This worker's state in Redis, expiring unless renewed: a worker that died drops out of the list. */
+  private async beat(): Promise<void> {
+    if (!this.tally) return;
+    await this.queue.client.set(this.workerKey + this.tally.name, JSON.stringify(this.tally.state()), 'PX', 15_000);
   }
 
   async ping(): Promise<boolean> {
@@ -35,6 +103,102 @@ export class BullQueue implements QueuePort {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.heartbeat);
+    if (this.tally) await this.queue.client.del(this.workerKey + this.tally.name).catch(() => undefined);
     await this.queue.close();
+  }
+
+  private async current(): Promise<(WorkerState & { current: string[] })[]> {
+    const keys = await this.queue.client.keys(`${this.workerKey}*`);
+    if (!keys.length) return [];
+    const values = await this.queue.client.mget(...keys);
+    return values.flatMap((v) => {
+      if (!v) return [];
+      const state = JSON.parse(v) as WorkerState & { current: string[] };
+      return [{ ...state, birth: new Date(state.birth) }];
+    });
+  }
+
+  async workers(): Promise<WorkerState[]> {
+    return (await this.current()).map(({ current: _, ...state }) => state);
+  }
+
+  private async toTask(job: Bull.Job, status?: TaskStatus, workers?: (WorkerState & { current: string[] })[]): Promise<Task> {
+    const state = status ?? STATUS_OF[await job.getState()] ?? 'queued';
+    const id = String(job.id);
+    const owner = state === 'started' ? (workers ?? (await this.current())).find((w) => w.current.includes(id))?.name ?? null : null;
+    const data = job.data as { data: unknown; description?: string };
+    const at = (ms: number | undefined) => (ms ? new Date(ms) : null);
+    return {
+      id, name: job.name, description: data.description ?? job.name, queue: this.name, data: data.data, status: state,
+      created: new Date(job.timestamp), enqueued: new Date(job.timestamp), started: at(job.processedOn), ended: at(job.finishedOn),
+      workerName: owner, position: null, attemptsMade: job.attemptsMade, attempts: job.opts.attempts ?? 1,
+      errors: job.stacktrace ?? [], result: job.returnvalue ?? null, timeoutSeconds: job.opts.timeout ? job.opts.timeout / 1000 : 0,
+    };
+  }
+
+  async tasks(statuses: TaskStatus[]): Promise<Task[]> {
+    const workers = await this.current();
+    const found: Task[] = [];
+    for (const status of statuses) {
+      const states = STATES[status];
+      if (!states) continue;
+      const jobs = (await this.queue.getJobs(states, 0, -1, true)).filter(Boolean);
+      for (const [n, job] of jobs.entries()) {
+        const task = await this.toTask(job, status, workers);
+        if (status === 'queued') task.position = n;
+        found.push(task);
+      }
+    }
+    return found;
+  }
+
+  async task(id: string): Promise<Task | undefined> {
+    const job = await this.queue.getJob(id);
+    return job ? this.toTask(job) : undefined;
+  }
+
+  async stats(): Promise<QueueStats> {
+    const counts = await this.queue.getJobCounts();
+    const [oldest] = await this.queue.getWaiting(0, 0);
+    return {
+      name: this.name, queued: counts.waiting, started: counts.active, finished: counts.completed, failed: counts.failed,
+      scheduled: counts.delayed, deferred: (counts as { paused?: number }).paused ?? 0,
+      oldestQueued: oldest ? new Date(oldest.timestamp) : null, workers: (await this.current()).length,
+    };
+  }
+
+  private async inState(id: string, state: Bull.JobStatus): Promise<Bull.Job | undefined> {
+    const job = await this.queue.getJob(id);
+    return job && (await job.getState()) === state ? job : undefined;
+  }
+
+  async requeue(id: string): Promise<boolean> {
+    const job = await this.inState(id, 'failed');
+    if (!job) return false;
+    await job.retry();
+    return true;
+  }
+
+  async promote(id: string): Promise<boolean> {
+    const job = await this.inState(id, 'delayed');
+    if (!job) return false;
+    await job.promote();
+    return true;
+  }
+
+  async stop(id: string): Promise<boolean> {
+    const job = await this.inState(id, 'active');
+    if (!job) return false;
+    job.discard();
+    await job.moveToFailed({ message: errorLog(new Error('Stopped by a user')) }, true);
+    return true;
+  }
+
+  async remove(id: string): Promise<boolean> {
+    const job = await this.queue.getJob(id);
+    if (!job) return false;
+    await job.remove();
+    return true;
   }
 }

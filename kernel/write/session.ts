@@ -2,7 +2,8 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Settings } from '../config/settings.js';
 import { notFound } from '../errors.js';
 import { checkTexts } from '../http/text.js';
-import type { EventBus, ModelAction, ModelEvent } from '../events/bus.js';
+import { isoTimestamp, type ObjectEvent, type ObjectEventType } from '../events/event.js';
+import type { EventOutbox } from '../events/outbox.js';
 import { displaysOf } from '../model/display.js';
 import type { ObjectRef, WriteValues } from '../model/field.js';
 import type { Model, SaveItem } from '../model/model.js';
@@ -24,7 +25,7 @@ import { checkUnique } from './unique.js';
 export interface SessionServices {
   registry: ModelRegistry;
   settings: Settings;
-  bus: EventBus;
+  outbox: EventOutbox;
   /** Plugins' hooks, run inside the transaction for every change. */
   changeHooks: ChangeHook[];
 }
@@ -42,7 +43,7 @@ export interface Target {
   body?: unknown;
 }
 
-const ACTION_EVENT: Record<ChangeRecord['action'], ModelAction> = { create: 'created', update: 'updated', delete: 'deleted' };
+const EVENT_TYPE: Record<ChangeRecord['action'], ObjectEventType> = { create: 'object_created', update: 'object_updated', delete: 'object_deleted' };
 
 /** One item of a write as it goes through the steps; an item with errors takes no further step. */
 interface Item {
@@ -105,7 +106,9 @@ export class WriteSession {
   /** Values shared by the steps of one write (definitions); cleared once a write stored its objects. */
   readonly memo = new Memo();
   private readonly batcher = new Batcher();
-  private readonly events: ModelEvent[] = [];
+  /** The write's events by object (`app.model:id`): several changes of one object make one event. */
+  private readonly events = new Map<string, ObjectEvent>();
+  private outboxRow?: number;
   private readonly followUps: (() => Promise<void>)[] = [];
   private readonly undo: (() => Promise<void>)[] = [];
 
@@ -186,7 +189,7 @@ export class WriteSession {
       const ids = step.rows.map((r) => r.id as number);
       const hooks = step.model.decl.hooks;
       await hook(() => hooks?.beforeDelete?.(step.rows, this));
-      const before = this.logging ? await snapshotRows(step.model, step.rows, this.context()) : undefined;
+      const before = this.snapshotting(step.model, 'delete') ? await snapshotRows(step.model, step.rows, this.context()) : undefined;
       const message = (row: Row) => (step.model === model ? messages.get(row.id as number) ?? '' : '');
       await this.changed(step.model, 'delete', step.rows.map((row) => ({ row, before: before?.get(row.id as number) ?? null, message: message(row) })));
       const cleanup = { ...this.context(), afterCommit: (work: () => Promise<void>) => this.afterCommit(work) };
@@ -197,9 +200,14 @@ export class WriteSession {
     this.memo.clear();
   }
 
-  /** Publishes the events and runs the follow-ups; the session's runner calls it once the transaction committed. */
+  /** Stores the write's events in the outbox, in its transaction; the runner calls it once the work is done. */
+  async storeEvents(): Promise<void> {
+    if (this.events.size) this.outboxRow = await this.services.outbox.store(this.db, [...this.events.values()]);
+  }
+
+  /** Hands the events over and runs the follow-ups; the session's runner calls it once the transaction committed. */
   async committed(): Promise<void> {
-    await this.services.bus.publish(this.events);
+    if (this.outboxRow !== undefined) this.services.outbox.dispatch(this.outboxRow);
     for (const work of this.followUps) await work();
   }
 
@@ -283,6 +291,11 @@ export class WriteSession {
     return this.services.changeHooks.length > 0;
   }
 
+  /** Whether changes of `model` need their model values: for the change log or for an event's snapshots. */
+  private snapshotting(model: Model, action: ChangeRecord['action']): boolean {
+    return this.logging || this.services.outbox.wants(model.key, EVENT_TYPE[action]);
+  }
+
   /** Parses one item's body field by field, as NetBox's serializers and `full_clean` do. */
   private async parse(model: Model, item: Item, ctx: WriteContext, options: WriteOptions): Promise<void> {
     const fields = this.registry.outputFields(model, 'full');
@@ -334,7 +347,7 @@ export class WriteSession {
 
     const stored = live();
     if (!stored.length) return [];
-    const before = action === 'update' && this.logging ? await snapshotRows(model, stored.map((i) => i.instance!), this.context()) : undefined;
+    const before = action === 'update' && this.snapshotting(model, action) ? await snapshotRows(model, stored.map((i) => i.instance!), this.context()) : undefined;
     const rows =
       action === 'create'
         ? await insertRows(this.db, model, stored.map((i) => i.values.columns))
@@ -364,12 +377,15 @@ export class WriteSession {
     };
   }
 
-  /** Change records (one hook call per step, with every object of it) and the events to publish after the commit. */
+  /** Change records (one hook call per step, with every object of it) and the events the outbox will keep. */
   private async changed(model: Model, action: ChangeRecord['action'], changes: { row: Row; before: JsonObject | null; message: string }[]): Promise<void> {
     const rows = changes.map((c) => c.row);
+    const type = EVENT_TYPE[action];
+    const evented = this.services.outbox.wants(model.key, type);
+    if (!this.logging && !evented) return;
+    const ctx = this.context({ hostless: true });
+    const after = action === 'delete' ? undefined : await snapshotRows(model, rows, ctx);
     if (this.logging) {
-      const ctx = this.context({ hostless: true });
-      const after = action === 'delete' ? undefined : await snapshotRows(model, rows, ctx);
       const displays = await displaysOf(model, rows, ctx);
       const parents = [model.decl.parent ?? []].flat().map((name) => model.field(name)!);
       const records: ChangeRecord[] = changes.map(({ row, before, message }) => ({
@@ -380,9 +396,26 @@ export class WriteSession {
       }));
       for (const hook of this.services.changeHooks) await hook(records);
     }
-    if (this.services.bus.hasListeners) {
-      const data = await renderRows(model, rows, this.context({ hostless: true }), 'full');
-      data.forEach((obj, i) => this.events.push({ action: ACTION_EVENT[action], model: model.key, id: rows[i].id as number, data: obj, requestId: this.actor.requestId }));
+    if (evented) {
+      const data = await renderRows(model, rows, ctx, 'full');
+      changes.forEach(({ row, before }, i) => this.event(model, type, row.id as number, data[i], before, after?.get(row.id as number) ?? null));
     }
+  }
+
+  /** Adds an event, or folds it into the write's earlier event of the object: latest data, and a delete wins. */
+  private event(model: Model, type: ObjectEventType, id: number, data: JsonObject, before: JsonObject | null, after: JsonObject | null): void {
+    const key = `${model.key}:${id}`;
+    const earlier = this.events.get(key);
+    if (earlier) {
+      earlier.data = data;
+      earlier.snapshots.postchange = after;
+      if (type === 'object_deleted') earlier.type = type;
+      return;
+    }
+    const { userId, username, requestId } = this.actor;
+    this.events.set(key, {
+      type, model: model.key, id, timestamp: isoTimestamp(), userId, username, requestId, data,
+      snapshots: { prechange: type === 'object_created' ? null : before, postchange: after },
+    });
   }
 }

@@ -34,7 +34,9 @@ export class WriteRunner {
       try {
         result = await this.knex.transaction(async (trx) => {
           session = new WriteSession(oneAtATime(trx), this.services, writer.actor, writer.gate, writer.baseUrl);
-          return work(session);
+          const done = await work(session);
+          await session.storeEvents();
+          return done;
         });
       } catch (err) {
         await session?.rolledBack();

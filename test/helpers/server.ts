@@ -90,6 +90,8 @@ export async function startServer(options: { plugins?: string[]; settings?: Part
     settings: {
       DATABASE_URL: await freshDatabase(),
       REDIS_URL: inject('redisUrl'),
+      // Each server its own queue in the shared Redis.
+      REDIS_PREFIX: `test-${randomUUID()}`,
       PORT: 0,
       LOG_LEVEL: 'error',
       SECRET_KEY: 'test-secret',

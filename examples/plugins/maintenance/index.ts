@@ -22,10 +22,14 @@ export default definePlugin<MaintenanceConfig>({
   models: [MaintenanceWindow, MaintenanceTask],
   migrations: new URL('./migrations/', import.meta.url),
   // New windows that ask for it are announced in the background, after their transaction committed.
-  events(event, ctx) {
-    if (event.model === MaintenanceWindow.key && event.action === 'created' && event.data?.notify === true) {
-      return ctx.queue.enqueue('maintenance.announce', { id: event.id });
-    }
+  events: {
+    wants: (model, type) => model === MaintenanceWindow.key && type === 'object_created',
+    receive(events, claim, ctx) {
+      for (const event of events.filter((e) => e.data.notify === true)) {
+        // The job's id makes a second enqueue of the same announcement a no-op.
+        claim.afterCommit(() => ctx.queue.enqueue('maintenance.announce', { id: event.id }, { id: `maintenance.announce:${event.id}` }));
+      }
+    },
   },
   jobs: {
     // The job writes as the system: validated, change-logged and evented like any API write. `announced` is

@@ -1,0 +1,106 @@
+import type { Knex } from '@mikro-orm/knex';
+import type { Logger } from '../log.js';
+import type { Db } from '../model/types.js';
+import type { EventClaim, EventType, ObjectEvent } from './event.js';
+
+/** Who takes committed events from the outbox: a plugin's `events` hook, bound to its context. */
+export interface EventReceiver {
+  /** Whether changes of `model` of this type are wanted; asked inside every write, so it must be cheap. */
+  wants(model: string, type: EventType): boolean;
+  /** The events of one write, each delivered once, inside the transaction that takes them from the outbox. */
+  receive(events: ObjectEvent[], claim: EventClaim): Promise<void> | void;
+  /** At start: enqueue again what a process that died had taken but not enqueued. */
+  recover?(): Promise<void> | void;
+}
+
+export const OUTBOX_TABLE = 'core_eventoutbox';
+/** Rows a sweep takes at once. */
+const SWEEP_BATCH = 100;
+
+/**
+ * A transactional outbox: a write's events are inserted in the write's own transaction (so a rolled-back write
+ * leaves none) and taken out after the commit, in a transaction of their own that deletes them while the receivers
+ * record what they will do about them (webhook deliveries). A row is taken once: by the process that wrote it right
+ * after its commit, or by a sweep (at start, then periodically) when that process died first. Several processes
+ * share the table; `SKIP LOCKED` keeps them from taking the same row.
+ */
+export class EventOutbox {
+  private readonly receivers: EventReceiver[] = [];
+  private readonly running = new Set<Promise<void>>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly knex: Knex, private readonly log: Logger) {}
+
+  add(receiver: EventReceiver): void {
+    this.receivers.push(receiver);
+  }
+
+  /** Whether any receiver wants this change: only then does a write render the event and store it. */
+  wants(model: string, type: EventType): boolean {
+    return this.receivers.some((r) => r.wants(model, type));
+  }
+
+  /** Stores a write's events in its transaction; returns the row's id. */
+  async store(db: Db, events: ObjectEvent[]): Promise<number> {
+    const [row] = await db(OUTBOX_TABLE).insert({ events: JSON.stringify(events), created: db.fn.now() }).returning('id');
+    return Number((row as { id: number }).id);
+  }
+
+  /** Takes the row a write stored, once it committed; the writer's request does not wait for it. */
+  dispatch(id: number): void {
+    this.track(this.take((db) => db(OUTBOX_TABLE).select('id').where('id', id)));
+  }
+
+  /** Takes every row left over (at start, before any new write) and then, every `seconds`, rows older than that. */
+  async start(seconds: number): Promise<void> {
+    for (const receiver of this.receivers) await receiver.recover?.();
+    while ((await this.take((db) => db(OUTBOX_TABLE).select('id').orderBy('id').limit(SWEEP_BATCH))) === SWEEP_BATCH);
+    this.timer = setInterval(() => this.track(this.sweep(seconds)), seconds * 1000);
+    this.timer.unref();
+  }
+
+  /** Stops sweeping and waits for the dispatches under way. */
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    while (this.running.size) await Promise.all(this.running);
+  }
+
+  private async sweep(seconds: number): Promise<void> {
+    const stale = (db: Db) =>
+      db(OUTBOX_TABLE).select('id').where('created', '<', db.raw(`now() - make_interval(secs => ?)`, [seconds])).orderBy('id').limit(SWEEP_BATCH);
+    while ((await this.take(stale)) === SWEEP_BATCH);
+  }
+
+  private track(work: Promise<unknown>): void {
+    const run = work.then(
+      () => undefined,
+      (err: Error) => this.log.error(`event dispatch failed (the events stay in the outbox): ${err.message}`),
+    );
+    this.running.add(run);
+    void run.finally(() => this.running.delete(run));
+  }
+
+  /** Deletes the selected rows (skipping those another process holds) and hands their events over; returns the count. */
+  private async take(select: (db: Db) => Knex.QueryBuilder): Promise<number> {
+    const after: (() => Promise<void>)[] = [];
+    const taken = await this.knex.transaction(async (trx) => {
+      const rows = (await trx(OUTBOX_TABLE)
+        .whereIn('id', select(trx).forUpdate().skipLocked())
+        .delete()
+        .returning(['id', 'events'])) as { id: number; events: ObjectEvent[] | string }[];
+      if (!rows.length) return 0;
+      rows.sort((a, b) => Number(a.id) - Number(b.id));
+      const claim: EventClaim = { db: trx, afterCommit: (work) => after.push(work) };
+      for (const row of rows) {
+        const events = typeof row.events === 'string' ? (JSON.parse(row.events) as ObjectEvent[]) : row.events;
+        for (const receiver of this.receivers) {
+          const wanted = events.filter((e) => receiver.wants(e.model, e.type));
+          if (wanted.length) await receiver.receive(wanted, claim);
+        }
+      }
+      return rows.length;
+    });
+    for (const work of after) await work();
+    return taken;
+  }
+}
