@@ -62,13 +62,14 @@ export type { WriteSession, WriteOptions, Target } from './write/session.js';
 export type { WriteContext, WriteScope, Actor, WriteMode } from './write/context.js';
 export type { ChangeRecord } from './write/changes.js';
 export type { Action } from './write/gate.js';
-export { OBJECT_EVENT_TYPES, JOB_EVENT_TYPES, isoTimestamp, type ObjectEvent, type EventType, type ObjectEventType, type EventClaim } from './events/event.js';
+export { EVENT_TYPES, OBJECT_EVENT_TYPES, JOB_EVENT_TYPES, isoTimestamp, type ObjectEvent, type EventType, type ObjectEventType, type EventClaim } from './events/event.js';
 
 // Values, errors and HTTP helpers.
 export { ValidationError, ItemErrors, type Memo, type Row, type Json, type JsonObject, type ErrorMap, type Db, type RenderContext, type RenderMode, type FieldRenderer } from './model/types.js';
 export { HttpError, notFound } from './errors.js';
 export { send } from './http/respond.js';
-export { isPlainObject } from './model/values.js';
+export { isPlainObject, pythonType } from './model/values.js';
 export { paginate, pageOf } from './rest/pagination.js';
 export { Services } from './services.js';
+export type { JobRun, EnqueueOptions, QueuePort } from './queue/port.js';
 export { API_VERSION, PATCHBAY_VERSION } from './version.js';

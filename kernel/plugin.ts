@@ -37,6 +37,11 @@ export interface PluginContext<C = Record<string, unknown>> {
   system: DataAccess;
   /** Direct SQL, bypassing validation, permissions and the change log: for bulk maintenance of the plugin's own tables. */
   db: Knex;
+  /**
+   * Calls `callback` after every committed write that changed objects of `model` (`app.model`), in this process
+   * before the write's response, in other processes a moment later: for caches of model data kept in memory.
+   */
+  watch(model: string, callback: () => Promise<void> | void): void;
   /** The server's DI container, for services plugins register for each other. */
   container: DependencyContainer;
 }

@@ -7,6 +7,7 @@ import { bootstrap, type BootOptions } from './boot.js';
 import type { Settings } from './config/settings.js';
 import type { Database } from './db/database.js';
 import { EventOutbox } from './events/outbox.js';
+import { ModelWatch } from './events/watch.js';
 import { FilterSets } from './filters/filterset.js';
 import { baseUrl } from './http/request.js';
 import { buildApp } from './app/assemble.js';
@@ -74,9 +75,10 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     ? new BullQueue({ url: redisUrl, prefix: settings.REDIS_PREFIX, lockSeconds: settings.JOB_LOCK_SECONDS })
     : new InProcessQueue();
   const outbox = new EventOutbox(db.knex, log);
+  const watch = new ModelWatch(log);
   const filters = new FilterSets(registry);
   const changeHooks: ChangeHook[] = [];
-  const writes = new WriteRunner(db.knex, { registry, settings, outbox, changeHooks });
+  const writes = new WriteRunner(db.knex, { registry, settings, outbox, watch, changeHooks });
   const reads = new Reader(db.knex, registry);
   const services: RestServices = { settings, registry, db, filters, reads, writes };
   const data: DataServices = { knex: db.knex, registry, settings, filters, reads, writes };
@@ -100,7 +102,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
 
   const templates = new TemplateRenderer({ knex: db.knex, registry, settings, log });
   const contexts = enabled.map(({ plugin, config }) => {
-    const ctx: PluginContext = { plugin, config, settings, registry, filters, queue, templates, log, system, container, db: db.knex, as };
+    const ctx: PluginContext = { plugin, config, settings, registry, filters, queue, templates, log, system, container, db: db.knex, as, watch: (model, callback) => watch.watch(model, callback) };
     for (const [name, handler] of Object.entries(plugin.jobs ?? {})) queue.handle(`${plugin.name}.${name}`, (payload, run) => handler(payload, ctx, run));
     if (plugin.events) {
       const hooks = plugin.events;
@@ -117,6 +119,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     return { plugin, ctx };
   });
   for (const { plugin, ctx } of contexts) await plugin.setup?.(ctx);
+  await watch.listen(db.url);
   // Every model's filters, derived now: a declaration mistake stops start-up rather than a request.
   for (const model of registry.all()) filters.of(model);
 
@@ -166,6 +169,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       if (http) await new Promise<void>((ok) => http!.close(() => ok()));
       http?.closeAllConnections();
       await outbox.close();
+      await watch.close();
       await queue.close();
       await redis?.stop();
       await templates.close();

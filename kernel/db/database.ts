@@ -10,7 +10,7 @@ export class Database {
   /** SQL statements run so far; tests read it around a request to assert query budgets. */
   queryCount = 0;
 
-  private constructor(readonly orm: MikroORM, private readonly migrations: MigrationSource[]) {
+  private constructor(readonly orm: MikroORM, private readonly migrations: MigrationSource[], readonly url: string) {
     this.knex.on('query', () => {
       this.queryCount += 1;
     });
@@ -35,7 +35,7 @@ export class Database {
       allowGlobalContext: true,
       debug: false,
     });
-    return new Database(orm, migrations);
+    return new Database(orm, migrations, url);
   }
 
   get knex(): Knex {

@@ -4,7 +4,8 @@ import type { Db, JsonObject } from '../model/types.js';
 export const OBJECT_EVENT_TYPES = ['object_created', 'object_updated', 'object_deleted'] as const;
 export type ObjectEventType = (typeof OBJECT_EVENT_TYPES)[number];
 export const JOB_EVENT_TYPES = ['job_started', 'job_completed', 'job_failed', 'job_errored'] as const;
-export type EventType = ObjectEventType | (typeof JOB_EVENT_TYPES)[number];
+export const EVENT_TYPES = [...OBJECT_EVENT_TYPES, ...JOB_EVENT_TYPES] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
 
 /** A committed change of one object, as the outbox keeps it: what NetBox's event queue holds. */
 export interface ObjectEvent {

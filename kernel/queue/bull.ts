@@ -47,12 +47,21 @@ export class BullQueue implements QueuePort {
   }
 
   async enqueue(name: string, data: unknown, options: EnqueueOptions = {}): Promise<void> {
-    const attempts = Math.max(1, options.attempts ?? 1);
-    await this.queue.add(name, { data, description: options.description ?? name }, {
-      jobId: options.id,
-      attempts,
-      backoff: options.backoffMs ? { type: 'exponential', delay: options.backoffMs } : undefined,
-    });
+    await this.enqueueAll(name, [{ data, options }]);
+  }
+
+  async enqueueAll(name: string, jobs: { data: unknown; options?: EnqueueOptions }[]): Promise<void> {
+    await this.queue.addBulk(
+      jobs.map(({ data, options = {} }) => ({
+        name,
+        data: { data, description: options.description ?? name },
+        opts: {
+          jobId: options.id,
+          attempts: Math.max(1, options.attempts ?? 1),
+          backoff: options.backoffMs ? { type: 'exponential', delay: options.backoffMs } : undefined,
+        },
+      })),
+    );
   }
 
   async work(concurrency: number): Promise<void> {

@@ -43,6 +43,10 @@ export class InProcessQueue implements QueuePort {
     this.pump();
   }
 
+  async enqueueAll(name: string, jobs: { data: unknown; options?: EnqueueOptions }[]): Promise<void> {
+    for (const { data, options } of jobs) await this.enqueue(name, data, options);
+  }
+
   async work(concurrency: number): Promise<void> {
     this.tally = new WorkerTally([this.name]);
     this.concurrency = concurrency;

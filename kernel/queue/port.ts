@@ -85,6 +85,8 @@ export interface QueuePort {
   readonly name: string;
   handle(name: string, handler: JobHandler): void;
   enqueue(name: string, data: unknown, options?: EnqueueOptions): Promise<void>;
+  /** Several jobs of one kind in one round trip. */
+  enqueueAll(name: string, jobs: { data: unknown; options?: EnqueueOptions }[]): Promise<void>;
   /** Starts running jobs in this process, `concurrency` at once. */
   work(concurrency: number): Promise<void>;
   ping(): Promise<boolean>;

@@ -56,6 +56,8 @@ export interface RenderRequest {
   data: JsonObject;
   objects: Record<string, { model: string; id: number }>;
   querysets: Record<string, ObjectQuery>;
+  /** Every model class by app label in the context (`dcim.Site.objects…`). */
+  models: boolean;
   maxOutput: number;
 }
 

@@ -16,6 +16,8 @@ export interface RenderInput {
   objects?: Record<string, { model: string; id: number }>;
   /** Querysets by variable name (`queryset` of an export template). */
   querysets?: Record<string, ObjectQuery>;
+  /** Model classes by app label in the context (default); false for a template that sees only its data (a webhook's). */
+  models?: boolean;
   /** Other templates by name, for `{% include %}` and `{% import %}`. */
   templates?(name: string): Promise<string | undefined>;
 }
@@ -41,6 +43,7 @@ export class TemplateRenderer {
       data: input.data ?? {},
       objects: input.objects ?? {},
       querysets: input.querysets ?? {},
+      models: input.models ?? true,
       maxOutput: this.services.settings.TEMPLATE_MAX_OUTPUT,
     };
     const handler = templateSource(this.services, access, input.templates ?? (async () => undefined));

@@ -4,6 +4,7 @@ import { notFound } from '../errors.js';
 import { checkTexts } from '../http/text.js';
 import { isoTimestamp, type ObjectEvent, type ObjectEventType } from '../events/event.js';
 import type { EventOutbox } from '../events/outbox.js';
+import type { ModelWatch } from '../events/watch.js';
 import { displaysOf } from '../model/display.js';
 import type { ObjectRef, WriteValues } from '../model/field.js';
 import type { Model, SaveItem } from '../model/model.js';
@@ -26,6 +27,7 @@ export interface SessionServices {
   registry: ModelRegistry;
   settings: Settings;
   outbox: EventOutbox;
+  watch: ModelWatch;
   /** Plugins' hooks, run inside the transaction for every change. */
   changeHooks: ChangeHook[];
 }
@@ -109,6 +111,8 @@ export class WriteSession {
   /** The write's events by object (`app.model:id`): several changes of one object make one event. */
   private readonly events = new Map<string, ObjectEvent>();
   private outboxRow?: number;
+  /** Watched models this write changed. */
+  private readonly touched = new Set<string>();
   private readonly followUps: (() => Promise<void>)[] = [];
   private readonly undo: (() => Promise<void>)[] = [];
 
@@ -203,10 +207,12 @@ export class WriteSession {
   /** Stores the write's events in the outbox, in its transaction; the runner calls it once the work is done. */
   async storeEvents(): Promise<void> {
     if (this.events.size) this.outboxRow = await this.services.outbox.store(this.db, [...this.events.values()]);
+    await this.services.watch.announce(this.db, this.touched);
   }
 
   /** Hands the events over and runs the follow-ups; the session's runner calls it once the transaction committed. */
   async committed(): Promise<void> {
+    await this.services.watch.changed(this.touched);
     if (this.outboxRow !== undefined) this.services.outbox.dispatch(this.outboxRow);
     for (const work of this.followUps) await work();
   }
@@ -381,6 +387,7 @@ export class WriteSession {
   private async changed(model: Model, action: ChangeRecord['action'], changes: { row: Row; before: JsonObject | null; message: string }[]): Promise<void> {
     const rows = changes.map((c) => c.row);
     const type = EVENT_TYPE[action];
+    if (this.services.watch.watched(model.key)) this.touched.add(model.key);
     const evented = this.services.outbox.wants(model.key, type);
     if (!this.logging && !evented) return;
     const ctx = this.context({ hostless: true });

@@ -34,3 +34,24 @@ export const FilterLogic = defineChoices([
   ['loose', 'Loose'],
   ['exact', 'Exact'],
 ]);
+
+export const WebhookHttpMethod = defineChoices([
+  ['GET', 'GET'],
+  ['POST', 'POST'],
+  ['PUT', 'PUT'],
+  ['PATCH', 'PATCH'],
+  ['DELETE', 'DELETE'],
+]);
+
+export const EventRuleAction = defineChoices([
+  ['webhook', 'Webhook'],
+  ['script', 'Script'],
+  ['notification', 'Notification'],
+]);
+
+/** What became of a webhook delivery: waiting for (another) attempt, delivered, or failed for good. */
+export const DeliveryStatus = defineChoices([
+  ['pending', 'Pending'],
+  ['delivered', 'Delivered'],
+  ['failed', 'Failed'],
+]);

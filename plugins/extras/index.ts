@@ -17,6 +17,11 @@ import { renderTemplateRoute } from './rendering/config.js';
 import { exportList } from './rendering/export.js';
 import { renderOperation } from './rendering/operations.js';
 import { tagFilters } from './tag-filters.js';
+import { deliverWebhook } from './events/deliver.js';
+import { eventRules, receiveEvents, recoverDeliveries, watchEventRules } from './events/receive.js';
+import { EventRule } from './models/event-rule.js';
+import { Webhook } from './models/webhook.js';
+import { WebhookDelivery } from './models/webhook-delivery.js';
 
 /** What a config template lists of the objects using it (NetBox's related names). */
 const TEMPLATE_USERS: Record<string, string> = { 'dcim.devicerole': 'device_roles' };
@@ -44,7 +49,7 @@ export default definePlugin({
   dependencies: ['tenancy', 'dcim', 'virtualization'],
   models: [
     ObjectChange, Tag, CustomFieldChoiceSet, CustomField, JournalEntry, ImageAttachment,
-    ConfigContextProfile, ConfigContext, ConfigTemplate, ExportTemplate,
+    ConfigContextProfile, ConfigContext, ConfigTemplate, ExportTemplate, Webhook, EventRule, WebhookDelivery,
   ],
   migrations: new URL('./migrations/', import.meta.url),
   // NetBox 4.1 moved the change log to the core app; clients of either release find it.
@@ -57,6 +62,13 @@ export default definePlugin({
   // Custom field data filters in GraphQL, NetBox's way; tags filter as the relation they are.
   graphql: (ctx) => ({ typeDefs: CUSTOM_FIELD_FILTER_TYPES, filters: [customFieldDataFilter(ctx.db, ctx.registry)] }),
   changes: recordChanges,
+  // Event rules turn committed changes into webhook deliveries, recorded with the taking from the outbox.
+  events: {
+    wants: (model, type, ctx) => eventRules(ctx).wants(model, type),
+    receive: receiveEvents,
+    recover: recoverDeliveries,
+  },
+  jobs: { deliver_webhook: deliverWebhook },
   routes(router, ctx) {
     router.post('/config-templates/:id/render/', renderTemplateRoute(ctx));
   },
@@ -65,7 +77,8 @@ export default definePlugin({
   },
   listOutputs: { export: exportList },
   demo: { sizes: {}, steps: () => extrasDemoSteps() },
-  setup(ctx) {
+  async setup(ctx) {
+    await watchEventRules(ctx);
     ctx.filters.extend(requestFilters(ctx));
     ctx.filters.extend(tagFilters);
     ctx.filters.extend(customFieldFilters);

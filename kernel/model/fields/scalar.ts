@@ -447,12 +447,14 @@ export class DateField extends TemporalField {
 export interface JsonOptions extends CommonOptions {
   /** Only a JSON object (or null, when nullable) is valid: context data that templates read by key. */
   object?: boolean;
+  /** Stored as `json`, as written: keys keep their order (jsonb sorts them), for a document sent on as it is. */
+  keepOrder?: boolean;
 }
 
 /** Any JSON value (or, with `object`, a JSON object), stored as jsonb. */
 export class JsonField extends ScalarField<JsonOptions> {
   protected sqlType(): string {
-    return 'jsonb';
+    return this.options.keepOrder ? 'json' : 'jsonb';
   }
 
   protected coerce(value: unknown): string {

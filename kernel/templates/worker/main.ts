@@ -15,9 +15,9 @@ let models: Record<string, Record<string, string>> | undefined;
 
 /** NetBox's context: every model class by app label, then the data (which may replace an app), then the objects. */
 function contextOf(request: RenderRequest, scope: HostScope): Record<string, unknown> {
-  models ??= bridge.call('models');
   const context: Record<string, unknown> = {};
-  for (const [app, classes] of Object.entries(models)) {
+  if (request.models) models ??= bridge.call('models');
+  for (const [app, classes] of Object.entries(request.models ? models! : {})) {
     context[app] = Object.fromEntries(Object.entries(classes).map(([name, key]) => [name, new ModelHost(scope, key)]));
   }
   // Defined, not assigned: a `__proto__` key in the data is data like any other.

@@ -1,0 +1,96 @@
+import { lookup } from 'node:dns/promises';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { networkInterfaces } from 'node:os';
+
+export interface OutgoingRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  timeoutMs: number;
+  sslVerification: boolean;
+  caFilePath: string | null;
+  /** Refuse addresses of this machine, loopback, link-local and unspecified ones (the SSRF guard). */
+  refuseLocal: boolean;
+}
+
+export interface Answer {
+  status: number;
+  /** The response's first bytes. */
+  head: Buffer;
+}
+
+/** Bytes of a response kept in the delivery log. */
+export const RESPONSE_HEAD = 1024;
+
+const PRIVATE = new BlockList();
+PRIVATE.addSubnet('127.0.0.0', 8, 'ipv4');
+PRIVATE.addSubnet('169.254.0.0', 16, 'ipv4');
+PRIVATE.addSubnet('0.0.0.0', 8, 'ipv4');
+PRIVATE.addAddress('::1', 'ipv6');
+PRIVATE.addAddress('::', 'ipv6');
+PRIVATE.addSubnet('fe80::', 10, 'ipv6');
+
+function isLocal(address: string): boolean {
+  const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+  const own = Object.values(networkInterfaces()).flatMap((list) => list ?? []).some((i) => i.address === address);
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
+  return own || PRIVATE.check(address, family) || (mapped !== undefined && isLocal(mapped));
+}
+
+/**
+ * Resolves the host once and checks every address; the connection then uses exactly the checked addresses, so a
+ * name that resolves differently a moment later (DNS rebinding) cannot slip through.
+ */
+async function guardedLookup(host: string): Promise<LookupFunction> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true });
+  const refused = addresses.find((a) => isLocal(a.address));
+  if (refused) throw new Error(`Refused: ${host} resolves to ${refused.address}, a local address (WEBHOOK_REFUSE_LOCAL)`);
+  return (_hostname, options, callback) => {
+    if ((options as { all?: boolean }).all) (callback as (e: null, a: typeof addresses) => void)(null, addresses);
+    else callback(null, addresses[0].address, addresses[0].family);
+  };
+}
+
+/** Sends one webhook request with node's HTTP client; resolves with the status and the first bytes of the answer. */
+export async function send(req: OutgoingRequest): Promise<Answer> {
+  let url: URL;
+  try {
+    url = new URL(req.url);
+  } catch {
+    throw new Error(`Invalid URL: ${JSON.stringify(req.url)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`Unsupported URL scheme: ${url.protocol}`);
+  const lookupFn = req.refuseLocal ? await guardedLookup(url.hostname) : undefined;
+  const headers = { ...req.headers, 'Content-Length': String(req.body.length) };
+  const tls = url.protocol === 'https:' ? { rejectUnauthorized: req.sslVerification, ...(req.caFilePath ? { ca: readFileSync(req.caFilePath) } : {}) } : {};
+  const make = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<Answer>((resolve, reject) => {
+    const outgoing = make(url, { method: req.method, headers, lookup: lookupFn, agent: false, ...tls }, (res: IncomingMessage) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (size < RESPONSE_HEAD) chunks.push(chunk);
+        size += chunk.length;
+        if (size >= RESPONSE_HEAD) res.destroy();
+      });
+      const done = () => {
+        clearTimeout(timer);
+        resolve({ status: res.statusCode ?? 0, head: Buffer.concat(chunks).subarray(0, RESPONSE_HEAD) });
+      };
+      res.on('end', done);
+      res.on('close', done);
+      res.on('error', done);
+    });
+    const timer = setTimeout(() => outgoing.destroy(new Error(`Timed out after ${req.timeoutMs} ms`)), req.timeoutMs);
+    outgoing.on('error', (err) => {
+      clearTimeout(timer);
+      reject(err);
+    });
+    outgoing.end(req.body);
+  });
+}

@@ -1,0 +1,83 @@
+import type { EventClaim, ObjectEvent, PluginContext } from '../../../kernel/index.js';
+import type { InjectionToken } from 'tsyringe';
+import { WebhookDelivery } from '../models/webhook-delivery.js';
+import { EventRules } from './rules.js';
+
+/** The server's event rules, in its DI container. */
+export const EVENT_RULES = Symbol('extras.eventRules') as InjectionToken<EventRules>;
+export const DELIVER_JOB = 'extras.deliver_webhook';
+/** Rows per insert: well under PostgreSQL's 65,535 bind parameters. */
+const CHUNK = 2000;
+
+/** Loads the event rules and keeps them fresh: after every committed change of a rule, here or in another process. */
+export async function watchEventRules(ctx: PluginContext): Promise<void> {
+  const rules = new EventRules(ctx.db, (msg) => ctx.log.warn(msg));
+  await rules.load();
+  ctx.container.register(EVENT_RULES, { useValue: rules });
+  ctx.watch('extras.eventrule', () => rules.load());
+}
+
+export const eventRules = (ctx: PluginContext): EventRules => ctx.container.resolve(EVENT_RULES);
+
+/** NetBox's `event` of the context: `created`, `updated`, `deleted` (job events keep their name). */
+const CONTEXT_EVENT: Record<string, string> = { object_created: 'created', object_updated: 'updated', object_deleted: 'deleted' };
+
+/** The template context of an event for one rule, in NetBox's key order (the default body). */
+function contextOf(event: ObjectEvent, actionData: Record<string, unknown> | null) {
+  return {
+    event: CONTEXT_EVENT[event.type] ?? event.type,
+    timestamp: event.timestamp,
+    object_type: event.model,
+    model: event.model.split('.')[1],
+    username: event.username,
+    request_id: event.requestId,
+    data: { ...(actionData ?? {}), ...event.data },
+    snapshots: event.snapshots,
+  };
+}
+
+/** How a delivery is enqueued: its id makes enqueueing it twice a no-op; attempts and backoff from the settings. */
+export function deliveryJob(ctx: PluginContext, id: number) {
+  const { WEBHOOK_ATTEMPTS, WEBHOOK_RETRY_DELAY } = ctx.settings;
+  return { data: { delivery: id }, options: { id: `webhook-delivery-${id}`, attempts: WEBHOOK_ATTEMPTS, backoffMs: WEBHOOK_RETRY_DELAY, description: `Webhook delivery ${id}` } };
+}
+
+async function enqueue(ctx: PluginContext, ids: number[]): Promise<void> {
+  await ctx.queue.enqueueAll(DELIVER_JOB, ids.map((id) => deliveryJob(ctx, id)));
+}
+
+/**
+ * Matches a write's events against the rules, once, and records one delivery per event and webhook in the
+ * transaction that takes the events from the outbox; they are enqueued once it committed.
+ */
+export async function receiveEvents(events: ObjectEvent[], claim: EventClaim, ctx: PluginContext): Promise<void> {
+  const rules = eventRules(ctx);
+  const rows = events.flatMap((event) =>
+    rules.matching(event).map((rule) => ({
+      webhook_id: rule.webhookId,
+      event_rule_id: rule.id,
+      event: event.type,
+      object_type_id: ctx.registry.objectTypes.idOf(event.model),
+      object_id: event.id,
+      request_id: event.requestId,
+      status: 'pending',
+      attempts: '[]',
+      context: JSON.stringify(contextOf(event, rule.actionData)),
+      created: claim.db.fn.now(),
+      last_updated: claim.db.fn.now(),
+    })),
+  );
+  const ids: number[] = [];
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const inserted = (await claim.db(WebhookDelivery.table).insert(rows.slice(i, i + CHUNK)).returning('id')) as { id: number }[];
+    ids.push(...inserted.map((r) => r.id));
+  }
+  if (ids.length) claim.afterCommit(() => enqueue(ctx, ids));
+}
+
+/** At start: enqueues every delivery still pending (the job ids make those the queue holds a no-op). */
+export async function recoverDeliveries(ctx: PluginContext): Promise<void> {
+  const pending = (await ctx.db(WebhookDelivery.table).where('status', 'pending').orderBy('id').pluck('id')) as number[];
+  for (let i = 0; i < pending.length; i += CHUNK) await enqueue(ctx, pending.slice(i, i + CHUNK));
+  if (pending.length) ctx.log.info(`Enqueued ${pending.length} pending webhook deliveries`);
+}

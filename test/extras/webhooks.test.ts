@@ -1,0 +1,202 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Receiver } from '../helpers/receiver.js';
+import { startServer, type Body, type TestServer } from '../helpers/server.js';
+import { until } from '../helpers/wait.js';
+
+let t: TestServer;
+const receiver = new Receiver();
+
+beforeAll(async () => {
+  await receiver.start();
+  t = await startServer({ settings: { WEBHOOK_RETRY_DELAY: 50, WEBHOOK_ATTEMPTS: 3 } });
+});
+afterAll(async () => {
+  await t?.close();
+  await receiver.stop();
+});
+beforeEach(async () => {
+  receiver.requests.length = 0;
+  receiver.answer = () => 200;
+  for (const path of ['/api/extras/event-rules/', '/api/extras/webhooks/']) {
+    const ids = (await t.get(`${path}?limit=0`)).body.results.map((r: Body) => ({ id: r.id }));
+    if (ids.length) expect((await t.request('DELETE', path, { body: ids })).status).toBe(204);
+  }
+});
+
+async function hook(webhook: Record<string, unknown>, rule: Record<string, unknown> = {}): Promise<{ webhook: Body; rule: Body }> {
+  const w = await t.post('/api/extras/webhooks/', { name: `hook ${Math.random()}`, payload_url: `${receiver.url}/hook`, ...webhook });
+  expect(w.status, w.text).toBe(201);
+  const r = await t.post('/api/extras/event-rules/', {
+    name: `rule ${Math.random()}`, object_types: ['dcim.site'], event_types: ['object_created', 'object_updated', 'object_deleted'],
+    action_type: 'webhook', action_object_type: 'extras.webhook', action_object_id: w.body.id, ...rule,
+  });
+  expect(r.status, r.text).toBe(201);
+  return { webhook: w.body, rule: r.body };
+}
+
+const bodies = () => receiver.requests.map((r) => JSON.parse(r.text) as Body);
+
+describe('webhooks', () => {
+  it('send the context as the default body for a create, an update and a delete, signed with the secret', async () => {
+    await hook({ secret: 's3cret' });
+    const created = await t.post('/api/dcim/sites/', { name: 'Hook site', slug: 'hook-site' });
+    await until(() => receiver.requests.length === 1);
+    const [first] = receiver.requests;
+    expect(first.method).toBe('POST');
+    expect(first.path).toBe('/hook');
+    expect(first.headers['content-type']).toBe('application/json');
+    expect(first.headers['x-hook-signature']).toBe(createHmac('sha512', 's3cret').update(first.body).digest('hex'));
+    const body = JSON.parse(first.text);
+    expect(Object.keys(body)).toEqual(['event', 'timestamp', 'object_type', 'model', 'username', 'request_id', 'data', 'snapshots']);
+    expect(body).toMatchObject({
+      event: 'created', object_type: 'dcim.site', model: 'site', username: 'admin',
+      request_id: created.headers.get('x-request-id'),
+      data: { id: created.body.id, name: 'Hook site', url: `/api/dcim/sites/${created.body.id}/` },
+      snapshots: { prechange: null, postchange: { name: 'Hook site', slug: 'hook-site' } },
+    });
+    expect(body.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+    // Python's json.dumps separators.
+    expect(first.text).toContain('"event": "created", "timestamp": ');
+
+    await t.request('PATCH', `/api/dcim/sites/${created.body.id}/`, { body: { description: 'changed' } });
+    await t.request('DELETE', `/api/dcim/sites/${created.body.id}/`);
+    await until(() => receiver.requests.length === 3);
+    const [, updated, deleted] = bodies();
+    expect(updated).toMatchObject({ event: 'updated', data: { description: 'changed' }, snapshots: { prechange: { description: '' }, postchange: { description: 'changed' } } });
+    expect(deleted).toMatchObject({ event: 'deleted', data: { name: 'Hook site' }, snapshots: { prechange: { description: 'changed' }, postchange: null } });
+  });
+
+  it('send one event per object of a bulk create', async () => {
+    await hook({});
+    const made = await t.post('/api/dcim/sites/', [1, 2, 3].map((n) => ({ name: `Bulk ${n}`, slug: `bulk-${n}` })));
+    expect(made.status).toBe(201);
+    await until(() => receiver.requests.length === 3);
+    expect(bodies().map((b) => b.data.name).sort()).toEqual(['Bulk 1', 'Bulk 2', 'Bulk 3']);
+    expect(new Set(bodies().map((b) => b.request_id))).toEqual(new Set([made.headers.get('x-request-id')]));
+  });
+
+  it('render the URL, the headers and the body as Jinja2 templates over the context', async () => {
+    await hook({
+      payload_url: `${receiver.url}/{{ model }}/{{ data.slug }}/?e={{ event }}`,
+      http_method: 'PUT',
+      http_content_type: 'text/plain',
+      additional_headers: 'X-Who: {{ username }}\nContent-Type: application/x-custom',
+      body_template: '{{ event }} {{ data.name|upper }} by {{ username }}{% if snapshots.prechange is none %} (new){% endif %}',
+    });
+    await t.post('/api/dcim/sites/', { name: 'Templated', slug: 'templated' });
+    await until(() => receiver.requests.length === 1);
+    const [req] = receiver.requests;
+    expect(req).toMatchObject({ method: 'PUT', path: '/site/templated/?e=created', text: 'created TEMPLATED by admin (new)' });
+    expect(req.headers).toMatchObject({ 'x-who': 'admin', 'content-type': 'application/x-custom' });
+    expect(req.headers['x-hook-signature']).toBeUndefined();
+  });
+
+  it('fire only when the conditions hold, with action data merged under the data', async () => {
+    await hook({}, {
+      conditions: { and: [{ attr: 'status.value', value: 'active' }, { or: [{ attr: 'name', value: 'Skip', negate: true }, { attr: 'tags.slug', value: 'x', op: 'contains' }] }] },
+      action_data: { source: 'patchbay', name: 'overridden by the data' },
+    });
+    await t.post('/api/dcim/sites/', [
+      { name: 'Planned', slug: 'planned', status: 'planned' },
+      { name: 'Skip', slug: 'skip', status: 'active' },
+      { name: 'Fires', slug: 'fires', status: 'active' },
+    ]);
+    await until(() => receiver.requests.length >= 1);
+    // A later write's event shows that the first write's other events were not held back.
+    await t.post('/api/dcim/sites/', { name: 'Fires too', slug: 'fires-too' });
+    await until(() => receiver.requests.length === 2);
+    expect(bodies().map((b) => b.data.name)).toEqual(['Fires', 'Fires too']);
+    expect(bodies()[0].data).toMatchObject({ source: 'patchbay', name: 'Fires' });
+    // As NetBox's `action_data.update(data)`: the action data's keys first.
+    expect(Object.keys(bodies()[0].data).indexOf('source')).toBeLessThan(Object.keys(bodies()[0].data).indexOf('id'));
+  });
+
+  it('refuse conditions of a bad structure under `conditions`', async () => {
+    const { body: w } = await t.post('/api/extras/webhooks/', { name: 'cond hook', payload_url: receiver.url });
+    const base = { name: 'bad', object_types: ['dcim.site'], event_types: ['object_created'], action_object_type: 'extras.webhook', action_object_id: w.id };
+    const cases: [unknown, string][] = [
+      [{ attr: 'x', value: 1, op: 'regex' }, "Invalid type for regex operation: <class 'int'>"],
+      [{ attr: 'x', value: 'a', op: 'nope' }, 'Unknown operator: nope. Must be one of: eq, gt, gte, lt, lte, in, contains, regex'],
+      [{ xor: [] }, "Invalid logic type: must be 'AND' or 'OR'. Please check documentation."],
+      [{ attr: 'x' , value: 'a', extra: 1 }, 'Incorrect key(s) informed. Please check documentation.'],
+      [{ attr: 'x', value: { a: 1 } }, "Unsupported value type: <class 'dict'>"],
+      [['a'], "Ruleset must be a dictionary, not <class 'list'>."],
+      [{ attr: 'x', value: '(', op: 'regex' }, 'Enter a valid regular expression'],
+    ];
+    for (const [conditions, message] of cases) {
+      const res = await t.post('/api/extras/event-rules/', { ...base, conditions });
+      expect(res.status, JSON.stringify(conditions)).toBe(400);
+      expect(res.body.conditions[0]).toContain(message);
+    }
+    const bad = await t.post('/api/extras/event-rules/', { ...base, event_types: ['object_exploded'], object_types: ['dcim.nothing'] });
+    expect(bad.status).toBe(400);
+    expect(Object.keys(bad.body).sort()).toEqual(['event_types', 'object_types']);
+    expect((await t.get('/api/extras/event-rules/')).body.count).toBe(0);
+  });
+
+  it('send nothing for a write that rolled back, and one event for several changes of one object in one write', async () => {
+    await hook({});
+    const refused = await t.post('/api/dcim/sites/', [{ name: 'Kept?', slug: 'kept' }, { name: 'Kept?', slug: 'kept-2' }]);
+    expect(refused.status).toBe(400);
+    const { DcimSite } = { DcimSite: t.server.registry.get('dcim.site') };
+    await t.server.system.write(async (s) => {
+      const [row] = await s.create(DcimSite, [{ name: 'Brief life', slug: 'brief-life' }]);
+      await s.update(DcimSite, [{ id: row.id, body: { description: 'first' } }], 'partial');
+      await s.update(DcimSite, [{ id: row.id, body: { description: 'second' } }], 'partial');
+    });
+    await until(() => receiver.requests.length >= 1);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(bodies()).toHaveLength(1);
+    expect(bodies()[0]).toMatchObject({ event: 'created', data: { name: 'Brief life', description: 'second' }, snapshots: { prechange: null, postchange: { description: 'second' } } });
+    const gone = await t.server.system.write(async (s) => {
+      const [row] = await s.create(DcimSite, [{ name: 'Gone', slug: 'gone' }]);
+      await s.update(DcimSite, [{ id: row.id, body: { description: 'x' } }], 'partial');
+      await s.delete(DcimSite, [{ id: row.id }]);
+      return row.id;
+    });
+    await until(() => receiver.requests.length === 2);
+    expect(bodies()[1]).toMatchObject({ event: 'deleted', data: { id: gone, description: 'x' }, snapshots: { prechange: null, postchange: null } });
+  });
+
+  it('retry a failed delivery with backoff, record every attempt, and mark it failed after the last', async () => {
+    const { webhook } = await hook({});
+    let calls = 0;
+    receiver.answer = () => (++calls === 1 ? 503 : 200);
+    const first = await t.post('/api/dcim/sites/', { name: 'Retried', slug: 'retried' });
+    await until(() => receiver.requests.length === 2);
+    const log = `/api/extras/webhook-deliveries/?webhook_id=${webhook.id}`;
+    await until(async () => (await t.get(log)).body.results[0]?.status.value === 'delivered');
+    const [delivered] = (await t.get(log)).body.results;
+    expect(delivered).toMatchObject({
+      event: 'object_created', object_type: 'dcim.site', object_id: first.body.id, request_id: first.headers.get('x-request-id'),
+      attempts: [
+        { attempt: 1, status_code: 503, error: 'Status 503 returned, webhook FAILED to process.', response: 'nope 503' },
+        { attempt: 2, status_code: 200, error: null, response: 'ok' },
+      ],
+    });
+    expect(delivered.completed).not.toBeNull();
+    expect(receiver.requests[0].headers['x-patchbay-delivery']).toBe(String(delivered.id));
+
+    receiver.answer = () => 500;
+    const doomed = await t.post('/api/dcim/sites/', { name: 'Doomed', slug: 'doomed' });
+    const perEvent = `/api/extras/webhook-deliveries/?request_id=${doomed.headers.get('x-request-id')}&object_type=dcim.site&object_id=${doomed.body.id}`;
+    await until(async () => (await t.get(perEvent)).body.results[0]?.status.value === 'failed');
+    const [failed] = (await t.get(perEvent)).body.results;
+    expect(failed.attempts.map((a: Body) => a.status_code)).toEqual([500, 500, 500]);
+    const gaps = failed.attempts.slice(1).map((a: Body, i: number) => Date.parse(a.started) - Date.parse(failed.attempts[i].started));
+    expect(gaps[1]).toBeGreaterThan(gaps[0]);
+  });
+
+  it('record a connection error and a template error as failed attempts', async () => {
+    const { webhook } = await hook({ payload_url: 'http://127.0.0.1:9/{{ nope(', body_template: '' });
+    await t.post('/api/dcim/sites/', { name: 'Broken', slug: 'broken' });
+    const log = `/api/extras/webhook-deliveries/?webhook_id=${webhook.id}`;
+    await until(async () => (await t.get(log)).body.results[0]?.status.value === 'failed');
+    expect((await t.get(log)).body.results[0].attempts[0].error).toMatch(/An error occurred while rendering the template/);
+    await t.request('PATCH', `/api/extras/webhooks/${webhook.id}/`, { body: { payload_url: 'http://127.0.0.1:9/' } });
+    await t.post('/api/dcim/sites/', { name: 'Unreachable', slug: 'unreachable' });
+    await until(async () => (await t.get(log)).body.count === 2 && (await t.get(log)).body.results[0].status.value === 'failed');
+    expect((await t.get(log)).body.results[0].attempts[0].error).toMatch(/ECONNREFUSED/);
+  });
+});
