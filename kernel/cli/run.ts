@@ -4,6 +4,8 @@ import { demoUsage, generateDemo } from './demo.js';
 import { makemigrations } from './makemigrations.js';
 import { migrate, showmigrations } from './migrate.js';
 import { runserver } from './runserver.js';
+import { webhookReceiver } from './webhook-receiver.js';
+import { worker } from './worker.js';
 import { printSettings } from './settings.js';
 import { changepassword, createsuperuser, createtoken } from './users.js';
 import { createServer } from '../server.js';
@@ -16,6 +18,16 @@ type Usage = string | ((builtins: Plugin[]) => string);
 
 const COMMANDS: Record<string, { run: Command; usage: Usage; help: string }> = {
   runserver: { run: runserver, usage: 'runserver', help: 'Start the HTTP server (what `npm start` runs); migrates first.' },
+  worker: {
+    run: worker,
+    usage: 'worker',
+    help: 'Run background jobs (webhook deliveries) from the Redis queue; start several, on several machines.',
+  },
+  webhook_receiver: {
+    run: (args) => webhookReceiver(args),
+    usage: 'webhook_receiver [--port 9000]',
+    help: 'A test receiver: print each request (method, path, headers, body) and answer 200.',
+  },
   migrate: { run: migrate, usage: 'migrate', help: 'Apply pending database migrations of the kernel and every enabled plugin.' },
   showmigrations: { run: showmigrations, usage: 'showmigrations', help: 'List migrations and whether each is applied.' },
   makemigrations: { run: makemigrations, usage: 'makemigrations <plugin> [name]', help: 'Write a migration for the model changes of a plugin.' },

@@ -1,0 +1,88 @@
+import type { ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../../kernel/db/embedded.js';
+import { spawnManage } from '../helpers/cli.js';
+import { Receiver } from '../helpers/receiver.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+import { until } from '../helpers/wait.js';
+
+/** The server runs no jobs: `manage worker` processes deliver, sharing its database and Redis queue. */
+let t: TestServer;
+const receiver = new Receiver();
+const workers: ChildProcess[] = [];
+
+function startWorker(): ChildProcess {
+  const { settings } = t.server;
+  const child = spawnManage(['worker'], {
+    DATABASE_URL: t.server.db.url, REDIS_URL: settings.REDIS_URL!, REDIS_PREFIX: settings.REDIS_PREFIX,
+    SECRET_KEY: 'test-secret', JOB_LOCK_SECONDS: '2', JOB_CONCURRENCY: '1', WEBHOOK_RETRY_DELAY: '100', LOG_LEVEL: 'warn',
+  });
+  workers.push(child);
+  return child;
+}
+
+beforeAll(async () => {
+  await receiver.start();
+  t = await startServer({ settings: { RUN_JOBS: false } });
+  const { body: webhook } = await t.post('/api/extras/webhooks/', { name: 'to receiver', payload_url: `${receiver.url}/` });
+  await t.post('/api/extras/event-rules/', {
+    name: 'tenants', object_types: ['tenancy.tenant'], event_types: ['object_created'], action_object_type: 'extras.webhook', action_object_id: webhook.id,
+  });
+});
+afterAll(async () => {
+  for (const w of workers) w.kill('SIGKILL');
+  await t?.close();
+  await receiver.stop();
+});
+
+describe('manage worker', () => {
+  it('delivers what the server enqueued; a worker killed mid-delivery loses nothing and the next delivers each event once', async () => {
+    // The first delivery hangs at the receiver until its worker is killed.
+    let release: (() => void) | undefined;
+    const hung = new Promise<void>((ok) => (release = ok));
+    const hungDelivery: string[] = [];
+    receiver.answer = async (req) => {
+      if (JSON.parse(req.text).data.name === 'T1' && release) {
+        hungDelivery.push(String(req.headers['x-patchbay-delivery']));
+        const r = release;
+        release = undefined;
+        r();
+        await new Promise((never) => setTimeout(never, 60_000));
+      }
+      return 200;
+    };
+    await t.post('/api/tenancy/tenants/', [1, 2, 3, 4, 5].map((n) => ({ name: `T${n}`, slug: `t${n}` })));
+    const first = startWorker();
+    await hung;
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+    startWorker();
+    await until(async () => (await t.get('/api/extras/webhook-deliveries/?status=delivered')).body.count === 5, 30_000, 'five deliveries');
+    // Each event was acknowledged (200) exactly once: the killed worker's request never got its answer, and the
+    // next worker sent it again with the same delivery id (by which a receiver can tell a retry).
+    const acknowledged = receiver.requests.map((r) => JSON.parse(r.text).data.name as string).sort();
+    expect(acknowledged).toEqual(['T1', 'T2', 'T3', 'T4', 'T5']);
+    const again = receiver.requests.find((r) => JSON.parse(r.text).data.name === 'T1')!;
+    expect(again.headers['x-patchbay-delivery']).toBe(hungDelivery[0]);
+    const { results } = (await t.get('/api/extras/webhook-deliveries/?status=delivered&limit=10')).body;
+    expect(results.every((d: { attempts: unknown[] }) => d.attempts.length === 1)).toBe(true);
+  }, 60_000);
+});
+
+describe('manage webhook_receiver', () => {
+  it('prints each request and answers 200', async () => {
+    const port = await freePort();
+    const child = spawnManage(['webhook_receiver', '--port', String(port)]);
+    workers.push(child);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    await until(() => out.includes('Listening on port'), 20_000);
+    const res = await fetch(`http://127.0.0.1:${port}/some/path`, { method: 'POST', headers: { 'X-Test': 'yes', 'Content-Type': 'application/json' }, body: '{"a": 1}' });
+    expect(res.status).toBe(200);
+    await until(() => out.includes('{"a": 1}'));
+    expect(out).toMatch(/POST \/some\/path/);
+    expect(out).toMatch(/X-Test: yes/);
+    child.kill('SIGTERM');
+    expect(await new Promise((r) => child.once('exit', r))).toBe(0);
+  });
+});
