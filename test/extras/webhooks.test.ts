@@ -200,3 +200,23 @@ describe('webhooks', () => {
     expect((await t.get(log)).body.results[0].attempts[0].error).toMatch(/ECONNREFUSED/);
   });
 });
+
+describe('the SSRF guard (WEBHOOK_REFUSE_LOCAL)', () => {
+  it('refuses a payload URL that resolves to this machine, and says so in the delivery log', async () => {
+    const guarded = await startServer({ settings: { WEBHOOK_REFUSE_LOCAL: true, WEBHOOK_ATTEMPTS: 1 } });
+    try {
+      const { body: w } = await guarded.post('/api/extras/webhooks/', { name: 'local', payload_url: `${receiver.url.replace('127.0.0.1', 'localhost')}/` });
+      await guarded.post('/api/extras/event-rules/', {
+        name: 'r', object_types: ['tenancy.tenant'], event_types: ['object_created'], action_object_type: 'extras.webhook', action_object_id: w.id,
+      });
+      receiver.requests.length = 0;
+      await guarded.post('/api/tenancy/tenants/', { name: 'Guarded', slug: 'guarded' });
+      const log = '/api/extras/webhook-deliveries/';
+      await until(async () => (await guarded.get(log)).body.results[0]?.status.value === 'failed');
+      expect((await guarded.get(log)).body.results[0].attempts[0].error).toMatch(/^Refused: localhost resolves to (127\.0\.0\.1|::1), a local address/);
+      expect(receiver.requests).toHaveLength(0);
+    } finally {
+      await guarded.close();
+    }
+  });
+});
