@@ -18,7 +18,7 @@ describe('manage', () => {
     const column = rows.map((row) => row.search(/ {3}\S/) + 3);
     expect(new Set(column).size).toBe(1);
     expect(rows.map((row) => row.trim().split(' ')[0])).toEqual([
-      'runserver', 'migrate', 'showmigrations', 'makemigrations', 'createsuperuser', 'changepassword', 'createtoken', 'generate-demo', 'settings', 'help',
+      'runserver', 'worker', 'webhook_receiver', 'migrate', 'showmigrations', 'makemigrations', 'createsuperuser', 'changepassword', 'createtoken', 'generate-demo', 'settings', 'help',
       'housekeeping',
     ]);
     const unknown = await manage(['frobnicate']);
