@@ -28,6 +28,15 @@ const server = seededServer(async (db) => {
   await db.raw(`insert into extras_configcontext_tags (configcontext_id, tag_id) select c.id, (select min(id) from extras_tag) from (${contexts}) c`);
   await db.raw(`insert into extras_exporttemplate (object_types, name, description, environment_params, template_code, mime_type, file_name, file_extension, as_attachment, created, last_updated)
     select '{dcim.site}', 'Export ' || i, '', '{}', '{{ queryset.count() }}', '', '', '', true, now(), now() from generate_series(1, 1000) i`);
+  // A thousand webhooks, each with a rule and a delivery of a site's event.
+  await db.raw(`insert into extras_webhook (name, payload_url, created, last_updated) select 'Hook ' || i, 'http://localhost:9000/', now(), now() from generate_series(1, 1000) i`);
+  const webhookType = `(select id from core_objecttype where app_label = 'extras' and model = 'webhook')`;
+  const siteType = `(select id from core_objecttype where app_label = 'dcim' and model = 'site')`;
+  await db.raw(`insert into extras_eventrule (object_types, name, event_types, action_object_type_id, action_object_id, created, last_updated)
+    select '{dcim.site}', 'Rule ' || w.id, '{object_created}', ${webhookType}, w.id, now(), now() from extras_webhook w`);
+  await db.raw(`insert into extras_webhookdelivery (webhook_id, event_rule_id, event, object_type_id, object_id, request_id, status, attempts, context, created, last_updated)
+    select r.action_object_id, r.id, 'object_created', ${siteType}, (select min(id) from dcim_site), '', 'delivered', '[{"attempt": 1}]', '{"event": "created"}', now(), now()
+    from extras_eventrule r`);
 });
 
 /** SQL statements per extras list request: the same at page sizes 1, 50 and 1000. */
@@ -37,6 +46,9 @@ const BUDGETS: ListBudgets = {
   '/api/extras/config-context-profiles/': { full: 5, brief: 3 },
   '/api/extras/config-templates/': { full: 4, brief: 3 },
   '/api/extras/export-templates/': { full: 3, brief: 3 },
+  '/api/extras/webhooks/': { full: 5, brief: 3 },
+  '/api/extras/event-rules/': { full: 6, brief: 3 },
+  '/api/extras/webhook-deliveries/': { full: 6, brief: 3 },
 };
 
 budgetSuite('extras list query budgets', server, BUDGETS);

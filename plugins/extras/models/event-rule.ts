@@ -1,3 +1,4 @@
+import { objectTypesField } from '../fields/object-types.js';
 import { EVENT_TYPES, ValidationError, defineModel, f, type Json } from '../../../kernel/index.js';
 import { EventRuleAction } from '../choices.js';
 import { compileConditions, hasConditions } from '../events/conditions.js';
@@ -7,14 +8,7 @@ export const EventRule = defineModel('extras.eventrule', {
   path: 'event-rules',
   verboseName: 'event rule',
   fields: {
-    object_types: f.list({
-      sqlType: 'varchar(100)[]',
-      nonEmpty: true,
-      item: (value, registry) => {
-        if (typeof value !== 'string' || !registry.find(value)?.served) throw `Invalid content type: ${String(value)}`;
-        return value;
-      },
-    }),
+    object_types: objectTypesField(),
     name: f.string({ max: 150, unique: true }),
     enabled: f.boolean({ default: true }),
     event_types: f.list({

@@ -1,3 +1,4 @@
+import { objectTypesField } from '../fields/object-types.js';
 import { ValidationError, defineModel, f, type Field } from '../../../kernel/index.js';
 
 /** What every rendered template declares: its code, the Jinja2 environment's options and how its output is served. */
@@ -37,14 +38,7 @@ export const ExportTemplate = defineModel('extras.exporttemplate', {
   path: 'export-templates',
   verboseName: 'export template',
   fields: {
-    object_types: f.list({
-      sqlType: 'varchar(100)[]',
-      nonEmpty: true,
-      item: (value, registry) => {
-        if (typeof value !== 'string' || !registry.find(value)?.served) throw `Invalid content type: ${String(value)}`;
-        return value;
-      },
-    }),
+    object_types: objectTypesField(),
     name: f.string({ max: 100 }),
     description: f.string({ max: 200, blank: true }),
     ...renderedFields(),
