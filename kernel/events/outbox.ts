@@ -46,16 +46,19 @@ export class EventOutbox {
     return Number((row as { id: number }).id);
   }
 
-  /** Takes the row a write stored, once it committed; the writer's request does not wait for it. */
-  dispatch(id: number): void {
-    this.track(this.take((db) => db(OUTBOX_TABLE).select('id').where('id', id)));
+  /**
+   * Takes the row a write stored, once it committed: the response waits for the rules to be matched and the
+   * deliveries recorded and enqueued (a few statements), never for a delivery. A failure leaves the row for the sweep.
+   */
+  dispatch(id: number): Promise<void> {
+    return this.track(this.take((db) => db(OUTBOX_TABLE).select('id').where('id', id)));
   }
 
   /** Takes every row left over (at start, before any new write) and then, every `seconds`, rows older than that. */
   async start(seconds: number): Promise<void> {
     for (const receiver of this.receivers) await receiver.recover?.();
     while ((await this.take((db) => db(OUTBOX_TABLE).select('id').orderBy('id').limit(SWEEP_BATCH))) === SWEEP_BATCH);
-    this.timer = setInterval(() => this.track(this.sweep(seconds)), seconds * 1000);
+    this.timer = setInterval(() => void this.track(this.sweep(seconds)), seconds * 1000);
     this.timer.unref();
   }
 
@@ -71,13 +74,13 @@ export class EventOutbox {
     while ((await this.take(stale)) === SWEEP_BATCH);
   }
 
-  private track(work: Promise<unknown>): void {
+  private track(work: Promise<unknown>): Promise<void> {
     const run = work.then(
       () => undefined,
       (err: Error) => this.log.error(`event dispatch failed (the events stay in the outbox): ${err.message}`),
     );
     this.running.add(run);
-    void run.finally(() => this.running.delete(run));
+    return run.finally(() => this.running.delete(run));
   }
 
   /** Deletes the selected rows (skipping those another process holds) and hands their events over; returns the count. */

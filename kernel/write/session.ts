@@ -213,7 +213,7 @@ export class WriteSession {
   /** Hands the events over and runs the follow-ups; the session's runner calls it once the transaction committed. */
   async committed(): Promise<void> {
     await this.services.watch.changed(this.touched);
-    if (this.outboxRow !== undefined) this.services.outbox.dispatch(this.outboxRow);
+    if (this.outboxRow !== undefined) await this.services.outbox.dispatch(this.outboxRow);
     for (const work of this.followUps) await work();
   }
 

@@ -41,13 +41,13 @@ export const WebhookHttpMethod = defineChoices([
   ['PUT', 'PUT'],
   ['PATCH', 'PATCH'],
   ['DELETE', 'DELETE'],
-]);
+], { name: 'WebhookHttpMethodEnum', prefix: '' });
 
 export const EventRuleAction = defineChoices([
   ['webhook', 'Webhook'],
   ['script', 'Script'],
   ['notification', 'Notification'],
-]);
+], { name: 'EventRuleActionEnum', prefix: '' });
 
 /** What became of a webhook delivery: waiting for (another) attempt, delivered, or failed for good. */
 export const DeliveryStatus = defineChoices([

@@ -220,3 +220,25 @@ describe('the SSRF guard (WEBHOOK_REFUSE_LOCAL)', () => {
     }
   });
 });
+
+describe('the write budget with an enabled rule', () => {
+  it('is the same for 1 or 100 objects: events stored with the write, deliveries recorded and enqueued after it', async () => {
+    // No jobs run in this server, so only the writes' own statements are counted.
+    const quiet = await startServer({ settings: { RUN_JOBS: false } });
+    try {
+      const { body: w } = await quiet.post('/api/extras/webhooks/', { name: 'flat', payload_url: receiver.url });
+      await quiet.post('/api/extras/event-rules/', {
+        name: 'flat', object_types: ['dcim.site'], event_types: ['object_created'], action_object_type: 'extras.webhook', action_object_id: w.id,
+      });
+      const counts: number[] = [];
+      for (const size of [1, 100]) {
+        const bodies = Array.from({ length: size }, (_, i) => ({ name: `Flat ${size}-${i}`, slug: `flat-${size}-${i}` }));
+        counts.push(await quiet.countQueries(async () => expect((await quiet.post('/api/dcim/sites/', bodies)).status).toBe(201)));
+      }
+      expect(counts[0]).toBe(counts[1]);
+      expect((await quiet.get('/api/extras/webhook-deliveries/?limit=1')).body.count).toBe(101);
+    } finally {
+      await quiet.close();
+    }
+  });
+});

@@ -92,6 +92,8 @@ export async function startServer(options: { plugins?: string[]; settings?: Part
       REDIS_URL: inject('redisUrl'),
       // Each server its own queue in the shared Redis.
       REDIS_PREFIX: `test-${randomUUID()}`,
+      // No periodic outbox sweep during a test (its statements would count in query budgets); tests of it set their own.
+      OUTBOX_SWEEP_SECONDS: 3600,
       PORT: 0,
       LOG_LEVEL: 'error',
       SECRET_KEY: 'test-secret',
