@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { usersPlugin } from './auth/plugin.js';
+import { corePlugin } from './core/plugin.js';
 import { SettingsError, loadSettings } from './config/load.js';
 import type { Settings } from './config/settings.js';
 import { Database } from './db/database.js';
@@ -77,7 +78,7 @@ const KERNEL_MIGRATIONS = new URL('./db/migrations/', import.meta.url);
 export async function bootstrap(options: BootOptions): Promise<Booted> {
   const settings = loadSettings(options.settings, options.env);
   const log = createLogger(settings.LOG_LEVEL);
-  const enabled = await loadPlugins([usersPlugin, ...options.builtins], settings);
+  const enabled = await loadPlugins([usersPlugin, corePlugin, ...options.builtins], settings);
   settings.SECRET_KEY = secretKey(settings, log);
 
   const registry = new ModelRegistry();

@@ -71,5 +71,6 @@ export { send } from './http/respond.js';
 export { isPlainObject, pythonType } from './model/values.js';
 export { paginate, pageOf } from './rest/pagination.js';
 export { Services } from './services.js';
-export type { JobRun, EnqueueOptions, QueuePort } from './queue/port.js';
+export type { JobRun, LogLevel, EnqueueOptions, QueuePort } from './queue/port.js';
+export { JobFailed, type TrackOptions } from './core/jobs.js';
 export { API_VERSION, PATCHBAY_VERSION } from './version.js';

@@ -10,10 +10,11 @@ import type { EventClaim, EventType, ObjectEvent } from './events/event.js';
 import type { FilterExtension } from './filters/filterset.js';
 import type { Field } from './model/field.js';
 import type { Model } from './model/model.js';
-import type { Db } from './model/types.js';
+import type { Db, Row } from './model/types.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { DataAccess } from './plugins/data.js';
-import type { JobHandler, JobRun, QueuePort } from './queue/port.js';
+import type { TrackOptions } from './core/jobs.js';
+import type { JobRun, QueuePort } from './queue/port.js';
 import type { Logger } from './log.js';
 import type { TemplateRenderer } from './templates/renderer.js';
 import type { ChangeRecord } from './write/changes.js';
@@ -28,6 +29,11 @@ export interface PluginContext<C = Record<string, unknown>> {
   /** Adds query-string filters to models (this plugin's or others'). */
   filters: { extend(extension: FilterExtension): void };
   queue: QueuePort;
+  /**
+   * Tracked jobs: `enqueue('<plugin>.<job>', { object, userId, data, scheduleAt, interval })` records a job in
+   * `/api/core/jobs/` (status, times, result, log; events for event rules) and runs the plugin's handler.
+   */
+  jobs: { enqueue(job: string, options?: TrackOptions): Promise<Row> };
   /** Renders Jinja2 templates in a sandbox (config and export templates), reading models as a request's user may. */
   templates: TemplateRenderer;
   log: Logger;
@@ -101,8 +107,14 @@ export interface PluginDefinition<C = Record<string, unknown>> {
    * process that wrote them died: they wait in the transactional outbox until a receiver took them.
    */
   events?: EventHooks<C>;
-  /** Background job handlers by job name; enqueue them with `ctx.queue.enqueue('<plugin>.<job>', data, options)`. */
-  jobs?: Record<string, (data: unknown, ctx: PluginContext<C>, run: JobRun) => ReturnType<JobHandler>>;
+  /**
+   * Background job handlers by job name: enqueue them with `ctx.queue.enqueue('<plugin>.<job>', data, options)`,
+   * or tracked with `ctx.jobs.enqueue('<plugin>.<job>', options)` (what a tracked run returns becomes its `data`;
+   * throwing `JobFailed` ends it "failed", anything else "errored").
+   */
+  jobs?: Record<string, (data: unknown, ctx: PluginContext<C>, run: JobRun) => Promise<unknown> | unknown>;
+  /** System jobs: jobs of `jobs` run every so many minutes (`{ housekeeping: 1440 }`), tracked; one waits at a time. */
+  schedule?: Record<string, number>;
   /** Fields this plugin adds to other plugins' models, by name (e.g. `tags` on every model declaring the feature). */
   contributes?: (model: Model) => Record<string, Field>;
   /** Its part of `manage generate-demo`: the sizes it takes and the steps that insert its demo data. */

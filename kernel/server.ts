@@ -6,6 +6,7 @@ import { container as rootContainer } from 'tsyringe';
 import { bootstrap, type BootOptions } from './boot.js';
 import type { Settings } from './config/settings.js';
 import type { Database } from './db/database.js';
+import { JobRunner } from './core/jobs.js';
 import { EventOutbox } from './events/outbox.js';
 import { ModelWatch } from './events/watch.js';
 import { FilterSets } from './filters/filterset.js';
@@ -101,9 +102,23 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     });
 
   const templates = new TemplateRenderer({ knex: db.knex, registry, settings, log });
+  const jobModel = registry.get('core.job');
+  const jobs = new JobRunner({ knex: db.knex, queue, outbox, registry, log, render: async (row) => (await system.render(jobModel, [row]))[0] });
+  const schedules: [string, number][] = [];
   const contexts = enabled.map(({ plugin, config }) => {
-    const ctx: PluginContext = { plugin, config, settings, registry, filters, queue, templates, log, system, container, db: db.knex, as, watch: (model, callback) => watch.watch(model, callback) };
-    for (const [name, handler] of Object.entries(plugin.jobs ?? {})) queue.handle(`${plugin.name}.${name}`, (payload, run) => handler(payload, ctx, run));
+    const ctx: PluginContext = {
+      plugin, config, settings, registry, filters, queue, jobs, templates, log, system, container, db: db.knex, as,
+      watch: (model, callback) => watch.watch(model, callback),
+    };
+    for (const [name, handler] of Object.entries(plugin.jobs ?? {})) {
+      const job = `${plugin.name}.${name}`;
+      // Queued directly, a run logs to the server's log; tracked, to the job's own.
+      queue.handle(job, async (payload, attempt) => {
+        await handler(payload, ctx, { ...attempt, log: (level, message) => log[level === 'warning' ? 'warn' : level](`${job}: ${message}`) });
+      });
+      jobs.register(job, (input, run) => handler(input, ctx, run));
+    }
+    for (const [name, interval] of Object.entries(plugin.schedule ?? {})) schedules.push([`${plugin.name}.${name}`, interval]);
     if (plugin.events) {
       const hooks = plugin.events;
       outbox.add({
@@ -128,9 +143,11 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
 
   let http: Server | undefined;
   /** Takes events from the outbox, and runs jobs when `jobs` (a worker; a server with RUN_JOBS). */
-  const start = async (jobs: boolean) => {
+  const start = async (work: boolean) => {
     await outbox.start(settings.OUTBOX_SWEEP_SECONDS);
-    if (jobs) await queue.work(settings.JOB_CONCURRENCY);
+    await jobs.recover();
+    for (const [job, interval] of schedules) await jobs.schedule(job, interval);
+    if (work) await queue.work(settings.JOB_CONCURRENCY);
   };
   return {
     get app() {

@@ -58,6 +58,7 @@ export class BullQueue implements QueuePort {
         opts: {
           jobId: options.id,
           attempts: Math.max(1, options.attempts ?? 1),
+          delay: options.delayMs && options.delayMs > 0 ? options.delayMs : undefined,
           backoff: options.backoffMs ? { type: 'exponential', delay: options.backoffMs } : undefined,
         },
       })),

@@ -39,8 +39,10 @@ export class InProcessQueue implements QueuePort {
       started: null, ended: null, workerName: null, position: null, attemptsMade: 0, attempts: Math.max(1, options.attempts ?? 1),
       errors: [], result: null, timeoutSeconds: 0,
     };
-    this.entries.set(id, { task, backoffMs: options.backoffMs ?? 0 });
-    this.pump();
+    const entry: Entry = { task, backoffMs: options.backoffMs ?? 0 };
+    this.entries.set(id, entry);
+    if (options.delayMs && options.delayMs > 0) this.delay(entry, options.delayMs);
+    else this.pump();
   }
 
   async enqueueAll(name: string, jobs: { data: unknown; options?: EnqueueOptions }[]): Promise<void> {
@@ -89,15 +91,19 @@ export class InProcessQueue implements QueuePort {
       if ((task.status as TaskStatus) === 'stopped') return;
       task.attemptsMade = attempt;
       task.errors.push(errorLog(err));
-      if (attempt < task.attempts) {
-        task.status = 'scheduled';
-        entry.timer = setTimeout(() => this.release(entry), entry.backoffMs * 2 ** (attempt - 1));
-        entry.timer.unref();
-      } else task.status = 'failed';
+      if (attempt < task.attempts) this.delay(entry, entry.backoffMs * 2 ** (attempt - 1));
+      else task.status = 'failed';
     } finally {
       task.ended = new Date();
       task.workerName = null;
     }
+  }
+
+  /** Scheduled: back to the queue after `ms`. */
+  private delay(entry: Entry, ms: number): void {
+    entry.task.status = 'scheduled';
+    entry.timer = setTimeout(() => this.release(entry), ms);
+    entry.timer.unref();
   }
 
   private release(entry: Entry): void {

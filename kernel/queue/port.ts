@@ -1,5 +1,5 @@
-/** One run of a job: which attempt it is and whether a failure would be its last. */
-export interface JobRun {
+/** One run of a queued job: which attempt it is and whether a failure would be its last. */
+export interface RunAttempt {
   /** 1 for the first attempt. */
   attempt: number;
   attempts: number;
@@ -7,8 +7,15 @@ export interface JobRun {
   final: boolean;
 }
 
+export type LogLevel = 'debug' | 'info' | 'warning' | 'error';
+
+/** A run as a plugin's job handler sees it: the attempt, and a log (the job's own in /api/core/jobs/, else the server's). */
+export interface JobRun extends RunAttempt {
+  log(level: LogLevel, message: string): void;
+}
+
 /** A background job handler; throwing fails the run (retried while attempts remain). */
-export type JobHandler = (data: unknown, run: JobRun) => Promise<void> | void;
+export type JobHandler = (data: unknown, run: RunAttempt) => Promise<void> | void;
 
 export interface EnqueueOptions {
   /** Jobs are unique by id: enqueueing an id the queue holds again is a no-op (durable work recovered at start). */
@@ -17,6 +24,8 @@ export interface EnqueueOptions {
   attempts?: number;
   /** The first retry's delay; each next one doubles it. */
   backoffMs?: number;
+  /** Runs no sooner than this from now (the job is "scheduled" until then). */
+  delayMs?: number;
   /** What the job does, in words, for the background tasks list. */
   description?: string;
 }

@@ -18,8 +18,8 @@ export interface RestApiDeps extends RestServices {
  */
 export function mountRestApi(surface: HttpSurface, deps: RestApiDeps): Map<string, RecordedRoute[]> {
   const { registry } = deps;
-  surface.mount('/', rootRouter({ plugins: deps.plugins.map((p) => p.plugin), registry, db: deps.db, queue: deps.queue }));
   const routes = new Map<string, RecordedRoute[]>();
+  surface.mount('/', rootRouter({ plugins: deps.plugins.map((p) => p.plugin), registry, db: deps.db, queue: deps.queue, routes }));
   const outputs: ListOutputs = new Map(
     deps.plugins.flatMap(({ plugin, ctx }) => Object.entries(plugin.listOutputs ?? {}).map(([param, handler]) => [param, (req, res, model) => handler(req, res, model, ctx)])),
   );

@@ -4,6 +4,7 @@ import type { Database } from '../db/database.js';
 import type { Plugin } from '../plugin.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { QueuePort } from '../queue/port.js';
+import type { RecordedRoute } from '../openapi/routes.js';
 import { API_VERSION, PATCHBAY_VERSION } from '../version.js';
 import { baseUrl } from '../http/request.js';
 import { send } from '../http/respond.js';
@@ -17,15 +18,28 @@ export interface RootDeps {
   registry: ModelRegistry;
   db: Database;
   queue: QueuePort;
+  /** Each plugin's extra routes by plugin name (filled as they are mounted): its list endpoints are in its root. */
+  routes: ReadonlyMap<string, RecordedRoute[]>;
 }
 
-/** Endpoint listing of one plugin: `{ "<path>": "<absolute list URL>" }`. */
-function endpointsOf(plugin: Plugin, registry: ModelRegistry, base: string): Record<string, string> {
-  return sorted((plugin.models ?? []).filter((m) => m.served).map((m) => [m.path, `${base}${registry.apiPath(m)}`]));
+/**
+ * Endpoint listing of one plugin: `{ "<path>": "<absolute list URL>" }`: its models, the aliases of other plugins'
+ * models under its base path, and its own list routes (`GET /background-tasks/`).
+ */
+function endpointsOf(plugin: Plugin, plugins: Plugin[], registry: ModelRegistry, routes: RecordedRoute[], base: string): Record<string, string> {
+  const entries: [string, string][] = (plugin.models ?? []).filter((m) => m.served).map((m) => [m.path, `${base}${registry.apiPath(m)}`]);
+  for (const alias of plugins.flatMap((p) => p.aliases ?? [])) {
+    if (alias.path.startsWith(plugin.basePath)) entries.push([alias.path.slice(plugin.basePath.length, -1), `${base}${alias.path}`]);
+  }
+  for (const route of routes) {
+    const [, path] = /^\/([a-z0-9_-]+)\/$/.exec(route.path) ?? [];
+    if (route.method === 'get' && path) entries.push([path, `${base}${plugin.basePath}${path}/`]);
+  }
+  return sorted(entries);
 }
 
 /** `/api/`, `/api/plugins/`, each app's root and `/api/status/`. */
-export function rootRouter({ plugins, registry, db, queue }: RootDeps): Router {
+export function rootRouter({ plugins, registry, db, queue, routes }: RootDeps): Router {
   const router = express.Router({ strict: true, caseSensitive: true });
   const builtins = plugins.filter((p) => BUILTIN.test(p.basePath));
   const thirdParty = plugins.filter((p) => !BUILTIN.test(p.basePath));
@@ -54,11 +68,14 @@ export function rootRouter({ plugins, registry, db, queue }: RootDeps): Router {
   });
 
   for (const plugin of plugins) {
-    router.get(plugin.basePath, (req, res) => send(req, res, 200, endpointsOf(plugin, registry, baseUrl(req)), plugin.label ?? plugin.name));
+    router.get(plugin.basePath, (req, res) => {
+      send(req, res, 200, endpointsOf(plugin, plugins, registry, routes.get(plugin.name) ?? [], baseUrl(req)), plugin.label ?? plugin.name);
+    });
   }
 
   router.get('/api/status/', async (req, res) => {
     const [dbUp, queueUp] = await Promise.all([db.ping(), queue.ping()]);
+    const workers = queueUp ? (await queue.workers()).length : 0;
     const pending = dbUp ? await db.pendingMigrations() : [];
     // NetBox's keys (what pynetbox's `status()` and monitoring scripts read), then Patchbay's own.
     send(req, res, 200, {
@@ -66,8 +83,8 @@ export function rootRouter({ plugins, registry, db, queue }: RootDeps): Router {
       'netbox-version': API_VERSION,
       'netbox-full-version': API_VERSION,
       plugins: sorted(thirdParty.map((p) => [p.name, p.version])),
-      // This process works the queue itself.
-      'rq-workers-running': queueUp ? 1 : 0,
+      // Processes working the queue (this server with RUN_JOBS, `manage worker`s), as the background workers list them.
+      'rq-workers-running': workers,
       'patchbay-version': PATCHBAY_VERSION,
       'api-version': API_VERSION,
       hostname: hostname(),

@@ -1,4 +1,4 @@
-import type { ChangeRecord, FilterExtension, PluginContext, QueryFilter, SqlCondition } from '../../kernel/index.js';
+import type { ChangeRecord, FilterExtension, JobRun, PluginContext, QueryFilter, SqlCondition } from '../../kernel/index.js';
 import { ObjectChange } from './models/object-change.js';
 
 /** Writes the change records of one write step (one model, one action) in one statement, in the change's transaction. */
@@ -56,15 +56,26 @@ export function requestFilters(ctx: PluginContext): FilterExtension {
   };
 }
 
-/** `manage housekeeping`: deletes change records older than CHANGELOG_RETENTION days (0 keeps them). */
-export async function housekeeping(ctx: PluginContext): Promise<number> {
+/** Deletes change records older than CHANGELOG_RETENTION days (0 keeps them); says what it did through `say`. */
+async function pruneChanges(ctx: PluginContext, say: (message: string) => void): Promise<number> {
   const days = ctx.settings.CHANGELOG_RETENTION;
   if (!days) {
-    process.stdout.write('CHANGELOG_RETENTION is 0: change records are kept forever.\n');
+    say('CHANGELOG_RETENTION is 0: change records are kept forever.');
     return 0;
   }
   // A bulk delete of old records: they are not themselves change-logged.
   const deleted = await ctx.db(ObjectChange.table).where('time', '<', ctx.db.raw(`now() - make_interval(days => ?)`, [days])).delete();
-  process.stdout.write(`Deleted ${deleted} change records older than ${days} days.\n`);
+  say(`Deleted ${deleted} change records older than ${days} days.`);
+  return deleted;
+}
+
+/** `manage housekeeping`. */
+export async function housekeeping(ctx: PluginContext): Promise<number> {
+  await pruneChanges(ctx, (message) => process.stdout.write(`${message}\n`));
   return 0;
+}
+
+/** The daily housekeeping job (a system job in /api/core/jobs/). */
+export async function housekeepingJob(_data: unknown, ctx: PluginContext, run: JobRun): Promise<{ deleted: number }> {
+  return { deleted: await pruneChanges(ctx, (message) => run.log('info', message)) };
 }

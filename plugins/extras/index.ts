@@ -1,5 +1,5 @@
 import { definePlugin, f, type Field, type Model } from '../../kernel/index.js';
-import { housekeeping, recordChanges, requestFilters } from './changelog.js';
+import { housekeeping, housekeepingJob, recordChanges, requestFilters } from './changelog.js';
 import { customFieldFilters } from './custom-field-filters.js';
 import { CUSTOM_FIELD_FILTER_TYPES, customFieldDataFilter } from './custom-field-graphql.js';
 import { ConfigContextField } from './config-context/field.js';
@@ -68,7 +68,8 @@ export default definePlugin({
     receive: receiveEvents,
     recover: recoverDeliveries,
   },
-  jobs: { deliver_webhook: deliverWebhook },
+  jobs: { deliver_webhook: deliverWebhook, housekeeping: housekeepingJob },
+  schedule: { housekeeping: 1440 },
   routes(router, ctx) {
     router.post('/config-templates/:id/render/', renderTemplateRoute(ctx));
   },

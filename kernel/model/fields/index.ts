@@ -9,7 +9,7 @@ import { ListField, type ListOptions } from './list.js';
 import { ReverseField, type ReverseOptions } from './reverse.js';
 import { ManyToManyField, type ManyToManyOptions } from './many-to-many.js';
 import {
-  BooleanField, ColorField, DateField, DateTimeField, DecimalField, EmailField, IntegerField, JsonField, SlugField, StringField, TimeZoneField, UrlField,
+  BooleanField, ColorField, DateField, DateTimeField, DecimalField, EmailField, IntegerField, JsonField, SlugField, StringField, TimeZoneField, UrlField, UuidField,
   type DecimalOptions, type IntegerOptions, type JsonOptions, type StringOptions, type TemporalOptions,
 } from './scalar.js';
 
@@ -22,6 +22,7 @@ export const f = {
   slug: (o: StringOptions = {}) => new SlugField({ max: 100, ...o }),
   email: (o: StringOptions = {}) => new EmailField({ max: 254, ...o }),
   url: (o: StringOptions = {}) => new UrlField({ max: 200, ...o }),
+  uuid: (o: CommonOptions = {}) => new UuidField({ max: 36, ...o }),
   /** Six hex digits (`9e9e9e`). */
   color: (o: StringOptions = {}) => new ColorField({ max: 6, ...o }),
   /** An IANA time zone name, or null. */

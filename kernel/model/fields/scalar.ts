@@ -194,6 +194,22 @@ export class UrlField extends StringField {
   }
 }
 
+/** A UUID in its canonical text form, lower-cased (as Python's `str(uuid)`). */
+export class UuidField extends StringField {
+  protected override coerce(value: unknown): string {
+    const text = super.coerce(value);
+    return text && text.toLowerCase();
+  }
+
+  protected override checkFormat(text: string): void {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(text)) throw 'Must be a valid UUID.';
+  }
+
+  protected override format(): string {
+    return 'uuid';
+  }
+}
+
 /** An RGB colour as six lower-case hex digits, without `#` (NetBox's ColorField). */
 export class ColorField extends StringField {
   protected override checkFormat(text: string): void {
