@@ -11,6 +11,7 @@ import { dcimDemoSteps } from '../plugins/dcim/demo/steps.js';
 import { ipamDemoSteps } from '../plugins/ipam/demo/steps.js';
 import { extrasDemoSteps } from '../plugins/extras/demo.js';
 import { renderLeafBaseline } from './render-baseline.js';
+import { eventsBench } from './events.js';
 import { isDeepStrictEqual } from 'node:util';
 import { startPostgres } from '../test/helpers/services.js';
 import { measure, measureCount, measureWork, report } from './harness.js';
@@ -255,6 +256,11 @@ try {
     ['List 1000 prefixes with _depth and children, among 100,000', '/api/ipam/prefixes/?limit=1000', prefixList(db)],
   ];
   for (const [title, path, handler] of ipamScenarios) await compare(title, path, handler);
+
+  // Webhooks and event rules end to end, on a database of their own in the same cluster: events/s from one bulk
+  // create to a local receiver, commit-to-delivery latency, what an enabled rule adds to a bulk create; with bull on
+  // a Redis (the server or a `manage worker` delivering), on the Redis `npm start` embeds, and the in-process queue.
+  await eventsBench(database.adminUrl, seconds);
 } finally {
   await server.close();
   await database.stop();

@@ -15,7 +15,10 @@ afterAll(async () => {
 describe('a third-party plugin enabled through PLUGINS', () => {
   it('is listed under /api/plugins/ with its endpoints, and in /api/status/', async () => {
     expect((await t.get('/api/plugins/')).body).toEqual({ maintenance: `${t.base}/api/plugins/maintenance/` });
-    expect((await t.get('/api/plugins/maintenance/')).body).toEqual({ tasks: `${t.base}/api/plugins/maintenance/tasks/`, windows: `${t.base}${WINDOWS}` });
+    // Its models and its own list route.
+    expect((await t.get('/api/plugins/maintenance/')).body).toEqual({
+      tasks: `${t.base}/api/plugins/maintenance/tasks/`, upcoming: `${t.base}/api/plugins/maintenance/upcoming/`, windows: `${t.base}${WINDOWS}`,
+    });
     expect((await t.get('/api/status/')).body.plugins).toEqual({ maintenance: '1.0.0' });
     expect((await t.get('/api/plugins/maintenance/windows')).status).toBe(302);
   });

@@ -168,7 +168,7 @@ describe('the OpenAPI schema', () => {
     let described = 0;
     for (const [path, item] of Object.entries(document.paths as Record<string, Body>)) {
       // Model lists: their create takes one object or a list.
-      const create = item.post?.requestBody.content['application/json'].schema.oneOf?.[0].$ref as string | undefined;
+      const create = item.post?.requestBody?.content['application/json'].schema.oneOf?.[0].$ref as string | undefined;
       if (path.includes('{') || !create) continue;
       const request = document.components.schemas[create.split('/').pop()!];
       const options = (await t.request('OPTIONS', path)).body.actions.POST as Record<string, Body>;
@@ -211,12 +211,15 @@ describe('the OpenAPI schema', () => {
     const missing: string[] = [];
     for (const [path, item] of Object.entries(document.paths as Record<string, Body>)) {
       let concrete = path;
-      if (path.includes('{id}')) {
-        const list = path.slice(0, path.indexOf('{id}'));
-        const id = document.paths[list] ? (await t.get(`${list}?limit=1`)).body.results?.[0]?.id : 1;
-        if (id === undefined) continue;
-        concrete = path.replace('{id}', String(id));
+      for (const key of ['id', 'name'].filter((k) => path.includes(`{${k}}`))) {
+        // The first of the list: an object by id; a background queue or worker by name, a task by its id.
+        const list = path.slice(0, path.indexOf(`{${key}}`));
+        const first = document.paths[list] ? (await t.get(`${list}?limit=1`)).body.results?.[0] : { id: 1 };
+        const value = first?.[key] ?? first?.id;
+        if (value === undefined) break;
+        concrete = path.replace(`{${key}}`, encodeURIComponent(String(value)));
       }
+      if (concrete.includes('{')) continue;
       const method = item.get ? 'GET' : 'POST';
       const res = await t.request(method, concrete, method === 'POST' ? { body: {} } : {});
       if (res.status === 404) missing.push(`${method} ${concrete}`);

@@ -13,7 +13,8 @@ export const Job = defineModel('core.job', {
   // Not in NetBox's GraphQL schema either.
   graphql: false,
   fields: {
-    object: f.generic({ nullable: true, onDelete: 'cascade' }),
+    // A job's record outlives its object (as a change record does), and deletes of other models stay one statement shorter.
+    object: f.generic({ nullable: true, onDelete: 'keep' }),
     name: f.string({ max: 200 }),
     status: f.choice(JobStatus, { default: 'pending' }),
     scheduled: f.datetime({ nullable: true }),

@@ -1,0 +1,83 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../helpers/browser.js';
+import { Receiver } from '../helpers/receiver.js';
+import { startServer, type TestServer, type TestUser } from '../helpers/server.js';
+import { until } from '../helpers/wait.js';
+
+const ARTIFACTS = 'test/artifacts';
+let t: TestServer;
+let browser: Browser;
+let staff: TestUser;
+const receiver = new Receiver();
+
+beforeAll(async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await receiver.start();
+  t = await startServer({ settings: { WEBHOOK_ATTEMPTS: 1 } });
+  staff = await t.createUser('operator');
+  await t.server.db.knex('users_user').where('id', staff.id).update({ is_staff: true });
+  const { body: webhook } = await t.post('/api/extras/webhooks/', { name: 'to receiver', payload_url: `${receiver.url}/` });
+  await t.post('/api/extras/event-rules/', {
+    name: 'tenants', object_types: ['tenancy.tenant'], event_types: ['object_created'], action_object_type: 'extras.webhook', action_object_id: webhook.id,
+  });
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+  await receiver.stop();
+});
+
+async function logIn(page: Page, user: TestUser): Promise<void> {
+  await page.goto('/core/background-tasks/');
+  expect(new URL(page.url()).pathname).toBe('/login/');
+  await page.fill('#username', user.username);
+  await page.fill('#password', user.password);
+  await Promise.all([page.waitForURL('**/core/background-tasks/'), page.click('button[type=submit]')]);
+}
+
+describe('the background tasks page', () => {
+  it('lists a failed delivery with its error log; Requeue sends it again', async () => {
+    receiver.answer = () => 503;
+    const tenant = (await t.post('/api/tenancy/tenants/', { name: 'Paged', slug: 'paged' })).body;
+    await until(async () => (await t.get(`/api/extras/webhook-deliveries/?object_id=${tenant.id}&status=failed`)).body.count === 1, 10_000, 'a failed delivery');
+    const [delivery] = (await t.get(`/api/extras/webhook-deliveries/?object_id=${tenant.id}`)).body.results;
+
+    const context = await browser.newContext({ baseURL: t.base });
+    const page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    await logIn(page, staff);
+    const row = page.locator(`tr[data-status="failed"][data-id="webhook-delivery-${delivery.id}"]`);
+    await expect(row.count()).resolves.toBe(1);
+    await row.locator('summary').click();
+    await expect(row.locator('pre').innerText()).resolves.toContain('Status 503 returned, webhook FAILED to process.');
+    await page.screenshot({ path: `${ARTIFACTS}/background-tasks-failed.png`, fullPage: true });
+
+    receiver.answer = () => 200;
+    await Promise.all([page.waitForURL('**/core/background-tasks/?requeued=*'), row.locator('button', { hasText: 'Requeue' }).click()]);
+    await expect(page.locator('[role=status]').innerText()).resolves.toBe(`Job webhook-delivery-${delivery.id} requeued.`);
+    await until(async () => (await t.get(`/api/extras/webhook-deliveries/${delivery.id}/`)).body.status.value === 'delivered', 10_000, 'delivered');
+    expect(receiver.requests.filter((r) => r.headers['x-patchbay-delivery'] === String(delivery.id)).map(() => 'sent')).toHaveLength(2);
+    await page.reload();
+    await expect(page.locator(`tr[data-id="webhook-delivery-${delivery.id}"]`).count()).resolves.toBe(0);
+    await page.screenshot({ path: `${ARTIFACTS}/background-tasks-requeued.png`, fullPage: true });
+
+    // The form's CSRF token is required: a post from another site (without it) is refused.
+    const forged = await page.request.post(`/core/background-tasks/webhook-delivery-${delivery.id}/requeue/`, { form: { csrfmiddlewaretoken: 'x'.repeat(64) } });
+    expect(forged.status()).toBe(403);
+    await context.close();
+  }, 90_000);
+
+  it('is for staff: others are refused, and a visitor is sent to log in', async () => {
+    const context = await browser.newContext({ baseURL: t.base });
+    const page = await context.newPage();
+    await logIn(page, await t.createUser('nonstaff'));
+    await expect(page.locator('h1').innerText()).resolves.toBe('Forbidden (403)');
+    await context.close();
+    const anonymous = await fetch(`${t.base}/core/background-tasks/`, { redirect: 'manual' });
+    expect(anonymous.status).toBe(302);
+    expect(anonymous.headers.get('location')).toBe('/login/?next=%2Fcore%2Fbackground-tasks%2F');
+  }, 60_000);
+});

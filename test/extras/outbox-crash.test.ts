@@ -1,0 +1,161 @@
+import type { ChildProcess } from 'node:child_process';
+import { createConnection, createServer, type Server } from 'node:net';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { freePort } from '../../kernel/db/embedded.js';
+import { spawnManage } from '../helpers/cli.js';
+import { Receiver } from '../helpers/receiver.js';
+import { startServer, type Body, type TestServer } from '../helpers/server.js';
+import { until } from '../helpers/wait.js';
+
+/**
+ * A server process killed after a write committed and before its events were handed on (they wait in the outbox),
+ * or after its deliveries were recorded and before they reached the queue: the next start delivers each event
+ * exactly once.
+ */
+let setup: TestServer;
+const receiver = new Receiver();
+const children: ChildProcess[] = [];
+let env: Record<string, string>;
+let token: string;
+
+/** `manage runserver` on the test's database and queue; resolves with its base URL once it listens. */
+async function runserver(extra: Record<string, string> = {}): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawnManage(['runserver'], { ...env, PORT: String(port), HOST: '127.0.0.1', ...extra });
+  children.push(child);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  await until(() => out.includes('Patchbay listening on'), 60_000, `runserver to listen (${out})`);
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+const api = (base: string, path: string, init: RequestInit = {}) =>
+  fetch(base + path, { ...init, headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json', Accept: 'application/json', ...init.headers } });
+
+/** A TCP relay to Redis that can stop passing the server's commands on (a Redis that stopped answering). */
+async function redisRelay(target: string): Promise<{ url: string; pause(): void; close(): Promise<void> }> {
+  const { hostname, port } = new URL(target);
+  let paused = false;
+  const relay: Server = createServer((client) => {
+    const upstream = createConnection(Number(port), hostname);
+    client.on('data', (d) => paused || upstream.write(d));
+    upstream.pipe(client);
+    // When the server dies, so do its connections to Redis (with its blocking reads for jobs).
+    for (const socket of [client, upstream]) socket.on('close', () => [client, upstream].forEach((s) => s.destroy())).on('error', () => undefined);
+  });
+  await new Promise<void>((ok) => relay.listen(0, '127.0.0.1', ok));
+  const { port: relayPort } = relay.address() as { port: number };
+  return {
+    url: `redis://127.0.0.1:${relayPort}`,
+    pause: () => void (paused = true),
+    close: () => new Promise((ok) => relay.close(() => ok())),
+  };
+}
+
+async function count(sql: pg.Client, table: string, where = 'true'): Promise<number> {
+  return (await sql.query(`select count(*)::int as n from ${table} where ${where}`)).rows[0].n;
+}
+
+beforeAll(async () => {
+  await receiver.start();
+  // Migrates a fresh database and sets up the rule; the servers under test are processes of their own.
+  setup = await startServer();
+  token = setup.admin.token;
+  const { body: webhook } = await setup.post('/api/extras/webhooks/', { name: 'to receiver', payload_url: `${receiver.url}/` });
+  await setup.post('/api/extras/event-rules/', {
+    name: 'tenants', object_types: ['tenancy.tenant'], event_types: ['object_created'], action_object_type: 'extras.webhook', action_object_id: webhook.id,
+  });
+  const { settings } = setup.server;
+  env = { DATABASE_URL: setup.server.db.url, REDIS_URL: settings.REDIS_URL!, REDIS_PREFIX: settings.REDIS_PREFIX, SECRET_KEY: 'test-secret', LOG_LEVEL: 'info' };
+  await setup.close();
+}, 120_000);
+afterAll(async () => {
+  for (const child of children) child.kill('SIGKILL');
+  await receiver.stop();
+});
+
+describe('a server killed between commit and enqueue', () => {
+  beforeEach(async () => {
+    receiver.requests.length = 0;
+  });
+
+  it('leaves the events in the outbox; the next start delivers every committed event exactly once', async () => {
+    const first = await runserver();
+    const sql = new pg.Client({ connectionString: env.DATABASE_URL });
+    await sql.connect();
+    try {
+      // Deliveries cannot be recorded while the test holds this lock: the dispatch after the commit waits on it.
+      await sql.query('begin');
+      await sql.query('lock table extras_webhookdelivery in exclusive mode');
+      const write = api(first.base, '/api/tenancy/tenants/', {
+        method: 'POST', body: JSON.stringify([1, 2, 3, 4, 5].map((n) => ({ name: `Crash ${n}`, slug: `crash-${n}` }))),
+      }).catch(() => undefined);
+      // The dispatch's insert waits for the lock (since the parse of the statement, so its text is not shown yet).
+      const blocked = async () =>
+        (await sql.query(`select count(*)::int as n from pg_locks where not granted and relation = 'extras_webhookdelivery'::regclass`)).rows[0].n === 1;
+      await until(blocked, 20_000, 'the dispatch to wait on the lock');
+      // The write committed: its five tenants and one outbox row are there.
+      expect(await count(sql, 'tenancy_tenant')).toBe(5);
+      expect(await count(sql, 'core_eventoutbox')).toBe(1);
+
+      first.child.kill('SIGKILL');
+      await new Promise((ok) => first.child.once('exit', ok));
+      // What PostgreSQL does when it notices the dead client: its connections end, their transactions roll back.
+      await sql.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+      await sql.query('rollback');
+      await write;
+      expect(await count(sql, 'extras_webhookdelivery')).toBe(0);
+      expect(await count(sql, 'core_eventoutbox')).toBe(1);
+      expect(receiver.requests).toHaveLength(0);
+
+      const second = await runserver();
+      await until(() => receiver.requests.length >= 5, 20_000, 'five deliveries');
+      // Time for a duplicate to show up, if there were one.
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(receiver.requests.map((r) => JSON.parse(r.text).data.name).sort()).toEqual(['Crash 1', 'Crash 2', 'Crash 3', 'Crash 4', 'Crash 5']);
+      expect(await count(sql, 'core_eventoutbox')).toBe(0);
+      const deliveries = (await (await api(second.base, '/api/extras/webhook-deliveries/?limit=0')).json()) as Body;
+      expect(deliveries.count).toBe(5);
+      // The restarts scheduled no second system job either.
+      expect(((await (await api(second.base, '/api/core/jobs/?interval=1440')).json()) as Body).count).toBe(2);
+      second.child.kill('SIGKILL');
+      await new Promise((ok) => second.child.once('exit', ok));
+    } finally {
+      await sql.end();
+    }
+  }, 120_000);
+
+  it('records the deliveries before enqueueing them; the next start enqueues those left pending, each sent once', async () => {
+    const relay = await redisRelay(env.REDIS_URL);
+    const first = await runserver({ REDIS_URL: relay.url });
+    const sql = new pg.Client({ connectionString: env.DATABASE_URL });
+    await sql.connect();
+    try {
+      const before = await count(sql, 'extras_webhookdelivery');
+      relay.pause();
+      const write = api(first.base, '/api/tenancy/tenants/', {
+        method: 'POST', body: JSON.stringify([1, 2, 3].map((n) => ({ name: `Stalled ${n}`, slug: `stalled-${n}` }))),
+      }).catch(() => undefined);
+      // The claim committed its three deliveries; their enqueue waits on a Redis that does not answer.
+      await until(async () => (await count(sql, 'extras_webhookdelivery', `status = 'pending'`)) === 3, 20_000, 'three pending deliveries');
+      expect(await count(sql, 'core_eventoutbox')).toBe(0);
+      first.child.kill('SIGKILL');
+      await new Promise((ok) => first.child.once('exit', ok));
+      await write;
+      await relay.close();
+      expect(receiver.requests).toHaveLength(0);
+
+      const second = await runserver();
+      await until(() => receiver.requests.length >= 3, 20_000, 'three deliveries');
+      await new Promise((r) => setTimeout(r, 1000));
+      expect(receiver.requests.map((r) => JSON.parse(r.text).data.name).sort()).toEqual(['Stalled 1', 'Stalled 2', 'Stalled 3']);
+      expect(await count(sql, 'extras_webhookdelivery')).toBe(before + 3);
+      expect(await count(sql, 'extras_webhookdelivery', `status <> 'delivered'`)).toBe(0);
+      second.child.kill('SIGKILL');
+    } finally {
+      await sql.end();
+    }
+  }, 120_000);
+});
