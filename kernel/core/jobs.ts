@@ -78,8 +78,18 @@ export class JobRunner {
   /** Records a new job and enqueues it; returns its row. */
   async enqueue(handler: string, options: TrackOptions = {}): Promise<Row> {
     const row = await this.insert(this.deps.knex, handler, options);
-    await this.send(row);
+    await this.sendOrForget(row);
     return row;
+  }
+
+  /** A job the queue did not take is no job: its row goes, and the caller gets the error. */
+  private async sendOrForget(row: JobRow): Promise<void> {
+    try {
+      await this.send(row);
+    } catch (err) {
+      await this.deps.knex(Job.table).where('id', row.id).delete();
+      throw err;
+    }
   }
 
   /**
@@ -92,7 +102,7 @@ export class JobRunner {
       const waiting = await trx(Job.table).where('name', handler).whereIn('status', WAITING_STATUSES).whereNull('object_type_id').first('id');
       return waiting ? undefined : this.insert(trx, handler, { interval, scheduleAt: new Date(Date.now() + interval * MINUTE) });
     });
-    if (row) await this.send(row);
+    if (row) await this.sendOrForget(row);
   }
 
   private async insert(db: Knex, handler: string, options: TrackOptions): Promise<JobRow> {

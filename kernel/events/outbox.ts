@@ -9,13 +9,26 @@ export interface EventReceiver {
   wants(model: string, type: EventType): boolean;
   /** The events of one write, each delivered once, inside the transaction that takes them from the outbox. */
   receive(events: ObjectEvent[], claim: EventClaim): Promise<void> | void;
-  /** At start: enqueue again what a process that died had taken but not enqueued. */
+  /** Enqueues again what was taken but not enqueued: at start (a process died), and after an enqueue failed. */
   recover?(): Promise<void> | void;
 }
+
+
 
 export const OUTBOX_TABLE = 'core_eventoutbox';
 /** Rows a sweep takes at once. */
 const SWEEP_BATCH = 100;
+/** How long a write's response waits for the enqueue of its events' work (a queue that does not answer). */
+const ENQUEUE_WAIT_MS = 5000;
+
+/** `work`, or a timeout error after `ms` (the work goes on; its outcome no longer matters here). */
+function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`no answer from the queue within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 /**
  * A transactional outbox: a write's events are inserted in the write's own transaction (so a rolled-back write
@@ -26,6 +39,8 @@ const SWEEP_BATCH = 100;
  */
 export class EventOutbox {
   private readonly receivers: EventReceiver[] = [];
+  /** An enqueue after a taking failed (the queue was unreachable): the next sweep recovers. */
+  private unrecovered = false;
   private readonly running = new Set<Promise<void>>();
   private timer?: NodeJS.Timeout;
 
@@ -54,9 +69,12 @@ export class EventOutbox {
     return this.track(this.take((db) => db(OUTBOX_TABLE).select('id').where('id', id)));
   }
 
-  /** Takes every row left over (at start, before any new write) and then, every `seconds`, rows older than that. */
+  /**
+   * Takes every row left over (at start, before any new write) and then, every `seconds`, rows older than that;
+   * has the receivers recover work whose enqueue did not happen, at start and after a failed enqueue.
+   */
   async start(seconds: number): Promise<void> {
-    for (const receiver of this.receivers) await receiver.recover?.();
+    await this.recover();
     while ((await this.take((db) => db(OUTBOX_TABLE).select('id').orderBy('id').limit(SWEEP_BATCH))) === SWEEP_BATCH);
     this.timer = setInterval(() => void this.track(this.sweep(seconds)), seconds * 1000);
     this.timer.unref();
@@ -72,6 +90,14 @@ export class EventOutbox {
     const stale = (db: Db) =>
       db(OUTBOX_TABLE).select('id').where('created', '<', db.raw(`now() - make_interval(secs => ?)`, [seconds])).orderBy('id').limit(SWEEP_BATCH);
     while ((await this.take(stale)) === SWEEP_BATCH);
+    if (this.unrecovered) {
+      this.unrecovered = false;
+      await this.recover();
+    }
+  }
+
+  private async recover(): Promise<void> {
+    for (const receiver of this.receivers) await receiver.recover?.();
   }
 
   private track(work: Promise<unknown>): Promise<void> {
@@ -103,7 +129,14 @@ export class EventOutbox {
       }
       return rows.length;
     });
-    for (const work of after) await work();
+    // The events are taken (and their work recorded) whatever happens now: a failed or stuck enqueue is the sweep's
+    // to redo (enqueueing a job id twice is a no-op).
+    for (const work of after) {
+      await within(work(), ENQUEUE_WAIT_MS).catch((err: Error) => {
+        this.unrecovered = true;
+        this.log.error(`enqueueing the work of taken events failed (the next sweep enqueues it again): ${err.message}`);
+      });
+    }
     return taken;
   }
 }

@@ -34,13 +34,17 @@ async function runserver(extra: Record<string, string> = {}): Promise<{ child: C
 const api = (base: string, path: string, init: RequestInit = {}) =>
   fetch(base + path, { ...init, headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json', Accept: 'application/json', ...init.headers } });
 
-/** A TCP relay to Redis that can stop passing the server's commands on (a Redis that stopped answering). */
-async function redisRelay(target: string): Promise<{ url: string; pause(): void; close(): Promise<void> }> {
+/**
+ * A TCP relay to Redis that can hold the server's commands back (a Redis that stopped answering) and let them through
+ * again, in order.
+ */
+async function redisRelay(target: string): Promise<{ url: string; pause(): void; resume(): void; close(): Promise<void> }> {
   const { hostname, port } = new URL(target);
   let paused = false;
+  const held: (() => void)[] = [];
   const relay: Server = createServer((client) => {
     const upstream = createConnection(Number(port), hostname);
-    client.on('data', (d) => paused || upstream.write(d));
+    client.on('data', (d) => (paused ? held.push(() => upstream.write(d)) : upstream.write(d)));
     upstream.pipe(client);
     // When the server dies, so do its connections to Redis (with its blocking reads for jobs).
     for (const socket of [client, upstream]) socket.on('close', () => [client, upstream].forEach((s) => s.destroy())).on('error', () => undefined);
@@ -50,6 +54,10 @@ async function redisRelay(target: string): Promise<{ url: string; pause(): void;
   return {
     url: `redis://127.0.0.1:${relayPort}`,
     pause: () => void (paused = true),
+    resume: () => {
+      paused = false;
+      held.splice(0).forEach((send) => send());
+    },
     close: () => new Promise((ok) => relay.close(() => ok())),
   };
 }
@@ -71,16 +79,15 @@ beforeAll(async () => {
   env = { DATABASE_URL: setup.server.db.url, REDIS_URL: settings.REDIS_URL!, REDIS_PREFIX: settings.REDIS_PREFIX, SECRET_KEY: 'test-secret', LOG_LEVEL: 'info' };
   await setup.close();
 }, 120_000);
+beforeEach(() => {
+  receiver.requests.length = 0;
+});
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
   await receiver.stop();
 });
 
 describe('a server killed between commit and enqueue', () => {
-  beforeEach(async () => {
-    receiver.requests.length = 0;
-  });
-
   it('leaves the events in the outbox; the next start delivers every committed event exactly once', async () => {
     const first = await runserver();
     const sql = new pg.Client({ connectionString: env.DATABASE_URL });
@@ -156,6 +163,32 @@ describe('a server killed between commit and enqueue', () => {
       second.child.kill('SIGKILL');
     } finally {
       await sql.end();
+    }
+  }, 120_000);
+});
+
+describe('a queue that stops answering', () => {
+  it('holds no write back for long; once it answers, every event is delivered once', async () => {
+    const relay = await redisRelay(env.REDIS_URL);
+    const server = await runserver({ REDIS_URL: relay.url, OUTBOX_SWEEP_SECONDS: '2' });
+    try {
+      relay.pause();
+      const started = performance.now();
+      const write = await api(server.base, '/api/tenancy/tenants/', {
+        method: 'POST', body: JSON.stringify([1, 2].map((n) => ({ name: `Held ${n}`, slug: `held-${n}` }))),
+      });
+      // The response waits for the enqueue 5 s at most, then leaves it to the sweep.
+      expect(write.status).toBe(201);
+      expect(performance.now() - started).toBeLessThan(15_000);
+      expect(receiver.requests).toHaveLength(0);
+      relay.resume();
+      await until(() => receiver.requests.length >= 2, 20_000, 'two deliveries');
+      // Two sweeps' time for a duplicate to show up, if there were one.
+      await new Promise((r) => setTimeout(r, 5000));
+      expect(receiver.requests.map((r) => JSON.parse(r.text).data.name).sort()).toEqual(['Held 1', 'Held 2']);
+    } finally {
+      server.child.kill('SIGKILL');
+      await relay.close();
     }
   }, 120_000);
 });
