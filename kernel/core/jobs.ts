@@ -147,10 +147,11 @@ export class JobRunner {
       row.status === 'running' ? undefined : { status: 'running', started: knex.fn.now() },
     );
     if (!started) return;
-    const log: { level: LogLevel; timestamp: string; message: string }[] = [];
+    // NetBox's JobLogEntry: level, message, timestamp.
+    const log: { level: LogLevel; message: string; timestamp: string }[] = [];
     const run: JobRun = {
       attempt: 1, attempts: 1, final: true,
-      log: (level, message) => void log.push({ level, timestamp: isoTimestamp(), message }),
+      log: (level, message) => void log.push({ level, message, timestamp: isoTimestamp() }),
     };
     let end: Row;
     try {
@@ -189,14 +190,14 @@ export class JobRunner {
       if (!update) return current;
       const [next] = (await trx(Job.table).where('id', id).update({ ...update, last_updated: trx.fn.now() }).returning('*')) as JobRow[];
       const event = await this.event(next);
-      if (event && outbox.wants(event.model, event.type)) stored = await outbox.store(trx, [event]);
+      if (event) stored = await outbox.store(trx, [event]);
       return next;
     });
     if (stored !== undefined) await outbox.dispatch(stored);
     return row;
   }
 
-  /** The event of a job's status: under its object's model (rules on that model), else under `core.job`. */
+  /** The event of a job's status, when a receiver wants it: under its object's model (rules on that model), else `core.job`. */
   private async event(row: JobRow): Promise<ObjectEvent | undefined> {
     const type = row.status === 'running' ? 'job_started' : END_EVENTS[row.status];
     if (!type) return undefined;

@@ -1,5 +1,5 @@
 import Bull from 'bull';
-import { errorLog, type EnqueueOptions, type JobHandler, type QueuePort, type QueueStats, type Task, type TaskStatus, type WorkerState } from './port.js';
+import type { EnqueueOptions, JobHandler, QueuePort, QueueStats, Task, TaskStatus, WorkerState } from './port.js';
 import { WorkerTally } from './workers.js';
 
 /** Bull's job states for each of RQ's statuses (a retry waiting for its delay is RQ's "scheduled"). */
@@ -201,7 +201,8 @@ export class BullQueue implements QueuePort {
     const job = await this.inState(id, 'active');
     if (!job) return false;
     job.discard();
-    await job.moveToFailed({ message: errorLog(new Error('Stopped by a user')) }, true);
+    // A real error, so that bull keeps its stack in the job's error log.
+    await job.moveToFailed(new Error('Stopped by a user'), true);
     return true;
   }
 

@@ -4,6 +4,8 @@ import { WorkerTally } from './workers.js';
 
 /** Finished jobs kept for the background tasks list. */
 const KEEP_FINISHED = 1000;
+/** The longest a Node timer waits. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 interface Entry {
   task: Task;
@@ -78,32 +80,40 @@ export class InProcessQueue implements QueuePort {
     task.workerName = tally.name;
     tally.started(task.id);
     const attempt = task.attemptsMade + 1;
+    let failure: { error: unknown } | undefined;
     try {
       const handler = this.handlers.get(task.name);
       if (!handler) throw new Error(`No handler for job ${task.name}`);
       await handler(task.data, { attempt, attempts: task.attempts, final: attempt >= task.attempts });
-      if ((task.status as TaskStatus) === 'stopped') return;
-      tally.ended(task.id, true);
+    } catch (error) {
+      failure = { error };
+    }
+    // A job stopped while it ran ends as stopped, whatever its handler did.
+    const stopped = (task.status as TaskStatus) === 'stopped';
+    tally.ended(task.id, !failure && !stopped);
+    task.ended = new Date();
+    task.workerName = null;
+    if (stopped) return;
+    if (!failure) {
       task.status = 'finished';
       this.prune();
-    } catch (err) {
-      tally.ended(task.id, false);
-      if ((task.status as TaskStatus) === 'stopped') return;
-      task.attemptsMade = attempt;
-      task.errors.push(errorLog(err));
-      if (attempt < task.attempts) this.delay(entry, entry.backoffMs * 2 ** (attempt - 1));
-      else task.status = 'failed';
-    } finally {
-      task.ended = new Date();
-      task.workerName = null;
+      return;
     }
+    task.attemptsMade = attempt;
+    task.errors.push(errorLog(failure.error));
+    if (attempt < task.attempts) this.delay(entry, entry.backoffMs * 2 ** (attempt - 1));
+    else task.status = 'failed';
   }
 
-  /** Scheduled: back to the queue after `ms`. */
+  /** Scheduled: back to the queue after `ms` (in steps a timer can wait: a 30-day interval is longer). */
   private delay(entry: Entry, ms: number): void {
     entry.task.status = 'scheduled';
-    entry.timer = setTimeout(() => this.release(entry), ms);
-    entry.timer.unref();
+    const due = Date.now() + ms;
+    const wait = (left: number) => {
+      entry.timer = setTimeout(() => (Date.now() < due ? wait(due - Date.now()) : this.release(entry)), Math.min(Math.max(left, 0), MAX_TIMER_MS));
+      entry.timer.unref();
+    };
+    wait(ms);
   }
 
   private release(entry: Entry): void {

@@ -190,6 +190,17 @@ describe('tracked jobs (/api/core/jobs/)', () => {
     expect(Date.parse(next[0].scheduled) - Date.now()).toBeGreaterThan(100 * 60_000);
   });
 
+  it('stop: a running job is stopped (200) and its task ends failed', async () => {
+    const tenant = (await t.post('/api/tenancy/tenants/', { name: 'Slow', slug: 'slow' })).body;
+    const made = (await audit(tenant.id, 'slow')).body;
+    const id = `job-${made.job_id}`;
+    await until(async () => (await t.get(`/api/core/background-tasks/${id}/`)).body.status === 'started', 10_000, 'started');
+    expect((await t.post(`/api/core/background-tasks/${id}/stop/`, undefined)).status).toBe(200);
+    const stopped = (await t.get(`/api/core/background-tasks/${id}/`)).body;
+    expect(stopped).toMatchObject({ status: 'failed', is_failed: true, meta: { errors: [expect.stringContaining('Stopped by a user')] } });
+    expect((await t.post(`/api/core/background-tasks/${id}/stop/`, undefined)).status).toBe(204);
+  });
+
   it('include the daily system jobs (core and extras housekeeping); a run logs and returns what it did', async () => {
     const { results } = (await t.get('/api/core/jobs/?interval=1440&limit=0')).body;
     expect(results.map((j: Body) => j.name).sort()).toEqual(['core.housekeeping', 'extras.housekeeping']);
