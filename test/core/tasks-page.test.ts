@@ -49,7 +49,9 @@ describe('the background tasks page', () => {
     const page = await context.newPage();
     page.setDefaultTimeout(30_000);
     await logIn(page, staff);
-    const row = page.locator(`tr[data-status="failed"][data-id="webhook-delivery-${delivery.id}"]`);
+    const taskId = (await t.get('/api/core/background-tasks/')).body.results.find((x: { description: string }) => x.description === `Webhook delivery ${delivery.id}`).id;
+    expect(taskId).toMatch(new RegExp(`^webhook-delivery-${delivery.id}-[0-9a-z]+$`));
+    const row = page.locator(`tr[data-status="failed"][data-id="${taskId}"]`);
     await expect(row.count()).resolves.toBe(1);
     await row.locator('summary').click();
     await expect(row.locator('pre').innerText()).resolves.toContain('Status 503 returned, webhook FAILED to process.');
@@ -57,15 +59,15 @@ describe('the background tasks page', () => {
 
     receiver.answer = () => 200;
     await Promise.all([page.waitForURL('**/core/background-tasks/?requeued=*'), row.locator('button', { hasText: 'Requeue' }).click()]);
-    await expect(page.locator('[role=status]').innerText()).resolves.toBe(`Job webhook-delivery-${delivery.id} requeued.`);
+    await expect(page.locator('[role=status]').innerText()).resolves.toBe(`Job ${taskId} requeued.`);
     await until(async () => (await t.get(`/api/extras/webhook-deliveries/${delivery.id}/`)).body.status.value === 'delivered', 10_000, 'delivered');
     expect(receiver.requests.filter((r) => r.headers['x-patchbay-delivery'] === String(delivery.id)).map(() => 'sent')).toHaveLength(2);
     await page.reload();
-    await expect(page.locator(`tr[data-id="webhook-delivery-${delivery.id}"]`).count()).resolves.toBe(0);
+    await expect(page.locator(`tr[data-id="${taskId}"]`).count()).resolves.toBe(0);
     await page.screenshot({ path: `${ARTIFACTS}/background-tasks-requeued.png`, fullPage: true });
 
     // The form's CSRF token is required: a post from another site (without it) is refused.
-    const forged = await page.request.post(`/core/background-tasks/webhook-delivery-${delivery.id}/requeue/`, { form: { csrfmiddlewaretoken: 'x'.repeat(64) } });
+    const forged = await page.request.post(`/core/background-tasks/${taskId}/requeue/`, { form: { csrfmiddlewaretoken: 'x'.repeat(64) } });
     expect(forged.status()).toBe(403);
     await context.close();
   }, 90_000);

@@ -192,3 +192,22 @@ describe('a queue that stops answering', () => {
     }
   }, 120_000);
 });
+
+describe('a recreated database on the same queue', () => {
+  it('has its deliveries sent, though their ids are those of deliveries the queue already ran', async () => {
+    // A fresh database (delivery ids start at 1 again) on the queue the tests above used.
+    const fresh = await startServer({ settings: { REDIS_PREFIX: env.REDIS_PREFIX } });
+    try {
+      const { body: webhook } = await fresh.post('/api/extras/webhooks/', { name: 'again', payload_url: `${receiver.url}/` });
+      await fresh.post('/api/extras/event-rules/', {
+        name: 'tenants', object_types: ['tenancy.tenant'], event_types: ['object_created'], action_object_type: 'extras.webhook', action_object_id: webhook.id,
+      });
+      await fresh.post('/api/tenancy/tenants/', { name: 'Reborn', slug: 'reborn' });
+      await until(() => receiver.requests.length === 1, 20_000, 'the delivery');
+      expect(receiver.requests[0].headers['x-patchbay-delivery']).toBe('1');
+    } finally {
+      await fresh.close();
+    }
+  }, 60_000);
+});
+

@@ -36,14 +36,25 @@ function contextOf(event: ObjectEvent, actionData: Record<string, unknown> | nul
   };
 }
 
-/** How a delivery is enqueued: its id makes enqueueing it twice a no-op; attempts and backoff from the settings. */
-export function deliveryJob(ctx: PluginContext, id: number) {
-  const { WEBHOOK_ATTEMPTS, WEBHOOK_RETRY_DELAY } = ctx.settings;
-  return { data: { delivery: id }, options: { id: `webhook-delivery-${id}`, attempts: WEBHOOK_ATTEMPTS, backoffMs: WEBHOOK_RETRY_DELAY, description: `Webhook delivery ${id}` } };
+/** A recorded delivery, as its job names it. */
+interface Recorded {
+  id: number;
+  created: Date;
 }
 
-async function enqueue(ctx: PluginContext, ids: number[]): Promise<void> {
-  await ctx.queue.enqueueAll(DELIVER_JOB, ids.map((id) => deliveryJob(ctx, id)));
+/**
+ * How a delivery is enqueued, with attempts and backoff from the settings. Its job id makes enqueueing it twice a
+ * no-op; the creation time in it keeps a delivery of a restored or recreated database, which may reuse an id, from
+ * being taken for one the queue already ran.
+ */
+function deliveryJob(ctx: PluginContext, { id, created }: Recorded) {
+  const { WEBHOOK_ATTEMPTS, WEBHOOK_RETRY_DELAY } = ctx.settings;
+  const jobId = `webhook-delivery-${id}-${new Date(created).getTime().toString(36)}`;
+  return { data: { delivery: id }, options: { id: jobId, attempts: WEBHOOK_ATTEMPTS, backoffMs: WEBHOOK_RETRY_DELAY, description: `Webhook delivery ${id}` } };
+}
+
+async function enqueue(ctx: PluginContext, deliveries: Recorded[]): Promise<void> {
+  await ctx.queue.enqueueAll(DELIVER_JOB, deliveries.map((d) => deliveryJob(ctx, d)));
 }
 
 /**
@@ -67,17 +78,16 @@ export async function receiveEvents(events: ObjectEvent[], claim: EventClaim, ct
       last_updated: claim.db.fn.now(),
     })),
   );
-  const ids: number[] = [];
+  const recorded: Recorded[] = [];
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const inserted = (await claim.db(WebhookDelivery.table).insert(rows.slice(i, i + CHUNK)).returning('id')) as { id: number }[];
-    ids.push(...inserted.map((r) => r.id));
+    recorded.push(...((await claim.db(WebhookDelivery.table).insert(rows.slice(i, i + CHUNK)).returning(['id', 'created'])) as Recorded[]));
   }
-  if (ids.length) claim.afterCommit(() => enqueue(ctx, ids));
+  if (recorded.length) claim.afterCommit(() => enqueue(ctx, recorded));
 }
 
 /** At start: enqueues every delivery still pending (the job ids make those the queue holds a no-op). */
 export async function recoverDeliveries(ctx: PluginContext): Promise<void> {
-  const pending = (await ctx.db(WebhookDelivery.table).where('status', 'pending').orderBy('id').pluck('id')) as number[];
+  const pending = (await ctx.db(WebhookDelivery.table).where('status', 'pending').orderBy('id').select('id', 'created')) as Recorded[];
   for (let i = 0; i < pending.length; i += CHUNK) await enqueue(ctx, pending.slice(i, i + CHUNK));
   if (pending.length) ctx.log.info(`Enqueued ${pending.length} pending webhook deliveries`);
 }
