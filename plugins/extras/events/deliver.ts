@@ -22,7 +22,9 @@ export function signature(body: Buffer, secret: string): string {
 
 /** The rendered request: URL, headers (content type, then the additional headers, which win) and body. */
 async function build(webhook: Record<string, unknown>, context: JsonObject, ctx: PluginContext) {
-  const render = (source: string) => ctx.templates.render({ source, data: context, models: false }, ctx.system);
+  // Text without template syntax renders as itself (less the one trailing newline Jinja drops): no worker round trip.
+  const render = async (source: string) =>
+    /\{[{%#]/.test(source) ? ctx.templates.render({ source, data: context, models: false }, ctx.system) : source.replace(/\r?\n$/, '');
   const headers: Record<string, string> = { 'Content-Type': String(webhook.http_content_type) };
   if (webhook.additional_headers) {
     for (const line of (await render(String(webhook.additional_headers))).split(/\r\n|\r|\n/)) {
