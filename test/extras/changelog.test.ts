@@ -90,7 +90,8 @@ describe('change log', () => {
     // NetBox 4.1+ clients read the same records under the core app.
     const core = await t.get('/api/core/object-changes/?action=create&limit=1');
     expect(core.body.count).toBe((await t.get(`${CHANGES}?action=create&limit=1`)).body.count);
-    expect((await t.get('/api/core/')).body).toEqual({ 'object-changes': `${t.base}/api/core/object-changes/` });
+    // The alias is listed in the core app's root, beside the core app's own endpoints.
+    expect((await t.get('/api/core/')).body).toMatchObject({ 'object-changes': `${t.base}/api/core/object-changes/` });
     expect((await t.request('DELETE', `${CHANGES}1/`)).status).toBe(405);
   });
 
