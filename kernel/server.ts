@@ -142,7 +142,10 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts, as }));
 
   let http: Server | undefined;
-  /** Takes events from the outbox, and runs jobs when `jobs` (a worker; a server with RUN_JOBS). */
+  /**
+   * Takes events from the outbox, enqueues again the tracked jobs waiting, schedules the system jobs, and runs jobs
+   * when `work` (a worker; a server with RUN_JOBS).
+   */
   const start = async (work: boolean) => {
     await outbox.start(settings.OUTBOX_SWEEP_SECONDS);
     await jobs.recover();

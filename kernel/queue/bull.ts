@@ -11,6 +11,8 @@ const STATES: Partial<Record<TaskStatus, Bull.JobStatus[]>> = {
   scheduled: ['delayed'],
   deferred: ['paused'],
 };
+/** How long a worker's heartbeat counts (it beats every 5 s). */
+const WORKER_TTL_MS = 15_000;
 const STATUS_OF: Record<string, TaskStatus> = { waiting: 'queued', active: 'started', completed: 'finished', failed: 'failed', delayed: 'scheduled', paused: 'deferred' };
 
 export interface BullOptions {
@@ -94,10 +96,20 @@ export class BullQueue implements QueuePort {
     return `${this.options.prefix}:${this.name}:worker:`;
   }
 
+  /** The workers' names by their last heartbeat: listing them reads this set, never a scan of the keys. */
+  private get workersKey(): string {
+    return `${this.options.prefix}:${this.name}:workers`;
+  }
+
   /** This worker's state in Redis, expiring unless renewed: a worker that died drops out of the list. */
   private async beat(): Promise<void> {
     if (!this.tally) return;
-    await this.queue.client.set(this.workerKey + this.tally.name, JSON.stringify(this.tally.state()), 'PX', 15_000);
+    const now = Date.now();
+    await this.queue.client.multi()
+      .set(this.workerKey + this.tally.name, JSON.stringify(this.tally.state()), 'PX', WORKER_TTL_MS)
+      .zadd(this.workersKey, now, this.tally.name)
+      .zremrangebyscore(this.workersKey, 0, now - WORKER_TTL_MS)
+      .exec();
   }
 
   async ping(): Promise<boolean> {
@@ -114,14 +126,16 @@ export class BullQueue implements QueuePort {
 
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
-    if (this.tally) await this.queue.client.del(this.workerKey + this.tally.name).catch(() => undefined);
+    if (this.tally) {
+      await this.queue.client.multi().del(this.workerKey + this.tally.name).zrem(this.workersKey, this.tally.name).exec().catch(() => undefined);
+    }
     await this.queue.close();
   }
 
   private async current(): Promise<(WorkerState & { current: string[] })[]> {
-    const keys = await this.queue.client.keys(`${this.workerKey}*`);
-    if (!keys.length) return [];
-    const values = await this.queue.client.mget(...keys);
+    const names = await this.queue.client.zrangebyscore(this.workersKey, Date.now() - WORKER_TTL_MS, '+inf');
+    if (!names.length) return [];
+    const values = await this.queue.client.mget(...names.map((name) => this.workerKey + name));
     return values.flatMap((v) => {
       if (!v) return [];
       const state = JSON.parse(v) as WorkerState & { current: string[] };

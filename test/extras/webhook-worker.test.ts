@@ -56,8 +56,12 @@ describe('manage worker', () => {
     await hung;
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
-    startWorker();
+    const second = startWorker();
     await until(async () => (await t.get('/api/extras/webhook-deliveries/?status=delivered')).body.count === 5, 30_000, 'five deliveries');
+    // The worker process is listed among the queue's workers (the server runs no jobs; the killed one drops out in 15 s).
+    const listed = (await t.get('/api/core/background-workers/')).body.results.map((w: { pid: string }) => w.pid);
+    expect(listed).toContain(String(second.pid));
+    expect(listed).not.toContain(String(process.pid));
     // Each event was acknowledged (200) exactly once: the killed worker's request never got its answer, and the
     // next worker sent it again with the same delivery id (by which a receiver can tell a retry).
     const acknowledged = receiver.requests.map((r) => JSON.parse(r.text).data.name as string).sort();
