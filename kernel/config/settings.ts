@@ -72,6 +72,7 @@ export const SETTINGS = {
   TRUSTED_PROXIES: setting(defaulted(array(string()), []), 'list', 'Proxies (IPs or CIDR prefixes) whose X-Forwarded-For header names the client.'),
   MAINTENANCE_MODE: setting(defaulted(boolean(), false), 'boolean', 'Refuse writes (503) and stop recording token use.'),
   CHANGELOG_RETENTION: setting(defaulted(min(integer(), 0), 90), 'integer', 'Days change records are kept (the daily extras housekeeping job and `manage housekeeping` delete older ones); 0 keeps them forever.'),
+  WEBHOOK_DELIVERY_RETENTION: setting(defaulted(min(integer(), 0), 30), 'integer', 'Days the delivery log keeps a delivered or failed webhook delivery (the daily extras housekeeping job and `manage housekeeping` delete older ones); 0 keeps them forever.'),
   JOB_RETENTION: setting(defaulted(min(integer(), 0), 90), 'integer', 'Days ended jobs stay in /api/core/jobs/ (the daily core housekeeping job deletes older ones); 0 keeps them forever.'),
   MEDIA_ROOT: setting(defaulted(string(), './data/media'), 'string', 'Where uploaded files (image attachments, device type images) are stored.'),
   ENFORCE_GLOBAL_UNIQUE: setting(defaulted(boolean(), true), 'boolean', 'Refuse duplicate prefixes and IP addresses in the global table (outside any VRF).'),

@@ -1,5 +1,6 @@
 import type { ChangeRecord, FilterExtension, JobRun, PluginContext, QueryFilter, SqlCondition } from '../../kernel/index.js';
 import { ObjectChange } from './models/object-change.js';
+import { WebhookDelivery } from './models/webhook-delivery.js';
 
 /** Writes the change records of one write step (one model, one action) in one statement, in the change's transaction. */
 export async function recordChanges(changes: ChangeRecord[], ctx: PluginContext): Promise<void> {
@@ -56,26 +57,34 @@ export function requestFilters(ctx: PluginContext): FilterExtension {
   };
 }
 
-/** Deletes change records older than CHANGELOG_RETENTION days (0 keeps them); says what it did through `say`. */
-async function pruneChanges(ctx: PluginContext, say: (message: string) => void): Promise<number> {
-  const days = ctx.settings.CHANGELOG_RETENTION;
-  if (!days) {
-    say('CHANGELOG_RETENTION is 0: change records are kept forever.');
-    return 0;
-  }
-  // A bulk delete of old records: they are not themselves change-logged.
-  const deleted = await ctx.db(ObjectChange.table).where('time', '<', ctx.db.raw(`now() - make_interval(days => ?)`, [days])).delete();
-  say(`Deleted ${deleted} change records older than ${days} days.`);
-  return deleted;
+/**
+ * Deletes change records older than CHANGELOG_RETENTION days and ended webhook deliveries older than
+ * WEBHOOK_DELIVERY_RETENTION days (0 keeps them); says what it did through `say`. Bulk deletes: they are not
+ * themselves change-logged.
+ */
+async function prune(ctx: PluginContext, say: (message: string) => void): Promise<{ changes: number; deliveries: number }> {
+  const older = (days: number) => ctx.db.raw(`now() - make_interval(days => ?)`, [days]);
+  const { CHANGELOG_RETENTION: changeDays, WEBHOOK_DELIVERY_RETENTION: deliveryDays } = ctx.settings;
+  let changes = 0;
+  let deliveries = 0;
+  if (changeDays) {
+    changes = await ctx.db(ObjectChange.table).where('time', '<', older(changeDays)).delete();
+    say(`Deleted ${changes} change records older than ${changeDays} days.`);
+  } else say('CHANGELOG_RETENTION is 0: change records are kept forever.');
+  if (deliveryDays) {
+    deliveries = await ctx.db(WebhookDelivery.table).whereNot('status', 'pending').where('completed', '<', older(deliveryDays)).delete();
+    say(`Deleted ${deliveries} webhook deliveries ended more than ${deliveryDays} days ago.`);
+  } else say('WEBHOOK_DELIVERY_RETENTION is 0: webhook deliveries are kept forever.');
+  return { changes, deliveries };
 }
 
 /** `manage housekeeping`. */
 export async function housekeeping(ctx: PluginContext): Promise<number> {
-  await pruneChanges(ctx, (message) => process.stdout.write(`${message}\n`));
+  await prune(ctx, (message) => process.stdout.write(`${message}\n`));
   return 0;
 }
 
 /** The daily housekeeping job (a system job in /api/core/jobs/). */
-export async function housekeepingJob(_data: unknown, ctx: PluginContext, run: JobRun): Promise<{ deleted: number }> {
-  return { deleted: await pruneChanges(ctx, (message) => run.log('info', message)) };
+export async function housekeepingJob(_data: unknown, ctx: PluginContext, run: JobRun): Promise<{ changes: number; deliveries: number }> {
+  return prune(ctx, (message) => run.log('info', message));
 }

@@ -85,6 +85,9 @@ export default definePlugin({
     ctx.filters.extend(customFieldFilters);
   },
   commands: {
-    housekeeping: { usage: 'housekeeping', help: 'Delete change records older than CHANGELOG_RETENTION days.', run: (_args, ctx) => housekeeping(ctx) },
+    housekeeping: {
+      usage: 'housekeeping', help: 'Delete change records older than CHANGELOG_RETENTION days and webhook deliveries older than WEBHOOK_DELIVERY_RETENTION days.',
+      run: (_args, ctx) => housekeeping(ctx),
+    },
   },
 });

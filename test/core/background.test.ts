@@ -210,5 +210,19 @@ describe('tracked jobs (/api/core/jobs/)', () => {
     const [run] = (await t.get('/api/core/jobs/?name=core.housekeeping&status=completed')).body.results;
     expect(run.data).toEqual({ sessions: 0, jobs: 0 });
     expect(run.log_entries.map((e: Body) => e.message)).toEqual(['Deleted 0 expired sessions.', 'Deleted 0 jobs ended more than 90 days ago.']);
+
+    // The extras one prunes the delivery log: a delivery that ended 40 days ago goes, the others stay.
+    await hook(['object_created']);
+    await t.post('/api/tenancy/tenants/', [{ name: 'Kept 1', slug: 'kept-1' }, { name: 'Kept 2', slug: 'kept-2' }]);
+    await until(async () => (await t.get('/api/extras/webhook-deliveries/?status=delivered')).body.count === 2, 10_000, 'two deliveries');
+    const knex = t.server.db.knex;
+    const total = Number((await knex('extras_webhookdelivery').count({ n: '*' }))[0].n);
+    const [old] = await knex('extras_webhookdelivery').whereNot('status', 'pending').orderBy('id').limit(1).pluck('id');
+    await knex('extras_webhookdelivery').where('id', old).update({ completed: knex.raw("now() - interval '40 days'") });
+    await t.server.pluginContext('extras').jobs.enqueue('extras.housekeeping');
+    await until(async () => (await t.get('/api/core/jobs/?name=extras.housekeeping&status=completed')).body.count === 1);
+    expect((await t.get('/api/core/jobs/?name=extras.housekeeping&status=completed')).body.results[0].data).toEqual({ changes: 0, deliveries: 1 });
+    expect(Number((await knex('extras_webhookdelivery').count({ n: '*' }))[0].n)).toBe(total - 1);
+    expect(await knex('extras_webhookdelivery').where('id', old).first()).toBeUndefined();
   });
 });

@@ -109,7 +109,7 @@ describe('change log', () => {
     await db('extras_objectchange').update({ time: db.raw("now() - interval '100 days'") });
     await t.post(TENANTS, { name: 'Fresh', slug: 'fresh' });
     const kept = await manage(['housekeeping'], env);
-    expect(kept.stdout).toMatch(/Deleted \d+ change records older than 90 days\./);
+    expect(kept.stdout).toMatch(/Deleted \d+ change records older than 90 days\.\nDeleted 0 webhook deliveries ended more than 30 days ago\./);
     expect((await t.get(CHANGES)).body.count).toBe(1);
   });
 });
