@@ -13,8 +13,6 @@ export interface EventReceiver {
   recover?(): Promise<void> | void;
 }
 
-
-
 export const OUTBOX_TABLE = 'core_eventoutbox';
 /** Rows a sweep takes at once. */
 const SWEEP_BATCH = 100;
