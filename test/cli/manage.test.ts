@@ -67,7 +67,8 @@ describe('manage', () => {
     await client.end();
     expect(rows).toEqual([{ write_enabled: false, expires: new Date('2099-01-01T00:00:00Z'), password: expect.stringMatching(/^scrypt\$/), is_superuser: true }]);
     expect((await manage(['createtoken', '--username', 'root', '--expires', 'soon'], env)).stderr).toMatch(/(^|\n)expires: Datetime has wrong format/);
-  });
+    // Seven commands, each a process that boots the kernel (about 3.5 s each on this machine, more when it is busy).
+  }, 60_000);
 
   it('asks for what is missing on a terminal, and again until the passwords agree and pass the rules', async () => {
     const env = { DATABASE_URL: await freshDatabase() };
