@@ -10,8 +10,8 @@ import { until } from '../helpers/wait.js';
 
 /**
  * A server process killed after a write committed and before its events were handed on (they wait in the outbox),
- * or after its deliveries were recorded and before they reached the queue: the next start delivers each event
- * exactly once.
+ * or after its deliveries were recorded and before they reached the queue; a queue that stops answering; a database
+ * recreated on the same queue: each committed event is delivered exactly once.
  */
 let setup: TestServer;
 const receiver = new Receiver();
@@ -44,7 +44,7 @@ async function redisRelay(target: string): Promise<{ url: string; pause(): void;
   const held: (() => void)[] = [];
   const relay: Server = createServer((client) => {
     const upstream = createConnection(Number(port), hostname);
-    client.on('data', (d) => (paused ? held.push(() => upstream.write(d)) : upstream.write(d)));
+    client.on('data', (d) => (paused ? held.push(() => upstream.destroyed || upstream.write(d)) : upstream.write(d)));
     upstream.pipe(client);
     // When the server dies, so do its connections to Redis (with its blocking reads for jobs).
     for (const socket of [client, upstream]) socket.on('close', () => [client, upstream].forEach((s) => s.destroy())).on('error', () => undefined);
@@ -66,9 +66,20 @@ async function count(sql: pg.Client, table: string, where = 'true'): Promise<num
   return (await sql.query(`select count(*)::int as n from ${table} where ${where}`)).rows[0].n;
 }
 
+/** The server process under test; each test hands the one it leaves running to the next (a process start is seconds). */
+let current: { child: ChildProcess; base: string };
+let relay: Awaited<ReturnType<typeof redisRelay>>;
+let sql: pg.Client;
+
+async function kill(server: { child: ChildProcess }): Promise<void> {
+  server.child.kill('SIGKILL');
+  await new Promise((ok) => server.child.once('exit', ok));
+}
+
 beforeAll(async () => {
   await receiver.start();
-  // Migrates a fresh database and sets up the rule; the servers under test are processes of their own.
+  // Migrates a fresh database and sets up the rule; the servers under test are processes of their own, reaching
+  // Redis through a relay the tests can pause, and sweeping the outbox every 2 s.
   setup = await startServer();
   token = setup.admin.token;
   const { body: webhook } = await setup.post('/api/extras/webhooks/', { name: 'to receiver', payload_url: `${receiver.url}/` });
@@ -76,126 +87,108 @@ beforeAll(async () => {
     name: 'tenants', object_types: ['tenancy.tenant'], event_types: ['object_created'], action_object_type: 'extras.webhook', action_object_id: webhook.id,
   });
   const { settings } = setup.server;
-  env = { DATABASE_URL: setup.server.db.url, REDIS_URL: settings.REDIS_URL!, REDIS_PREFIX: settings.REDIS_PREFIX, SECRET_KEY: 'test-secret', LOG_LEVEL: 'info' };
+  relay = await redisRelay(settings.REDIS_URL!);
+  env = {
+    DATABASE_URL: setup.server.db.url, REDIS_URL: relay.url, REDIS_PREFIX: settings.REDIS_PREFIX, SECRET_KEY: 'test-secret', LOG_LEVEL: 'info',
+    OUTBOX_SWEEP_SECONDS: '2',
+  };
   await setup.close();
+  sql = new pg.Client({ connectionString: env.DATABASE_URL });
+  await sql.connect();
+  current = await runserver();
 }, 120_000);
 beforeEach(() => {
   receiver.requests.length = 0;
 });
 afterAll(async () => {
   for (const child of children) child.kill('SIGKILL');
+  await sql?.end();
+  await relay?.close();
   await receiver.stop();
 });
 
+/** Waits for `names` to arrive, and a sweep's time more for a duplicate to show up, if there were one. */
+async function deliveredOnce(names: string[]): Promise<void> {
+  await until(() => receiver.requests.length >= names.length, 20_000, `${names.length} deliveries`);
+  await new Promise((r) => setTimeout(r, 2500));
+  expect(receiver.requests.map((r) => JSON.parse(r.text).data.name).sort()).toEqual(names);
+}
+
 describe('a server killed between commit and enqueue', () => {
   it('leaves the events in the outbox; the next start delivers every committed event exactly once', async () => {
-    const first = await runserver();
-    const sql = new pg.Client({ connectionString: env.DATABASE_URL });
-    await sql.connect();
-    try {
-      // Deliveries cannot be recorded while the test holds this lock: the dispatch after the commit waits on it.
-      await sql.query('begin');
-      await sql.query('lock table extras_webhookdelivery in exclusive mode');
-      const write = api(first.base, '/api/tenancy/tenants/', {
-        method: 'POST', body: JSON.stringify([1, 2, 3, 4, 5].map((n) => ({ name: `Crash ${n}`, slug: `crash-${n}` }))),
-      }).catch(() => undefined);
-      // The dispatch's insert waits for the lock (since the parse of the statement, so its text is not shown yet).
-      const blocked = async () =>
-        (await sql.query(`select count(*)::int as n from pg_locks where not granted and relation = 'extras_webhookdelivery'::regclass`)).rows[0].n === 1;
-      await until(blocked, 20_000, 'the dispatch to wait on the lock');
-      // The write committed: its five tenants and one outbox row are there.
-      expect(await count(sql, 'tenancy_tenant')).toBe(5);
-      expect(await count(sql, 'core_eventoutbox')).toBe(1);
+    // Deliveries cannot be recorded while the test holds this lock: the dispatch after the commit waits on it.
+    await sql.query('begin');
+    await sql.query('lock table extras_webhookdelivery in exclusive mode');
+    const write = api(current.base, '/api/tenancy/tenants/', {
+      method: 'POST', body: JSON.stringify([1, 2, 3, 4, 5].map((n) => ({ name: `Crash ${n}`, slug: `crash-${n}` }))),
+    }).catch(() => undefined);
+    // The dispatch's insert waits for the lock (since the parse of the statement, so its text is not shown yet).
+    const blocked = async () =>
+      (await sql.query(`select count(*)::int as n from pg_locks where not granted and relation = 'extras_webhookdelivery'::regclass`)).rows[0].n === 1;
+    await until(blocked, 20_000, 'the dispatch to wait on the lock');
+    // The write committed: its five tenants and one outbox row are there.
+    expect(await count(sql, 'tenancy_tenant')).toBe(5);
+    expect(await count(sql, 'core_eventoutbox')).toBe(1);
 
-      first.child.kill('SIGKILL');
-      await new Promise((ok) => first.child.once('exit', ok));
-      // What PostgreSQL does when it notices the dead client: its connections end, their transactions roll back.
-      await sql.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
-      await sql.query('rollback');
-      await write;
-      expect(await count(sql, 'extras_webhookdelivery')).toBe(0);
-      expect(await count(sql, 'core_eventoutbox')).toBe(1);
-      expect(receiver.requests).toHaveLength(0);
+    await kill(current);
+    // What PostgreSQL does when it notices the dead client: its connections end, their transactions roll back.
+    await sql.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
+    await sql.query('rollback');
+    await write;
+    expect(await count(sql, 'extras_webhookdelivery')).toBe(0);
+    expect(await count(sql, 'core_eventoutbox')).toBe(1);
+    expect(receiver.requests).toHaveLength(0);
 
-      const second = await runserver();
-      await until(() => receiver.requests.length >= 5, 20_000, 'five deliveries');
-      // Time for a duplicate to show up, if there were one.
-      await new Promise((r) => setTimeout(r, 1000));
-      expect(receiver.requests.map((r) => JSON.parse(r.text).data.name).sort()).toEqual(['Crash 1', 'Crash 2', 'Crash 3', 'Crash 4', 'Crash 5']);
-      expect(await count(sql, 'core_eventoutbox')).toBe(0);
-      const deliveries = (await (await api(second.base, '/api/extras/webhook-deliveries/?limit=0')).json()) as Body;
-      expect(deliveries.count).toBe(5);
-      // The restarts scheduled no second system job either.
-      expect(((await (await api(second.base, '/api/core/jobs/?interval=1440')).json()) as Body).count).toBe(2);
-      second.child.kill('SIGKILL');
-      await new Promise((ok) => second.child.once('exit', ok));
-    } finally {
-      await sql.end();
-    }
+    current = await runserver();
+    await deliveredOnce(['Crash 1', 'Crash 2', 'Crash 3', 'Crash 4', 'Crash 5']);
+    expect(await count(sql, 'core_eventoutbox')).toBe(0);
+    expect(((await (await api(current.base, '/api/extras/webhook-deliveries/?limit=0')).json()) as Body).count).toBe(5);
+    // The restart scheduled no second system job either.
+    expect(((await (await api(current.base, '/api/core/jobs/?interval=1440')).json()) as Body).count).toBe(2);
   }, 120_000);
 
   it('records the deliveries before enqueueing them; the next start enqueues those left pending, each sent once', async () => {
-    const relay = await redisRelay(env.REDIS_URL);
-    const first = await runserver({ REDIS_URL: relay.url });
-    const sql = new pg.Client({ connectionString: env.DATABASE_URL });
-    await sql.connect();
-    try {
-      const before = await count(sql, 'extras_webhookdelivery');
-      relay.pause();
-      const write = api(first.base, '/api/tenancy/tenants/', {
-        method: 'POST', body: JSON.stringify([1, 2, 3].map((n) => ({ name: `Stalled ${n}`, slug: `stalled-${n}` }))),
-      }).catch(() => undefined);
-      // The claim committed its three deliveries; their enqueue waits on a Redis that does not answer.
-      await until(async () => (await count(sql, 'extras_webhookdelivery', `status = 'pending'`)) === 3, 20_000, 'three pending deliveries');
-      expect(await count(sql, 'core_eventoutbox')).toBe(0);
-      first.child.kill('SIGKILL');
-      await new Promise((ok) => first.child.once('exit', ok));
-      await write;
-      await relay.close();
-      expect(receiver.requests).toHaveLength(0);
+    const before = await count(sql, 'extras_webhookdelivery');
+    relay.pause();
+    const write = api(current.base, '/api/tenancy/tenants/', {
+      method: 'POST', body: JSON.stringify([1, 2, 3].map((n) => ({ name: `Stalled ${n}`, slug: `stalled-${n}` }))),
+    }).catch(() => undefined);
+    // The claim committed its three deliveries; their enqueue waits on a Redis that does not answer.
+    await until(async () => (await count(sql, 'extras_webhookdelivery', `status = 'pending'`)) === 3, 20_000, 'three pending deliveries');
+    expect(await count(sql, 'core_eventoutbox')).toBe(0);
+    await kill(current);
+    await write;
+    // What the dead server had sent is gone with its connections.
+    relay.resume();
+    expect(receiver.requests).toHaveLength(0);
 
-      const second = await runserver();
-      await until(() => receiver.requests.length >= 3, 20_000, 'three deliveries');
-      await new Promise((r) => setTimeout(r, 1000));
-      expect(receiver.requests.map((r) => JSON.parse(r.text).data.name).sort()).toEqual(['Stalled 1', 'Stalled 2', 'Stalled 3']);
-      expect(await count(sql, 'extras_webhookdelivery')).toBe(before + 3);
-      expect(await count(sql, 'extras_webhookdelivery', `status <> 'delivered'`)).toBe(0);
-      second.child.kill('SIGKILL');
-    } finally {
-      await sql.end();
-    }
+    current = await runserver();
+    await deliveredOnce(['Stalled 1', 'Stalled 2', 'Stalled 3']);
+    expect(await count(sql, 'extras_webhookdelivery')).toBe(before + 3);
+    expect(await count(sql, 'extras_webhookdelivery', `status <> 'delivered'`)).toBe(0);
   }, 120_000);
 });
 
 describe('a queue that stops answering', () => {
   it('holds no write back for long; once it answers, every event is delivered once', async () => {
-    const relay = await redisRelay(env.REDIS_URL);
-    const server = await runserver({ REDIS_URL: relay.url, OUTBOX_SWEEP_SECONDS: '2' });
-    try {
-      relay.pause();
-      const started = performance.now();
-      const write = await api(server.base, '/api/tenancy/tenants/', {
-        method: 'POST', body: JSON.stringify([1, 2].map((n) => ({ name: `Held ${n}`, slug: `held-${n}` }))),
-      });
-      // The response waits for the enqueue 5 s at most, then leaves it to the sweep.
-      expect(write.status).toBe(201);
-      expect(performance.now() - started).toBeLessThan(15_000);
-      expect(receiver.requests).toHaveLength(0);
-      relay.resume();
-      await until(() => receiver.requests.length >= 2, 20_000, 'two deliveries');
-      // Two sweeps' time for a duplicate to show up, if there were one.
-      await new Promise((r) => setTimeout(r, 5000));
-      expect(receiver.requests.map((r) => JSON.parse(r.text).data.name).sort()).toEqual(['Held 1', 'Held 2']);
-    } finally {
-      server.child.kill('SIGKILL');
-      await relay.close();
-    }
+    relay.pause();
+    const started = performance.now();
+    const write = await api(current.base, '/api/tenancy/tenants/', {
+      method: 'POST', body: JSON.stringify([1, 2].map((n) => ({ name: `Held ${n}`, slug: `held-${n}` }))),
+    });
+    // The response waits for the enqueue 5 s at most, then leaves it to the sweep.
+    expect(write.status).toBe(201);
+    expect(performance.now() - started).toBeLessThan(15_000);
+    expect(receiver.requests).toHaveLength(0);
+    relay.resume();
+    await deliveredOnce(['Held 1', 'Held 2']);
   }, 120_000);
 });
 
 describe('a recreated database on the same queue', () => {
   it('has its deliveries sent, though their ids are those of deliveries the queue already ran', async () => {
-    // A fresh database (delivery ids start at 1 again) on the queue the tests above used.
+    // A fresh database (delivery ids start at 1 again) on the queue the tests above used, which it alone works now.
+    await kill(current);
     const fresh = await startServer({ settings: { REDIS_PREFIX: env.REDIS_PREFIX } });
     try {
       const { body: webhook } = await fresh.post('/api/extras/webhooks/', { name: 'again', payload_url: `${receiver.url}/` });

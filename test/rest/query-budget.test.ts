@@ -12,6 +12,11 @@ beforeAll(async () => {
     select 'Window ' || i, now() + make_interval(days => i), i, now(), now() from generate_series(1, 1000) i`);
   await t.server.db.knex.raw(`insert into maintenance_task (window_id, name, created, last_updated)
     select i, 'Task ' || i, now(), now() from generate_series(1, 1000) i`);
+  // A thousand ended jobs, each about a tenant and run by the admin, with a result and a log.
+  await t.server.db.knex.raw(`insert into core_job (object_type_id, object_id, name, status, started, completed, user_id, data, error, job_id, log_entries, created, last_updated)
+    select (select id from core_objecttype where app_label = 'tenancy' and model = 'tenant'), t.id, 'maintenance.announce', 'completed', now(), now(),
+      (select min(id) from users_user), '{"checked": 3}', '', gen_random_uuid()::text, '[{"level": "info", "message": "done"}]', now(), now()
+    from tenancy_tenant t`);
 });
 afterAll(async () => {
   await t?.close();
@@ -30,6 +35,7 @@ const BUDGETS: ListBudgets = {
   '/api/tenancy/contact-assignments/': { full: 10, brief: 7 },
   '/api/plugins/maintenance/windows/': { full: 7, brief: 3 },
   '/api/plugins/maintenance/tasks/': { full: 4, brief: 3 },
+  '/api/core/jobs/': { full: 5, brief: 4 },
 };
 
 /** Filters add a fixed cost too: one query validates the related objects a filter names. */
@@ -37,6 +43,7 @@ const FILTERED: FilteredBudgets = {
   '/api/tenancy/tenants/': { query: 'group_id=1&group_id=2&q=tenant&name__n=x&created__gte=2000-01-01', budget: 9 },
   '/api/tenancy/contacts/': { query: 'group=cgroup-1&q=contact', budget: 9 },
   '/api/plugins/maintenance/windows/': { query: 'tenant=tenant-5&impact__gte=0&status=scheduled', budget: 8 },
+  '/api/core/jobs/': { query: 'status=completed&object_type=tenancy.tenant&q=announce', budget: 5 },
 };
 
 budgetSuite('list query budgets', () => t, BUDGETS, FILTERED);
