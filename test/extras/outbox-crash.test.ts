@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { createConnection, createServer, type Server } from 'node:net';
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../kernel/db/embedded.js';
@@ -38,12 +38,15 @@ const api = (base: string, path: string, init: RequestInit = {}) =>
  * A TCP relay to Redis that can hold the server's commands back (a Redis that stopped answering) and let them through
  * again, in order.
  */
-async function redisRelay(target: string): Promise<{ url: string; pause(): void; resume(): void; close(): Promise<void> }> {
+async function redisRelay(target: string): Promise<{ url: string; pause(): void; resume(): void; open(): number; close(): Promise<void> }> {
   const { hostname, port } = new URL(target);
   let paused = false;
   const held: (() => void)[] = [];
+  const upstreams = new Set<Socket>();
   const relay: Server = createServer((client) => {
     const upstream = createConnection(Number(port), hostname);
+    upstreams.add(upstream);
+    upstream.on('close', () => upstreams.delete(upstream));
     client.on('data', (d) => (paused ? held.push(() => upstream.destroyed || upstream.write(d)) : upstream.write(d)));
     upstream.pipe(client);
     // When the server dies, so do its connections to Redis (with its blocking reads for jobs).
@@ -58,6 +61,8 @@ async function redisRelay(target: string): Promise<{ url: string; pause(): void;
       paused = false;
       held.splice(0).forEach((send) => send());
     },
+    /** Connections to Redis still open. */
+    open: () => upstreams.size,
     close: () => new Promise((ok) => relay.close(() => ok())),
   };
 }
@@ -71,9 +76,14 @@ let current: { child: ChildProcess; base: string };
 let relay: Awaited<ReturnType<typeof redisRelay>>;
 let sql: pg.Client;
 
+/**
+ * Kills the server process, and waits for the relay to see its connections close, as Redis sees a dead process's
+ * (else a blocking read for jobs could outlive it and take a job).
+ */
 async function kill(server: { child: ChildProcess }): Promise<void> {
   server.child.kill('SIGKILL');
   await new Promise((ok) => server.child.once('exit', ok));
+  await until(() => relay.open() === 0, 10_000, 'the dead server\'s connections to close');
 }
 
 beforeAll(async () => {
