@@ -118,8 +118,16 @@ describe('request bodies', () => {
     }
   });
 
-  it('pretty-prints with indent', async () => {
+  it('pretty-prints with ?indent= or the media type parameter, as DRF does', async () => {
     const res = await t.get('/api/tenancy/?indent=4');
     expect(res.text).toBe(JSON.stringify(res.body, null, 4));
+    const byAccept = await t.get('/api/tenancy/tenants/', { headers: { Accept: 'application/json; indent=2' } });
+    expect(byAccept.text).toBe(JSON.stringify(byAccept.body, null, 2));
+    expect(byAccept.text).toContain('\n  "count": ');
+    // Other media types' parameters, and nonsense, leave the JSON compact.
+    for (const accept of ['text/plain; indent=4, application/json', 'application/json; indent=x', 'application/json']) {
+      const plain = await t.get('/api/tenancy/', { headers: { Accept: accept } });
+      expect(plain.text, accept).toBe(JSON.stringify(plain.body));
+    }
   });
 });
