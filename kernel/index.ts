@@ -67,6 +67,7 @@ export { EVENT_TYPES, OBJECT_EVENT_TYPES, JOB_EVENT_TYPES, isoTimestamp, type Ob
 // Values, errors and HTTP helpers.
 export { ValidationError, ItemErrors, type Memo, type Row, type Json, type JsonObject, type ErrorMap, type Db, type RenderContext, type RenderMode, type FieldRenderer } from './model/types.js';
 export { HttpError, notFound } from './errors.js';
+export { escapeHtml } from './http/text.js';
 export { send } from './http/respond.js';
 export { isPlainObject, pythonType } from './model/values.js';
 export { paginate, pageOf } from './rest/pagination.js';

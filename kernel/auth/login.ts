@@ -1,11 +1,10 @@
 import express, { type Router } from 'express';
 import type { Settings } from '../config/settings.js';
 import type { Database } from '../db/database.js';
-import { textProblem } from '../http/text.js';
+import { escapeHtml as escape, textProblem } from '../http/text.js';
 import { verifyPassword } from './password.js';
 import { CSRF_COOKIE, cookies, endSession, formCsrfToken, sameToken, startSession } from './sessions.js';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
  * Only paths of this site: a login must not redirect to another one (`//evil.com` and `/\\evil.com` are other

@@ -6,7 +6,7 @@ import { send } from '../http/respond.js';
 import { formatDateTime } from '../model/fields/time.js';
 import type { JsonObject } from '../model/types.js';
 import type { PluginContext } from '../plugin.js';
-import { TASK_STATUSES, type QueuePort, type Task, type WorkerState } from '../queue/port.js';
+import { TASK_STATUSES, type QueuePort, type Task, type TaskStatus, type WorkerState } from '../queue/port.js';
 import { paginate } from '../rest/pagination.js';
 
 /** NetBox's IsAdminUser: staff only (a superuser who is not staff is refused too). */
@@ -36,9 +36,11 @@ function workerOf(worker: WorkerState, base: string): JsonObject {
   };
 }
 
+/** RQ's status flags, in the order NetBox's serializer lists them. */
+const FLAGS: TaskStatus[] = ['finished', 'queued', 'failed', 'started', 'deferred', 'canceled', 'scheduled', 'stopped'];
+
 /** A job as an RQ task: its data is the one argument; attempts and the error log are in `meta`. */
 export function taskOf(task: Task, base: string): JsonObject {
-  const flags = Object.fromEntries(TASK_STATUSES.map((s) => [`is_${s}`, task.status === s]));
   return {
     id: task.id, url: `${base}/api/core/background-tasks/${encodeURIComponent(task.id)}/`, description: task.description,
     origin: task.queue, func_name: task.name, args: [JSON.stringify(task.data)], kwargs: {},
@@ -46,8 +48,7 @@ export function taskOf(task: Task, base: string): JsonObject {
     result_ttl: null, created_at: when(task.created), enqueued_at: when(task.enqueued), started_at: when(task.started),
     ended_at: when(task.ended), worker_name: task.workerName, position: task.position, status: task.status,
     meta: { attempts: task.attempts, attempts_made: task.attemptsMade, errors: task.errors }, last_heartbeat: null,
-    is_finished: flags.is_finished, is_queued: flags.is_queued, is_failed: flags.is_failed, is_started: flags.is_started,
-    is_deferred: flags.is_deferred, is_canceled: flags.is_canceled, is_scheduled: flags.is_scheduled, is_stopped: flags.is_stopped,
+    ...Object.fromEntries(FLAGS.map((s) => [`is_${s}`, task.status === s])),
   };
 }
 

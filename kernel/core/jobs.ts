@@ -30,6 +30,12 @@ export interface TrackOptions {
 /** The queue job that runs every tracked job: its id is the tracked job's uuid, so enqueueing twice is a no-op. */
 const RUN_JOB = 'core.run_job';
 const MINUTE = 60_000;
+/** The queue job of a tracked job: its id is the job's uuid; a scheduled one waits until its time. */
+function queued(row: JobRow) {
+  const delayMs = row.scheduled ? new Date(row.scheduled).getTime() - Date.now() : 0;
+  return { data: { job: row.id }, options: { id: `job-${row.job_id}`, description: row.name, delayMs } };
+}
+
 /** Where the job's status changes are its events. */
 const END_EVENTS: Record<string, EventType> = { completed: 'job_completed', failed: 'job_failed', errored: 'job_errored' };
 
@@ -132,12 +138,12 @@ export class JobRunner {
   /** At start: enqueue again every waiting job (a queue in memory lost them; Redis ignores the ids it holds). */
   async recover(): Promise<void> {
     const rows = (await this.deps.knex(Job.table).whereIn('status', WAITING_STATUSES)) as JobRow[];
-    for (const row of rows) await this.send(row);
+    if (rows.length) await this.deps.queue.enqueueAll(RUN_JOB, rows.map(queued));
   }
 
   private async send(row: JobRow): Promise<void> {
-    const delayMs = row.scheduled ? new Date(row.scheduled).getTime() - Date.now() : 0;
-    await this.deps.queue.enqueue(RUN_JOB, { job: row.id }, { id: `job-${row.job_id}`, description: row.name, delayMs });
+    const { data, options } = queued(row);
+    await this.deps.queue.enqueue(RUN_JOB, data, options);
   }
 
   private async run(id: number): Promise<void> {

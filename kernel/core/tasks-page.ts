@@ -3,12 +3,12 @@ import { sameToken } from '../auth/sessions.js';
 import { HttpError } from '../errors.js';
 import type { QueuePort, Task, TaskStatus } from '../queue/port.js';
 import { requeueTask } from './background.js';
+import { escapeHtml as escape } from '../http/text.js';
 
 export const TASKS_PAGE = '/core/background-tasks/';
 /** What the page lists, in this order: work waiting or under way, then what needs a person. */
 const SECTIONS: [TaskStatus, string][] = [['failed', 'Failed'], ['started', 'Running'], ['queued', 'Queued'], ['scheduled', 'Scheduled (a retry or a later run)']];
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const time = (d: Date | null) => (d ? escape(d.toISOString().replace('T', ' ').slice(0, 19)) : '—');
 
 function row(task: Task, csrf: string): string {

@@ -1,6 +1,6 @@
 import type { Json } from '../model/types.js';
+import { escapeHtml as escape } from './text.js';
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function toHtml(value: Json, indent: string): string {
   if (value === null) return '<span class="null">null</span>';

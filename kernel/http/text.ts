@@ -32,3 +32,8 @@ export function checkTexts(fields: Record<string, unknown>): void {
     if (problem) throw ValidationError.of(key, problem);
   }
 }
+
+/** Text safe inside HTML, in element content and in quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

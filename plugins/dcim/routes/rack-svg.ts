@@ -1,4 +1,4 @@
-import type { Row } from '../../../kernel/index.js';
+import { escapeHtml as escape, type Row } from '../../../kernel/index.js';
 import { halfUnits, type Mounted } from './rack-units.js';
 
 export interface SvgOptions {
@@ -10,7 +10,6 @@ export interface SvgOptions {
   deviceUrl: (id: number) => string;
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Black or white text, whichever reads better on `color`. */
 function textColor(color: string): string {
