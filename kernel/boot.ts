@@ -111,8 +111,10 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
   let db: Database;
   let applied: string[] = [];
   try {
+    // A declaration mistake surfaces here: it must not read as an unreachable database.
+    const entities = [objectTypeEntity, ...registry.all().map((m) => entityOf(m, registry))];
     try {
-      db = await Database.open(url, [objectTypeEntity, ...registry.all().map((m) => entityOf(m, registry))], migrations);
+      db = await Database.open(url, entities, migrations);
     } catch (err) {
       // The embedded PostgreSQL is DATA_DIR's; any other is DATABASE_URL's.
       const setting = embedded ? 'DATA_DIR' : 'DATABASE_URL';

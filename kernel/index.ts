@@ -50,7 +50,7 @@ export type { SchemaObject, ParameterObject } from './openapi/types.js';
 // Filters.
 export { and, or, not, cmp, type FilterNode, type Lookup, type SqlCondition } from './filters/tree.js';
 export {
-  textFilter, orderedFilter, booleanFilter, relationFilter, searchFilter, existingIds, anyOf, lastValue, checkRegex,
+  textFilter, orderedFilter, booleanFilter, relationFilter, existingIds, anyOf, lastValue, checkRegex,
   type QueryFilter, type FilterContext,
 } from './filters/builders.js';
 export type { FilterExtension } from './filters/filterset.js';

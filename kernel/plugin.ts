@@ -76,6 +76,11 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   kernel: string;
   label?: string;
   description?: string;
+  /** Who wrote it, as `/api/plugins/installed-plugins/` lists it. */
+  author?: string;
+  authorEmail?: string;
+  /** A release line other than the main one (`beta`), as NetBox's plugin catalog names it. */
+  releaseTrack?: string;
   /** Where the plugin's endpoints live. Default `/api/plugins/<name>/`. */
   basePath?: string;
   /** Plugins whose models this one refers to (`['tenancy']`): registered and migrated before it, and required. */

@@ -1,4 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
+import type { Request } from 'express';
 import type { Settings } from '../config/settings.js';
 import { HttpError } from '../errors.js';
 import type { Model } from '../model/model.js';
@@ -13,6 +14,12 @@ export type { Action } from '../write/gate.js';
 
 export const forbidden = () => new HttpError(403, { detail: 'You do not have permission to perform this action.' });
 export const notAuthenticated = () => new HttpError(403, { detail: 'Authentication credentials were not provided.' });
+
+/** NetBox's IsAdminUser: staff only (a superuser who is not staff is refused too). */
+export function requireStaff(req: Request): void {
+  if (!req.principal.user) throw notAuthenticated();
+  if (!req.principal.user.is_staff) throw forbidden();
+}
 
 /** Models no `*` in EXEMPT_VIEW_PERMISSIONS covers: they must be named. */
 const NEVER_EXEMPT_BY_WILDCARD = /^users\./;

@@ -1,10 +1,11 @@
-import { SettingsError } from '../config/load.js';
+import { createServer as createNetServer } from 'node:net';
+import { SettingsError, loadSettings } from '../config/load.js';
+import type { Settings } from '../config/settings.js';
 import type { Plugin } from '../plugin.js';
-import { createServer, type PatchbayServer } from '../server.js';
+import { createServer } from '../server.js';
 
 /** Why the server cannot listen, as a start-up message naming the setting to change. */
-function listenProblem(err: unknown, server: PatchbayServer): unknown {
-  const { HOST, PORT } = server.settings;
+function listenProblem(err: unknown, { HOST, PORT }: Pick<Settings, 'HOST' | 'PORT'>): unknown {
   switch ((err as { code?: string }).code) {
     case 'EADDRINUSE':
       return new SettingsError(`PORT: ${HOST}:${PORT} is already in use; stop the program using it or set PORT to a free port`);
@@ -18,8 +19,19 @@ function listenProblem(err: unknown, server: PatchbayServer): unknown {
   }
 }
 
+/** Fails as listening would, before anything starts: a taken port must not cost a database's creation or migration. */
+async function checkListen(settings: Pick<Settings, 'HOST' | 'PORT'>): Promise<void> {
+  if (settings.PORT === 0) return;
+  const probe = createNetServer();
+  await new Promise<void>((ok, fail) => {
+    probe.once('error', (err) => fail(listenProblem(err, settings)));
+    probe.listen(settings.PORT, settings.HOST, () => probe.close(() => ok()));
+  });
+}
+
 /** Serves until SIGINT or SIGTERM, then closes connections and stops the embedded database cleanly. */
 export async function runserver(_args: string[], builtins: Plugin[]): Promise<number> {
+  await checkListen(loadSettings());
   const server = await createServer({ builtins, serving: true });
   let url: string;
   try {
@@ -27,7 +39,7 @@ export async function runserver(_args: string[], builtins: Plugin[]): Promise<nu
   } catch (err) {
     // Nothing is left running: the embedded PostgreSQL stops with the server.
     await server.close();
-    throw listenProblem(err, server);
+    throw listenProblem(err, server.settings);
   }
   server.log.info(`Patchbay listening on ${url}/api/`);
   const signal = await new Promise<NodeJS.Signals>((ok) => {

@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { forbidden, notAuthenticated } from '../auth/access.js';
+import { requireStaff } from '../auth/access.js';
 import { HttpError, notFound } from '../errors.js';
 import { baseUrl } from '../http/request.js';
 import { send } from '../http/respond.js';
@@ -8,12 +8,6 @@ import type { JsonObject } from '../model/types.js';
 import type { PluginContext } from '../plugin.js';
 import { TASK_STATUSES, type QueuePort, type Task, type TaskStatus, type WorkerState } from '../queue/port.js';
 import { paginate } from '../rest/pagination.js';
-
-/** NetBox's IsAdminUser: staff only (a superuser who is not staff is refused too). */
-export function requireStaff(req: Request): void {
-  if (!req.principal.user) throw notAuthenticated();
-  if (!req.principal.user.is_staff) throw forbidden();
-}
 
 const when = (date: Date | null) => (date ? formatDateTime(date) : null);
 

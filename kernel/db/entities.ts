@@ -1,5 +1,7 @@
 import { EntitySchema, type EntitySchemaMetadata } from '@mikro-orm/core';
 import type { Column } from '../model/field.js';
+import { StringField } from '../model/fields/scalar.js';
+import { searchTerms } from '../filters/search.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 
@@ -73,10 +75,9 @@ export function entityOf(model: Model, registry: ModelRegistry): EntitySchema {
       properties[col.name] = { type: 'string', columnType: col.type, fieldName: col.name, nullable: true, generated: `(${col.expression}) stored`, index: `${model.table}_${col.name}_idx` } as Property;
     }
   }
-  // `q` searches with ILIKE '%text%' on the model's own columns: trigram indexes serve it.
-  for (const name of model.search) {
-    const field = model.field(name);
-    if (!field?.searchPaths(registry).some((p) => p.length === 1)) continue;
+  // `q` searches with ILIKE '%text%' on the model's own text columns: trigram indexes serve it.
+  for (const { path, lookup, field } of searchTerms(model, registry)) {
+    if (path.length > 1 || lookup !== 'icontains' || !(field instanceof StringField)) continue;
     const column = field.columns()[0].name;
     const index = `${model.table}_${column}_trgm`;
     indexes.push({ name: index, expression: `create index "${index}" on "${model.table}" using gin ("${column}" gin_trgm_ops)` });

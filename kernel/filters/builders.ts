@@ -4,7 +4,7 @@ import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Db } from '../model/types.js';
 import { FilterError, ParamError } from './errors.js';
-import { and, cmp, not, or, type FilterNode, type Lookup } from './tree.js';
+import { cmp, not, or, type FilterNode, type Lookup } from './tree.js';
 import { parseBoolean, parseWholeNumber } from './values.js';
 
 /** What a query-string filter needs besides its values. */
@@ -141,20 +141,6 @@ export function relationFilter(path: string[], target: Model, by: 'id' | string,
       if (wantsNull) parts.push(cmp(path, 'isnull', true));
       const node = or(parts);
       return suffix === 'n' ? not(node) : node;
-    },
-  };
-}
-
-/**
- * A filter over search paths for `q`: case-insensitive match on any of them (paths follow relations:
- * `['circuit', 'cid']`), or on one of the conditions `more` adds for the text; blank matches everything.
- */
-export function searchFilter(paths: string[][], more: (text: string) => FilterNode[] = () => []): QueryFilter {
-  return {
-    suffixes: [],
-    build: (_s, values) => {
-      const text = lastValue(values).trim();
-      return text ? or([...paths.map((p) => cmp(p, 'icontains', text)), ...more(text)]) : and([]);
     },
   };
 }

@@ -60,11 +60,22 @@ class Compiler {
     }
   }
 
+  /** A path through a list another model's relation offers (`terminations__xconnect_id`): rows one of whose objects matches. */
+  private offered(qb: Knex.QueryBuilder, model: Model, alias: string, [name, ...rest]: string[], lookup: Lookup, value: unknown): void {
+    const list = this.scope.registry.offeredList(model, name);
+    if (!list || !rest.length) throw new FilterError(`Cannot resolve keyword '${name}' into field.`);
+    const sub = `f${this.n++}`;
+    const rows = this.scope.db(`${list.source.table} as ${sub}`).select(this.scope.db.raw('1'));
+    this.leaf(rows, list.source, sub, rest, lookup, value);
+    list.link.relate(rows, sub, `"${alias}"."id"`);
+    qb.whereExists(rows);
+  }
+
   private leaf(qb: Knex.QueryBuilder, model: Model, alias: string, path: string[], lookup: Lookup, value: unknown): void {
     const [name, ...rest] = path;
     // Fields other plugins add compare like the model's own (a device's `primary_ip4`, added by ipam).
     const field = this.scope.registry.fieldOf(model, name);
-    if (!field) throw new FilterError(`Cannot resolve keyword '${name}' into field.`);
+    if (!field) return this.offered(qb, model, alias, path, lookup, value);
     field.condition({
       qb, model, alias, rest, lookup, value, scope: this.scope,
       matching: (target, p, l, v) => {

@@ -1,6 +1,7 @@
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import { naturalKey, relationFilter, searchFilter, type QueryFilter } from './builders.js';
+import { naturalKey, relationFilter, type QueryFilter } from './builders.js';
+import { searchFilter, searchTerms } from './search.js';
 
 export type { FilterContext, QueryFilter } from './builders.js';
 
@@ -56,9 +57,9 @@ export class FilterSets {
       for (const field of [...model.fields, ...this.registry.contributedFields(model), ...this.registry.derivedFields(model)]) {
         for (const [name, filter] of Object.entries(field.filters(this.registry))) set.set(name, filter);
       }
-      // `q` searches what the model's search fields say they match (a relation: its target's name).
-      const paths = model.search.flatMap((name) => model.field(name)?.searchPaths(this.registry) ?? []);
-      if (paths.length) set.set('q', searchFilter(paths));
+      // `q` compares what the model's search declaration names, each with its lookup.
+      const terms = searchTerms(model, this.registry);
+      if (terms.length) set.set('q', searchFilter(terms));
       for (const [name, spec] of Object.entries(model.decl.relatedFilters ?? {})) {
         const [path, attribute] = spec.split('.');
         const steps = path.split('__');

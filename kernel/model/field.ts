@@ -379,10 +379,9 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return this.filterValue(value, lookup);
   }
 
-  /** The paths `q` matches for this field when the model lists it among its search fields. */
-  searchPaths(registry: ModelRegistry): string[][] {
-    void registry;
-    return [];
+  /** The lookup `q` compares this field with when a model's `search` names it without one; none: it must be named. */
+  searchLookup(): string | undefined {
+    return undefined;
   }
 
   // ---- ordering

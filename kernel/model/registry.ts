@@ -1,6 +1,7 @@
 import type { Field, Reference } from './field.js';
 import type { Model } from './model.js';
 import { ObjectTypes } from './object-types.js';
+import { offeredLists, type OfferedList } from './offered-lists.js';
 import { applyOrdering } from './ordering.js';
 import { columnsRead, readKeys, renderRows } from './render.js';
 import type { JsonObject, RenderContext, RenderMode } from './types.js';
@@ -29,6 +30,7 @@ export class ModelRegistry {
   private readonly contributors: { owner: string; fields: Contributor }[] = [];
   private readonly contributorOfField = new Map<Field, string>();
   readonly objectTypes = new ObjectTypes();
+  private offered?: Map<string, OfferedList[]>;
 
   register(model: Model, mount: Mount): void {
     if (this.models.has(model.key)) throw new Error(`Model ${model.key} is registered twice`);
@@ -103,6 +105,12 @@ export class ModelRegistry {
   /** A declared field, or one contributed by a plugin or derived by another model's field. */
   fieldOf(model: Model, name: string): Field | undefined {
     return model.field(name) ?? [...(this.contributed.get(model.key) ?? []), ...(this.derived.get(model.key) ?? [])].find((f) => f.name === name);
+  }
+
+  /** The list another model's relation offers on `model` under `name` (`terminations` on a circuit), if one does. */
+  offeredList(model: Model, name: string): OfferedList | undefined {
+    this.offered ??= offeredLists(this.all(), this);
+    return this.offered.get(model.key)?.find((l) => l.link.name === name);
   }
 
   /** The fields plugins add to `model` (tags, custom fields, a device's primary IPs from ipam). */

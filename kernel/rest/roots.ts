@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import express, { type Router } from 'express';
+import { requireStaff } from '../auth/access.js';
 import type { Database } from '../db/database.js';
 import type { Plugin } from '../plugin.js';
 import type { ModelRegistry } from '../model/registry.js';
@@ -63,8 +64,20 @@ export function rootRouter({ plugins, registry, db, queue, routes }: RootDeps): 
     send(req, res, 200, sorted(apps), 'API Root');
   });
 
+  // As NetBox's: the installed plugins first, then each plugin's API root in the order PLUGINS gives.
   router.get('/api/plugins/', (req, res) => {
-    send(req, res, 200, sorted(thirdParty.map((p) => [p.name, `${baseUrl(req)}${p.basePath}`])), 'Plugins');
+    const base = baseUrl(req);
+    const entries = [['installed-plugins', `${base}/api/plugins/installed-plugins/`], ...thirdParty.map((p) => [p.name, `${base}${p.basePath}`])];
+    send(req, res, 200, Object.fromEntries(entries), 'Plugins');
+  });
+
+  // What pynetbox's `nb.plugins.installed_plugins()` reads; staff only, as NetBox's.
+  router.get('/api/plugins/installed-plugins/', (req, res) => {
+    requireStaff(req);
+    send(req, res, 200, thirdParty.map((p) => ({
+      name: p.label ?? p.name, package: p.name, author: p.author ?? '', author_email: p.authorEmail ?? '',
+      description: p.description ?? '', version: p.version, release_track: p.releaseTrack ?? '',
+    })), 'Installed Plugins');
   });
 
   for (const plugin of plugins) {

@@ -348,7 +348,7 @@ export class WriteSession {
     }
     const candidates = live();
     const clashes = await checkUnique(model, candidates.map((i) => ({ row: merged(i), id: i.instance?.id as number | undefined })), this.db);
-    clashes.forEach((clash, n) => clash && Object.assign(candidates[n].errors, clash.errors));
+    clashes.forEach((clash, n) => Object.assign(candidates[n].errors, clash));
     if (items.some(failed)) throw new ItemErrors(items.map((i) => i.errors));
 
     const stored = live();

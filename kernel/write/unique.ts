@@ -1,6 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Model, UniqueConstraint } from '../model/model.js';
-import { ValidationError, type Db, type Row } from '../model/types.js';
+import type { Db, ErrorMap, Row } from '../model/types.js';
 
 /** One object about to be stored: its row as it will be, and its id when it exists already. */
 export interface UniqueCandidate {
@@ -14,25 +14,26 @@ function columnsOf(model: Model, name: string): string[] {
   return field.columns().map((c) => c.name);
 }
 
-function clash(model: Model, constraint: UniqueConstraint): ValidationError {
-  if (constraint.message) return ValidationError.of('__all__', constraint.message);
+/** The field a clash is reported under and NetBox's words for it. */
+function clash(model: Model, constraint: UniqueConstraint): [string, string] {
+  if (constraint.message) return ['__all__', constraint.message];
   if (constraint.fields.length === 1) {
     const field = model.field(constraint.fields[0])!;
-    return ValidationError.of(field.name, `${model.verboseName} with this ${field.label.toLowerCase()} already exists.`);
+    return [field.name, `${model.verboseName} with this ${field.label.toLowerCase()} already exists.`];
   }
   const labels = constraint.fields.map((name) => model.field(name)!.label).join(' and ');
-  return ValidationError.of('__all__', `${model.title.charAt(0)}${model.verboseName.slice(1)} with this ${labels} already exists.`);
+  return ['__all__', `${model.title.charAt(0)}${model.verboseName.slice(1)} with this ${labels} already exists.`];
 }
 
 /**
  * Checks every unique constraint of `model` for a whole write at once (one query per constraint): against every
  * stored object but the candidate itself, and among the written ones (the first keeps its values). Stored values
  * of other objects of the same write count too: PostgreSQL checks unique indexes row by row as one statement
- * updates them, so two objects cannot swap values in one write. Returns each candidate's first clash, worded as
- * NetBox words it.
+ * updates them, so two objects cannot swap values in one write. Returns each candidate's clashes, every one
+ * (a name and a slug both taken), worded as NetBox words them.
  */
-export async function checkUnique(model: Model, candidates: UniqueCandidate[], db: Db): Promise<(ValidationError | undefined)[]> {
-  const found: (ValidationError | undefined)[] = candidates.map(() => undefined);
+export async function checkUnique(model: Model, candidates: UniqueCandidate[], db: Db): Promise<ErrorMap[]> {
+  const found: ErrorMap[] = candidates.map(() => ({}));
   for (const constraint of model.unique) {
     const columns = constraint.fields.flatMap((name) => columnsOf(model, name));
     const lower = new Set((constraint.lower ?? []).flatMap((name) => columnsOf(model, name)));
@@ -41,7 +42,7 @@ export async function checkUnique(model: Model, candidates: UniqueCandidate[], d
     const value = (row: Row, col: string) => (lower.has(col) ? String(row[col]).toLowerCase() : row[col]);
     const applies = candidates
       .map((c, i) => ({ c, i }))
-      .filter(({ c, i }) => !found[i] && !whenNull.some((col) => c.row[col] !== null && c.row[col] !== undefined) && !whenSet.some((col) => c.row[col] === '')
+      .filter(({ c }) => !whenNull.some((col) => c.row[col] !== null && c.row[col] !== undefined) && !whenSet.some((col) => c.row[col] === '')
         && !columns.some((col) => c.row[col] === null || c.row[col] === undefined));
     if (!applies.length) continue;
     const keyOf = (row: Row) => JSON.stringify(columns.map((col) => String(value(row, col))));
@@ -59,7 +60,10 @@ export async function checkUnique(model: Model, candidates: UniqueCandidate[], d
     const claimed = new Set<string>();
     for (const { c, i } of applies) {
       const key = keyOf(c.row);
-      if (claimed.has(key) || holders.get(key)?.some((id) => id !== c.id)) found[i] = clash(model, constraint);
+      if (claimed.has(key) || holders.get(key)?.some((id) => id !== c.id)) {
+        const [field, message] = clash(model, constraint);
+        (found[i][field] ??= []).push(message);
+      }
       claimed.add(key);
     }
   }

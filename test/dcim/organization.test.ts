@@ -82,6 +82,12 @@ describe('sites', () => {
     expect((await post({ longitude: -180.5 })).body).toEqual({ longitude: ['Ensure this value is greater than or equal to -180.'] });
     expect((await post({ latitude: 1.1234567 })).body).toEqual({ latitude: ['Ensure that there are no more than 6 decimal places.'] });
     expect((await post({ name: 'DC1' })).body).toEqual({ name: ['site with this name already exists.'] });
+    // Every unique rule a write breaks is reported, each under its field, as NetBox does.
+    const slug = (created.body as { slug: string }).slug;
+    expect((await post({ name: 'DC1', slug })).body).toEqual({ name: ['site with this name already exists.'], slug: ['site with this slug already exists.'] });
+    expect((await t.post(`${API}/sites/`, [{ name: 'Other', slug: 'other' }, { name: 'DC1', slug }])).body).toEqual([
+      {}, { name: ['site with this name already exists.'], slug: ['site with this slug already exists.'] },
+    ]);
     expect((await t.get(`${API}/sites/?slug=bad`)).body.count).toBe(0);
 
     // The contract's attribute-set write: a region named by its slug.

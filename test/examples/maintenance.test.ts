@@ -13,8 +13,18 @@ afterAll(async () => {
 });
 
 describe('a third-party plugin enabled through PLUGINS', () => {
-  it('is listed under /api/plugins/ with its endpoints, and in /api/status/', async () => {
-    expect((await t.get('/api/plugins/')).body).toEqual({ maintenance: `${t.base}/api/plugins/maintenance/` });
+  it('is listed under /api/plugins/ with its endpoints, among the installed plugins, and in /api/status/', async () => {
+    const root = (await t.get('/api/plugins/')).body;
+    expect(root).toEqual({ 'installed-plugins': `${t.base}/api/plugins/installed-plugins/`, maintenance: `${t.base}/api/plugins/maintenance/` });
+    expect(Object.keys(root)).toEqual(['installed-plugins', 'maintenance']);
+    // What pynetbox's nb.plugins.installed_plugins() reads: NetBox's keys, for staff only.
+    expect((await t.get('/api/plugins/installed-plugins/')).body).toEqual([{
+      name: 'Maintenance windows', package: 'maintenance', author: 'The Patchbay authors', author_email: 'patchbay@example.com',
+      description: 'Planned maintenance windows of sites and devices, with their checklists', version: '1.0.0', release_track: '',
+    }]);
+    const user = await t.createUser('not-staff');
+    expect((await t.get('/api/plugins/installed-plugins/', { token: user.token })).status).toBe(403);
+    expect((await t.get('/api/plugins/installed-plugins/', { token: null })).status).toBe(403);
     // Its models and its own list route.
     expect((await t.get('/api/plugins/maintenance/')).body).toEqual({
       tasks: `${t.base}/api/plugins/maintenance/tasks/`, upcoming: `${t.base}/api/plugins/maintenance/upcoming/`, windows: `${t.base}${WINDOWS}`,

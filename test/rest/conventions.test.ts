@@ -65,6 +65,23 @@ describe('API roots and status', () => {
     expect(app.body.tenants).toBe(`${t.base}/api/tenancy/tenants/`);
   });
 
+  it('lists in each app root every list endpoint the app serves, as the OpenAPI document names them', async () => {
+    const { body: schema } = await t.get('/api/schema/?format=json');
+    const apps = Object.values((await t.get('/api/')).body as Record<string, string>).map((url) => url.slice(t.base.length)).filter((p) => p !== '/api/status/');
+    for (const app of apps) {
+      // The app's GET routes one segment below its root: its models, aliases and list routes (background tasks, dashboard).
+      const served = Object.keys(schema.paths as object)
+        .filter((path) => path.startsWith(app) && /^[a-z0-9_-]+\/$/.test(path.slice(app.length)) && (schema.paths as Record<string, object>)[path] && 'get' in (schema.paths as Record<string, object>)[path])
+        .map((path) => path.slice(app.length, -1))
+        .sort();
+      const listed = (await t.get(app)).body as Record<string, string>;
+      expect(Object.keys(listed).sort(), app).toEqual(expect.arrayContaining(served));
+      for (const [name, url] of Object.entries(listed)) expect(url, `${app}${name}`).toBe(`${t.base}${app}${name}/`);
+      // Each answers GET (connected-device wants its parameters: a 400 saying so).
+      for (const url of Object.values(listed)) expect([200, 400], url).toContain((await t.get(url.slice(t.base.length))).status);
+    }
+  });
+
   it('serves the browsable root as HTML to a browser', async () => {
     const res = await t.get('/api/', { headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(res.status).toBe(200);

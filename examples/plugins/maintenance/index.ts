@@ -15,6 +15,9 @@ interface MaintenanceConfig {
 export default definePlugin<MaintenanceConfig>({
   name: 'maintenance',
   label: 'Maintenance windows',
+  description: 'Planned maintenance windows of sites and devices, with their checklists',
+  author: 'The Patchbay authors',
+  authorEmail: 'patchbay@example.com',
   version: '1.0.0',
   kernel: '^0.1.0',
   dependencies: ['tenancy'],

@@ -35,7 +35,7 @@ export const Token = defineModel('users.token', {
   brief: ['key', 'write_enabled', 'description'],
   features: ['changelog'],
   ordering: ['-created'],
-  search: ['description'],
+  search: ['description', 'user'],
   display: (row) => `${'*'.repeat(34)}${String(row.key).slice(-6)}`,
   authorize: authorizeToken,
   validate: (row, ctx) => {

@@ -29,6 +29,6 @@ export const Job = defineModel('core.job', {
   },
   brief: ['created', 'completed', 'user', 'status'],
   ordering: ['-created'],
-  search: ['name'],
+  search: ['name', 'user'],
   display: (row) => String(row.name),
 });

@@ -8,7 +8,7 @@ import type { OrderStep } from '../ordering.js';
 import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type ErrorMap, type FieldRenderer, type RenderContext, type Row } from '../types.js';
 import { CountField, DepthField } from './computed.js';
-import { relatedModel, relationCondition, searchKey } from './relation.js';
+import { relatedModel, relationCondition } from './relation.js';
 import type { Relate, Walk } from '../walk.js';
 
 export type OnDelete = 'cascade' | 'set null' | 'protect';
@@ -131,11 +131,6 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
         qb.whereIn(`${alias}.${this.column}`, ids);
       },
     });
-  }
-
-  override searchPaths(registry: ModelRegistry): string[][] {
-    const key = searchKey(registry.get(this.target));
-    return key ? [[this.name, key]] : [];
   }
 
   /** A related path orders by the target's field; the relation alone by the target's own ordering. */

@@ -244,9 +244,23 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
     };
   }
 
-  /** Only whether anything is assigned; which object it is goes through `<name>_type` and `<name>_id`. */
+  /**
+   * Whether anything is assigned; or, with a path beyond the field (`member__cid`), whether the object is one of
+   * the targets having that field and matches on it. Which object it is goes through `<name>_type` and `<name>_id`.
+   */
   override condition(c: Comparison): void {
-    if (c.rest.length || c.lookup !== 'isnull') throw new FilterError(`'${this.name}' is filtered by its _type and _id.`);
+    if (c.rest.length) {
+      const { registry } = c.scope;
+      const targets = registry.all().filter((m) => this.accepts(m) && registry.fieldOf(m, c.rest[0]));
+      if (!targets.length) throw new FilterError(`No object '${this.name}' may point at has a field '${c.rest[0]}'.`);
+      c.qb.where((any) => {
+        for (const target of targets) {
+          any.orWhere((q) => void q.where(`${c.alias}.${this.typeColumn}`, registry.objectTypes.idOf(target.key)!).whereIn(`${c.alias}.${this.idKey}`, c.matching(target, c.rest, c.lookup, c.value)));
+        }
+      });
+      return;
+    }
+    if (c.lookup !== 'isnull') throw new FilterError(`'${this.name}' is filtered by its _type and _id.`);
     if (c.value) c.qb.whereNull(`${c.alias}.${this.idKey}`);
     else c.qb.whereNotNull(`${c.alias}.${this.idKey}`);
   }

@@ -138,8 +138,8 @@ export class StringField<O extends StringOptions = StringOptions> extends Scalar
     return { [this.name]: textFilter([this.name]) };
   }
 
-  override searchPaths(): string[][] {
-    return [[this.name]];
+  override searchLookup(): string {
+    return 'icontains';
   }
 
   /** A natural name orders by its key, which PostgreSQL computes on every write: nothing to compute per read. */
@@ -267,6 +267,11 @@ export class IntegerField extends ScalarField<IntegerOptions> {
     if (this.options.min !== undefined) schema.minimum = this.options.min;
     if (this.options.max !== undefined) schema.maximum = this.options.max;
     return schema;
+  }
+
+  /** `?q=65001` finds the ASN 65001, not 165001. */
+  override searchLookup(): string {
+    return 'exact';
   }
 
   override filterValue(value: unknown): number {

@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, escapeLike, f, loadDisplays, not, parseWholeNumber, searchFilter, type FilterNode, type QueryFilter, type RenderContext, type Row } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, loadDisplays, not, parseWholeNumber, type FilterNode, type QueryFilter, type RenderContext, type Row } from '../../../kernel/index.js';
 import { placeFilters } from '../../ipam/rules/scope-place-filters.js';
 import { CircuitStatus, DistanceUnit, TermSide } from '../choices.js';
 import { TerminationSide } from '../fields/termination-side.js';
@@ -55,18 +55,8 @@ export const Circuit = defineModel('circuits.circuit', {
   display: (row) => String(row.cid),
   displayUses: ['cid'],
   ordering: ['provider', 'provider_account', 'cid'],
+  search: ['cid', 'terminations__xconnect_id', 'terminations__pp_info', 'terminations__description', 'description', 'comments'],
   filters: {
-    // The circuit's own text, or its terminations' cross-connect, patch panel and description.
-    q: searchFilter([['cid'], ['description'], ['comments']], (text) => {
-      const like = `%${escapeLike(text)}%`;
-      return [{
-        op: 'sql',
-        condition: (qb, alias, _m, db) =>
-          void qb.whereIn(`${alias}.id`, db('circuits_circuittermination').select('circuit_id').where((w) =>
-            w.whereILike('xconnect_id', like).orWhereILike('pp_info', like).orWhereILike('description', like),
-          )),
-      }];
-    }),
     provider_network_id: providerNetworkFilter(true),
     ...placeFilters('termination', { rows: (db) => db('circuits_circuittermination as v'), column: 'v.circuit_id' }),
   },
@@ -113,9 +103,9 @@ export const CircuitTermination = defineModel('circuits.circuittermination', {
   displayUses: ['circuit', 'term_side'],
   ordering: ['circuit', 'term_side'],
   parent: 'circuit',
+  search: ['circuit__cid', 'xconnect_id', 'pp_info', 'description'],
   relatedFilters: { provider: 'circuit__provider' },
   filters: {
-    q: searchFilter([['circuit', 'cid'], ['xconnect_id'], ['pp_info'], ['description']]),
     provider_network_id: providerNetworkFilter(false),
     ...placeFilters('termination'),
   },

@@ -1,4 +1,4 @@
-import { defineModel, escapeLike, f, loadDisplays, not, parseWholeNumber, searchFilter, type Db, type FilterNode, type QueryFilter, type RenderContext, type Row } from '../../../kernel/index.js';
+import { defineModel, f, loadDisplays, not, parseWholeNumber, type Db, type FilterNode, type QueryFilter, type RenderContext, type Row } from '../../../kernel/index.js';
 import { negatable, pointingAt } from '../../ipam/rules/assignment-filters.js';
 import { CircuitPriority } from '../choices.js';
 
@@ -68,17 +68,8 @@ export const CircuitGroupAssignment = defineModel('circuits.circuitgroupassignme
   displayUses: ['group', 'priority'],
   ordering: ['group', 'member', 'priority', 'id'],
   parent: 'member',
+  search: ['member__cid', 'group'],
   filters: {
-    // The group's name, or the member's circuit ID.
-    q: searchFilter([['group', 'name']], (text) => {
-      const like = `%${escapeLike(text)}%`;
-      const members = (model: string, table: string): FilterNode => ({
-        op: 'sql',
-        condition: (qb, alias, _m, db) =>
-          void qb.whereIn(`${alias}.member_type_id`, db('core_objecttype').select('id').where({ app_label: 'circuits', model })).whereIn(`${alias}.member_id`, db(table).select('id').whereILike('cid', like)),
-      });
-      return [members('circuit', 'circuits_circuit'), members('virtualcircuit', 'circuits_virtualcircuit')];
-    }),
     circuit: memberFilter('circuits.circuit', 'circuits_circuit', 'cid', String),
     circuit_id: memberFilter('circuits.circuit', 'circuits_circuit', 'id', parseWholeNumber),
     virtual_circuit: memberFilter('circuits.virtualcircuit', 'circuits_virtualcircuit', 'cid', String),

@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, loadDisplays, searchFilter, type RenderContext, type Row } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, loadDisplays, type RenderContext, type Row } from '../../../kernel/index.js';
 import { VIRTUAL_INTERFACE_TYPES } from '../../dcim/choices.js';
 import { CircuitStatus, VirtualCircuitTerminationRole } from '../choices.js';
 
@@ -58,7 +58,7 @@ export const VirtualCircuitTermination = defineModel('circuits.virtualcircuitter
   ordering: ['virtual_circuit', 'role', 'id'],
   parent: 'virtual_circuit',
   relatedFilters: { provider: 'virtual_circuit__provider_network__provider', provider_account: 'virtual_circuit__provider_account.account', provider_network: 'virtual_circuit__provider_network' },
-  filters: { q: searchFilter([['virtual_circuit', 'cid'], ['description']]) },
+  search: ['virtual_circuit__cid', 'description'],
   features: ['tags', 'customFields', 'changelog', 'journal'],
   async validate(row, ctx) {
     const iface = await ctx.stored(ctx.registry.get('dcim.interface'), row.interface_id as number);

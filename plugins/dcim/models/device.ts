@@ -142,7 +142,7 @@ export const Device = defineModel('dcim.device', {
   displayLoader: deviceDisplays,
   displayUses: ['name', 'asset_tag', 'virtual_chassis', 'vc_position', 'device_type'],
   ordering: ['name', 'id'],
-  search: ['name', 'serial', 'asset_tag', 'description', 'comments'],
+  search: ['name', 'virtual_chassis', 'serial', 'asset_tag', 'description', 'comments', 'primary_ip4__address:startswith', 'primary_ip6__address:startswith'],
   relatedFilters: { region: 'site__region', site_group: 'site__group', manufacturer: 'device_type__manufacturer' },
   filters: deviceFilters,
   features: ['tags', 'customFields', 'changelog', 'journal', 'contacts', 'imageAttachments', 'configTemplates', 'configContexts'],

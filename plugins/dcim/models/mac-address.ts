@@ -16,7 +16,7 @@ export const MacAddress = defineModel('dcim.macaddress', {
   display: (row) => String(row.mac_address).toUpperCase(),
   displayUses: ['mac_address'],
   ordering: ['mac_address', 'id'],
-  search: ['mac_address', 'description'],
+  search: ['mac_address:icontains', 'description'],
   filters: macFilters,
   parent: 'assigned_object',
   features: ['tags', 'customFields', 'changelog', 'journal'],

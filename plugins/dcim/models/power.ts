@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, not, or, parseWholeNumber, searchFilter, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, not, or, parseWholeNumber, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
 import { cabled } from '../cabling/cabled.js';
 import { PowerFeedPhase, PowerFeedStatus, PowerFeedSupply, PowerFeedType } from '../choices.js';
 
@@ -74,9 +74,9 @@ export const PowerFeed = defineModel('dcim.powerfeed', {
   unique: [{ fields: ['power_panel', 'name'] }],
   brief: ['name', 'description', 'cable', '_occupied'],
   ordering: ['power_panel', 'name'],
+  search: ['name', 'description', 'power_panel', 'comments'],
   relatedFilters: { region: 'power_panel__site__region', site_group: 'power_panel__site__group', site: 'power_panel__site' },
   filters: {
-    q: searchFilter([['name'], ['description'], ['power_panel', 'name'], ['comments']]),
     available_power: availablePowerFilter,
   },
   features: ['tags', 'customFields', 'changelog', 'journal', 'cabled'],

@@ -31,7 +31,7 @@ export const RackReservation = defineModel('dcim.rackreservation', {
   displayLoader: reservationDisplays,
   displayUses: ['rack'],
   ordering: ['created', 'id'],
-  search: ['rack', 'user', 'description'],
+  search: ['rack', 'rack__facility_id', 'user', 'description'],
   relatedFilters: { site: 'rack__site', region: 'rack__site__region', site_group: 'rack__site__group', location: 'rack__location' },
   parent: 'rack',
   features: ['tags', 'customFields', 'changelog', 'journal'],

@@ -21,6 +21,6 @@ export const Site = defineModel('dcim.site', {
   },
   brief: ['name', 'description', 'slug'],
   ordering: ['name'],
-  search: ['name', 'facility', 'description', 'physical_address', 'shipping_address', 'comments'],
+  search: ['name', 'facility', 'description', 'physical_address', 'shipping_address', 'comments', 'asns__asn'],
   features: ['tags', 'customFields', 'changelog', 'journal', 'contacts', 'imageAttachments'],
 });

@@ -16,7 +16,7 @@ export const VirtualChassis = defineModel('dcim.virtualchassis', {
   },
   brief: ['name', 'master', 'description', 'member_count'],
   ordering: ['name'],
-  search: ['name', 'domain', 'description'],
+  search: ['name', 'domain', 'description', 'members__name'],
   relatedFilters: { region: 'master__site__region', site_group: 'master__site__group', site: 'master__site', tenant: 'master__tenant' },
   features: ['tags', 'customFields', 'changelog', 'journal'],
   // The master must be one of the members (checked once the chassis exists, as NetBox does).

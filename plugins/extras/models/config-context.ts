@@ -62,7 +62,7 @@ export const ConfigContext = defineModel('extras.configcontext', {
   },
   brief: ['name', 'description'],
   ordering: ['weight', 'name'],
-  search: ['name', 'description', 'data'],
+  search: ['name', 'description', 'data:icontains'],
   relatedFilters: { device_role: 'roles' },
   features: ['changelog'],
   async validate(row, ctx) {

@@ -37,6 +37,7 @@ export const CustomField = defineModel('extras.customfield', {
     related_object_type: f.string({ max: 100, nullable: true }),
     name: f.string({ max: 50, unique: true }),
     label: f.string({ max: 50, blank: true }),
+    group_name: f.string({ max: 50, blank: true, helpText: 'Custom fields within the same group will be displayed together' }),
     description: f.string({ max: 200, blank: true }),
     required: f.boolean({ default: false }),
     unique: f.boolean({ default: false }),
@@ -47,10 +48,11 @@ export const CustomField = defineModel('extras.customfield', {
     validation_maximum: f.decimal({ digits: 16, places: 4, nullable: true }),
     validation_regex: f.string({ max: 500, blank: true }),
     choice_set: f.fk('extras.customfieldchoiceset', { nullable: true, onDelete: 'protect', related: 'choices_for' }),
+    comments: f.text({ blank: true }),
   },
   brief: ['name', 'description'],
   ordering: ['weight', 'name'],
-  search: ['name', 'label', 'description'],
+  search: ['name', 'label', 'group_name', 'description', 'comments'],
   features: ['changelog'],
   validate: (row, ctx) => {
     if (typeof row.name === 'string' && !/^[a-z0-9_]+$/.test(row.name)) {

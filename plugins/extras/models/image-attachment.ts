@@ -12,7 +12,7 @@ export const ImageAttachment = defineModel('extras.imageattachment', {
   },
   brief: ['name', 'image', 'description'],
   ordering: ['name', 'id'],
-  search: ['name', 'description'],
+  search: ['name', 'image:icontains', 'description'],
   parent: 'object',
   display: (row) => String(row.name || String(row.image).split('/').pop()),
   features: ['changelog'],

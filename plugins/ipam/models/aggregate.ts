@@ -19,8 +19,8 @@ export const Aggregate = defineModel('ipam.aggregate', {
   display: (row) => withMask(String(row.prefix)),
   displayUses: ['prefix'],
   ordering: ['prefix', 'id'],
-  search: ['description'],
-  filters: { prefix: networkFilter('prefix', 'exact'), q: networkFilter('prefix', 'search') },
+  search: ['description', 'prefix:contains', 'prefix:net_contains_or_equals'],
+  filters: { prefix: networkFilter('prefix', 'exact') },
   features: ['tags', 'customFields', 'changelog', 'journal', 'contacts'],
   // Aggregates do not overlap (checked under a lock, so concurrent writes cannot both pass).
   async validate(row, ctx) {

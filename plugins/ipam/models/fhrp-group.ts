@@ -41,7 +41,7 @@ export const FhrpGroup = defineModel('ipam.fhrpgroup', {
   displayLoader: groupDisplays,
   displayUses: ['name', 'protocol', 'group_id'],
   ordering: ['protocol', 'group_id', 'id'],
-  search: ['name', 'description'],
+  search: ['name', 'group_id:contains', 'description'],
   filters: {
     // Groups holding an address in the network of any of these addresses (and their VRF).
     related_ip: {

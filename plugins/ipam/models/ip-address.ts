@@ -95,7 +95,7 @@ export const IpAddress = defineModel('ipam.ipaddress', {
   display: (row) => withMask(String(row.address)),
   displayUses: ['address'],
   ordering: ['address', 'id'],
-  search: ['dns_name', 'description'],
+  search: ['dns_name', 'description', 'address:istartswith'],
   parent: 'assigned_object',
   filters: {
     address: networkFilter('address', 'address'),

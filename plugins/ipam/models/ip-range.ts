@@ -45,7 +45,7 @@ export const IpRange = defineModel('ipam.iprange', {
   display: (row) => rangeDisplay(String(row.start_address), String(row.end_address)),
   displayUses: ['start_address', 'end_address'],
   ordering: ['vrf', 'start_address', 'id'],
-  search: ['description'],
+  search: ['description', 'start_address:exact', 'start_address:contains', 'end_address:exact', 'end_address:contains'],
   filters: rangeFilters,
   features: ['tags', 'customFields', 'changelog', 'journal', 'contacts'],
   // Bounds of one family and mask, in order, not overlapping another range of the VRF (checked under a lock).

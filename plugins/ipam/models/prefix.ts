@@ -32,7 +32,7 @@ export const Prefix = defineModel('ipam.prefix', {
   displayUses: ['prefix'],
   // NetBox: the global table first, then by VRF, then in address order (IPv4 before IPv6).
   ordering: ['vrf', 'prefix', 'id'],
-  search: ['description'],
+  search: ['description', 'prefix:contains', 'prefix:net_contains_or_equals'],
   relatedFilters: { vlan_group: 'vlan__group' },
   filters: {
     vlan_vid: orderedFilter(['vlan', 'vid'], parseWholeNumber),
@@ -41,7 +41,6 @@ export const Prefix = defineModel('ipam.prefix', {
     within_include: networkFilter('prefix', 'within_include'),
     contains: networkFilter('prefix', 'contains'),
     mask_length: maskLengthFilter('prefix'),
-    q: networkFilter('prefix', 'search'),
     ...presentInVrfFilters,
     ...scopePlaceFilters,
   },

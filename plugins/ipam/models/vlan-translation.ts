@@ -36,7 +36,7 @@ export const VlanTranslationRule = defineModel('ipam.vlantranslationrule', {
   displayLoader: ruleDisplays,
   displayUses: ['policy', 'local_vid', 'remote_vid'],
   ordering: ['policy', 'local_vid'],
-  search: ['description'],
+  search: ['policy', 'local_vid', 'remote_vid'],
   parent: 'policy',
   features: ['tags', 'customFields', 'changelog', 'journal'],
 });

@@ -27,7 +27,7 @@ export const Vlan = defineModel('ipam.vlan', {
   display: (row) => `${row.name} (${row.vid})`,
   displayUses: ['name', 'vid'],
   ordering: ['site', 'group', 'vid', 'id'],
-  search: ['name', 'description'],
+  search: ['name', 'description', 'vid'],
   relatedFilters: { region: 'site__region', site_group: 'site__group' },
   filters: {
     qinq_svlan_vid: orderedFilter(['qinq_svlan', 'vid'], parseWholeNumber),

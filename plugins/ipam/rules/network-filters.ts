@@ -19,19 +19,11 @@ const many = (values: string[], node: (value: string) => FilterNode, negate = fa
  * - `within`, `within_include`: strictly inside (or equal to) the given network;
  * - `contains`: networks holding the given one (a bare address: strictly);
  * - `parent` (addresses): hosts inside the given network, whatever their mask;
- * - `address`: the same address and mask, or given without a mask, the same host;
- * - `search` (`q`): the description or the text of the value, or networks holding it.
+ * - `address`: the same address and mask, or given without a mask, the same host.
  */
-export function networkFilter(column: string, kind: 'exact' | 'within' | 'within_include' | 'contains' | 'parent' | 'address' | 'search'): QueryFilter {
+export function networkFilter(column: string, kind: 'exact' | 'within' | 'within_include' | 'contains' | 'parent' | 'address'): QueryFilter {
   const path = [column];
   const build = (value: string): FilterNode => {
-    if (kind === 'search') {
-      const text = value.trim();
-      const parts = [cmp(['description'], 'icontains', text), cmp(path, 'contains', text)];
-      const ip = parseIp(text);
-      if (ip) parts.push(cmp(path, 'net_contains_or_equals', networkOf(ip)));
-      return or(parts);
-    }
     const ip = ipOf(value);
     const bare = !value.includes('/');
     switch (kind) {

@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, escapeLike, f, searchFilter, type Row, type ValidateContext } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, type Row, type ValidateContext } from '../../../kernel/index.js';
 import { caseInsensitive, isSet } from '../../dcim/rules/device-filters.js';
 import { interfacesWithMacs, macValues } from '../../dcim/rules/interface-filters.js';
 import { VirtualMachineStatus } from '../choices.js';
@@ -35,17 +35,6 @@ async function checkVirtualMachine(row: Row, ctx: ValidateContext): Promise<void
   }
 }
 
-/** `?q=`: the text fields, or a primary address starting with the text (NetBox's VM search). */
-const search = searchFilter([['name'], ['description'], ['comments'], ['serial']], (text) => [
-  {
-    op: 'sql',
-    condition: (qb, alias, _m, db) => {
-      const matching = db('ipam_ipaddress').select('id').whereRaw('host(address) like ?', [`${escapeLike(text)}%`]);
-      qb.where((w) => w.whereIn(`${alias}.primary_ip4_id`, matching).orWhereIn(`${alias}.primary_ip6_id`, matching));
-    },
-  },
-]);
-
 export const VirtualMachine = defineModel('virtualization.virtualmachine', {
   path: 'virtual-machines',
   verboseName: 'virtual machine',
@@ -72,10 +61,9 @@ export const VirtualMachine = defineModel('virtualization.virtualmachine', {
   ],
   brief: ['name', 'description'],
   ordering: ['name', 'id'],
-  search: ['name', 'description', 'comments', 'serial'],
+  search: ['name', 'description', 'comments', 'primary_ip4__address:startswith', 'primary_ip6__address:startswith', 'serial'],
   relatedFilters: { region: 'site__region', site_group: 'site__group', cluster_group: 'cluster__group', cluster_type: 'cluster__type' },
   filters: {
-    q: search,
     name: caseInsensitive('name'),
     local_context_data: isSet('local_context_data'),
     mac_address: {

@@ -25,6 +25,8 @@ export interface ComponentSpec {
   unique?: UniqueConstraint[];
   brief?: string[];
   ordering?: string[];
+  /** What `?q=` compares, when more than the name, label and description. */
+  search?: string[];
   /** Filters along relations beside those every component has. */
   relatedFilters?: Record<string, string>;
   /** Query-string filters of its own. */
@@ -68,7 +70,7 @@ export function defineComponent(key: string, spec: ComponentSpec): Model {
     display: labelled,
     displayUses: ['name', 'label'],
     ordering: spec.ordering ?? ['device', 'name'],
-    search: ['name', 'label', 'description'],
+    search: spec.search ?? ['name', 'label', 'description'],
     relatedFilters: {
       region: 'device__site__region', site_group: 'device__site__group', site: 'device__site', location: 'device__location',
       rack: 'device__rack', device_type: 'device__device_type.model', device_role: 'device__role', virtual_chassis: 'device__virtual_chassis',

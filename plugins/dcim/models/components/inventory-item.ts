@@ -22,6 +22,7 @@ export const InventoryItem = defineComponent('dcim.inventoryitem', {
   unique: [{ fields: ['device', 'parent', 'name'] }],
   brief: ['device', 'name', 'description', '_depth'],
   ordering: ['device__id', 'parent__id', 'name'],
+  search: ['name', 'asset_tag', 'serial', 'part_id', 'description'],
   async validate(row, ctx) {
     if (row.id !== undefined && row.parent_id === row.id) throw ValidationError.of('parent', 'Cannot assign self as parent.');
     if (row.parent_id) {

@@ -16,4 +16,5 @@ export const InventoryItemTemplate = defineTemplate('dcim.inventoryitemtemplate'
   nameUniqueWithin: ['device_type', 'parent'],
   brief: ['name', 'description', '_depth'],
   ordering: ['device_type', 'parent', 'name'],
+  search: ['name', 'part_id', 'description'],
 });

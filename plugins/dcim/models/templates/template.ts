@@ -18,6 +18,8 @@ export interface TemplateSpec {
   unique?: UniqueConstraint[];
   brief?: string[];
   ordering?: string[];
+  /** What `?q=` compares, when more than the name, label and description. */
+  search?: string[];
   /** Features beside the change log (`inventoryTemplateTarget`: inventory item templates may point at it). */
   features?: string[];
   validate?: ModelValidator;
@@ -50,7 +52,7 @@ export function defineTemplate(key: string, spec: TemplateSpec): Model {
     display: labelled,
     displayUses: ['name', 'label'],
     ordering: spec.ordering ?? (modular ? ['device_type', 'module_type', 'name'] : ['device_type', 'name']),
-    search: ['name', 'description'],
+    search: spec.search ?? ['name', 'description'],
     parent: modular ? ['device_type', 'module_type'] : 'device_type',
     features: ['changelog', ...(spec.features ?? [])],
     async validate(row, ctx) {
