@@ -77,7 +77,7 @@ const KERNEL_MIGRATIONS = new URL('./db/migrations/', import.meta.url);
 /** Loads settings and plugins, registers the models and opens (and migrates) the database. */
 export async function bootstrap(options: BootOptions): Promise<Booted> {
   const settings = loadSettings(options.settings, options.env);
-  const log = createLogger(settings.LOG_LEVEL);
+  const log = createLogger(settings.LOG_LEVEL, settings.LOG_FORMAT);
   const enabled = await loadPlugins([usersPlugin, corePlugin, ...options.builtins], settings);
   settings.SECRET_KEY = secretKey(settings, log);
 

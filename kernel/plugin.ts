@@ -16,6 +16,7 @@ import type { DataAccess } from './plugins/data.js';
 import type { TrackOptions } from './core/jobs.js';
 import type { JobRun, QueuePort } from './queue/port.js';
 import type { Logger } from './log.js';
+import type { MetricsDeclarations } from './metrics/registry.js';
 import type { TemplateRenderer } from './templates/renderer.js';
 import type { ChangeRecord } from './write/changes.js';
 
@@ -48,6 +49,8 @@ export interface PluginContext<C = Record<string, unknown>> {
    * before the write's response, in other processes a moment later: for caches of model data kept in memory.
    */
   watch(model: string, callback: () => Promise<void> | void): void;
+  /** Declares the plugin's Prometheus metrics (counters, histograms, gauges read when scraped): served at /metrics. */
+  metrics: MetricsDeclarations;
   /** The server's DI container, for services plugins register for each other. */
   container: DependencyContainer;
 }

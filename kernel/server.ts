@@ -21,6 +21,10 @@ import { EmbeddedRedis } from './queue/embedded-redis.js';
 import { InProcessQueue } from './queue/memory.js';
 import type { QueuePort } from './queue/port.js';
 import { Reader } from './read/reader.js';
+import { changeMetrics, databaseMetrics } from './metrics/database.js';
+import { queueMetrics } from './metrics/queue.js';
+import { Metrics } from './metrics/registry.js';
+import { SharedMetrics } from './metrics/shared.js';
 import type { RestServices } from './rest/services.js';
 import { Services } from './services.js';
 import { TemplateRenderer } from './templates/renderer.js';
@@ -75,11 +79,22 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   const queue: QueuePort = redisUrl
     ? new BullQueue({ url: redisUrl, prefix: settings.REDIS_PREFIX, lockSeconds: settings.JOB_LOCK_SECONDS })
     : new InProcessQueue();
+  const metrics = new Metrics(settings.METRICS_ENABLED);
+  if (settings.METRICS_ENABLED) {
+    databaseMetrics(metrics, db);
+    queueMetrics(metrics, queue);
+  }
+  // With Redis, every process's figures are summed by whichever server is scraped.
+  const shared = settings.METRICS_ENABLED && queue.redis
+    ? new SharedMetrics(queue.redis, settings.REDIS_PREFIX, metrics, settings.METRICS_PUBLISH_SECONDS, log)
+    : undefined;
   const outbox = new EventOutbox(db.knex, log);
   const watch = new ModelWatch(log);
   const filters = new FilterSets(registry);
   const changeHooks: ChangeHook[] = [];
-  const writes = new WriteRunner(db.knex, { registry, settings, outbox, watch, changeHooks });
+  const writes = new WriteRunner(db.knex, {
+    registry, settings, outbox, watch, changeHooks, committedChanges: settings.METRICS_ENABLED ? changeMetrics(metrics) : undefined,
+  });
   const reads = new Reader(db.knex, registry);
   const services: RestServices = { settings, registry, db, filters, reads, writes };
   const data: DataServices = { knex: db.knex, registry, settings, filters, reads, writes };
@@ -101,13 +116,13 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       baseUrl: baseUrl(req),
     });
 
-  const templates = new TemplateRenderer({ knex: db.knex, registry, settings, log });
+  const templates = new TemplateRenderer({ knex: db.knex, registry, settings, log }, metrics);
   const jobModel = registry.get('core.job');
   const jobs = new JobRunner({ knex: db.knex, queue, outbox, registry, log, render: async (row) => (await system.render(jobModel, [row]))[0] });
   const schedules: [string, number][] = [];
   const contexts = enabled.map(({ plugin, config }) => {
     const ctx: PluginContext = {
-      plugin, config, settings, registry, filters, queue, jobs, templates, log, system, container, db: db.knex, as,
+      plugin, config, settings, registry, filters, queue, jobs, templates, log, system, container, db: db.knex, as, metrics,
       watch: (model, callback) => watch.watch(model, callback),
     };
     for (const [name, handler] of Object.entries(plugin.jobs ?? {})) {
@@ -139,7 +154,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   for (const model of registry.all()) filters.of(model);
 
   let app: Express | undefined;
-  const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts, as }));
+  const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts, as, metrics, sharedMetrics: shared }));
 
   let http: Server | undefined;
   /**
@@ -151,6 +166,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     await jobs.recover();
     for (const [job, interval] of schedules) await jobs.schedule(job, interval);
     if (work) await queue.work(settings.JOB_CONCURRENCY);
+    shared?.start();
   };
   return {
     get app() {
@@ -188,6 +204,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     close: async () => {
       if (http) await new Promise<void>((ok) => http!.close(() => ok()));
       http?.closeAllConnections();
+      await shared?.close();
       await outbox.close();
       await watch.close();
       await queue.close();

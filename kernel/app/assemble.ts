@@ -9,10 +9,20 @@ import type { Logger } from '../log.js';
 import type { DataAccess } from '../plugins/data.js';
 import { mountOpenApi } from '../openapi/route.js';
 import { mountRestApi, type RestApiDeps } from '../rest/api.js';
+import { accessLog } from '../http/access-log.js';
+import { currentScope, mountScope, requestScope } from '../http/scope.js';
+import { metricsRouter } from '../metrics/endpoint.js';
+import { requestMetrics } from '../metrics/http.js';
+import type { Metrics } from '../metrics/registry.js';
+import type { SharedMetrics } from '../metrics/shared.js';
+import { ViewNames } from '../metrics/views.js';
 import { MountList, type RequestHook } from './surface.js';
 
 export interface AppDeps extends RestApiDeps {
   log: Logger;
+  metrics: Metrics;
+  /** Every process's metrics through Redis, when the queue is on Redis. */
+  sharedMetrics?: SharedMetrics;
   /** Reads as the user of a request, as plugins' routes do. */
   as(req: Request): DataAccess;
 }
@@ -51,8 +61,18 @@ export function buildApp(deps: AppDeps): Express {
   // Built once every route is known, from the same declarations that serve them.
   mountOpenApi(surface, { registry: deps.registry, filters: deps.filters, plugins: deps.plugins.map((p) => p.plugin), routes, log: deps.log });
   mountGraphql(surface, { ...deps, db: deps.db.knex });
+  if (settings.METRICS_ENABLED) {
+    surface.mount('/', metricsRouter(settings, deps.metrics, deps.sharedMetrics));
+    surface.hook(requestMetrics(deps.metrics, new ViewNames(deps.registry, deps.plugins.map((p) => p.plugin))));
+  }
+  if (settings.ACCESS_LOG) surface.hook(accessLog(deps.log));
   for (const { plugin, ctx } of deps.plugins) plugin.http?.(surface, ctx);
 
+  // Statements count toward the request whose work runs them (access log, metrics).
+  deps.db.knex.on('query', () => {
+    const scope = currentScope();
+    if (scope) scope.statements += 1;
+  });
   const app = express();
   app.set('strict routing', true);
   // NetBox's URLs are case-sensitive; so are the checks that compare paths (CSRF, login, maintenance).
@@ -62,7 +82,7 @@ export function buildApp(deps: AppDeps): Express {
   app.set('etag', false);
   // Repeated parameters become arrays; no cap on their number (the filter DSL refuses too many with a 400).
   app.set('query parser', (text: string) => parse(text, '&', '=', { maxKeys: 0 }));
-  app.use(requestHeaders);
+  app.use(requestHeaders, requestScope);
   if (surface.hooks.some((h) => h.response)) app.use(afterHooks(surface.hooks));
   const reading = surface.mounts.filter((m) => m.options.readOnly).map((m) => m.path);
   const readsOnly = (path: string) => reading.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
@@ -70,8 +90,9 @@ export function buildApp(deps: AppDeps): Express {
   if (surface.hooks.some((h) => h.request)) app.use(beforeHooks(surface.hooks));
   const login = requireLogin(settings);
   for (const { path, handler, options } of surface.mounts) {
-    if (options.login) app.use(path, login, handler);
-    else app.use(path, handler);
+    const scope = mountScope(path);
+    if (options.login) app.use(path, scope.enter, login, handler, scope.leave);
+    else app.use(path, scope.enter, handler, scope.leave);
   }
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));

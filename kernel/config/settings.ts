@@ -1,5 +1,5 @@
 import {
-  array, boolean, defaulted, integer, min, nullable, object, optional, record, string, unknown,
+  array, boolean, defaulted, enums, integer, min, nullable, object, optional, record, string, unknown,
   type Infer, type Struct,
 } from 'superstruct';
 
@@ -56,6 +56,23 @@ export const SETTINGS = {
   PLUGINS: setting(defaulted(array(string()), []), 'list', 'Third-party plugins to enable: module names or paths (comma-separated in the environment).'),
   PLUGINS_CONFIG: setting(defaulted(record(string(), record(string(), unknown())), {}), 'json', 'Per-plugin settings: {"<plugin>": {...}} (JSON in the environment).'),
   LOG_LEVEL: setting(defaulted(string(), 'info'), 'string', 'error, warn, info or debug.'),
+  LOG_FORMAT: setting(defaulted(enums(['text', 'json']), 'text'), 'string', '`text` (readable lines) or `json` (one object per line, for log collectors).'),
+  ACCESS_LOG: setting(
+    defaulted(boolean(), true),
+    'boolean',
+    'Log one line per request (at info): request id, user, method, route, path, status, duration and SQL statements.',
+  ),
+  METRICS_ENABLED: setting(defaulted(boolean(), false), 'boolean', 'Serve Prometheus metrics at /metrics (404 when false), as NetBox does.'),
+  METRICS_TOKEN: setting(
+    optional(nullable(string())),
+    'string',
+    'When set, /metrics answers only requests with `Authorization: Bearer <token>` (a Prometheus `bearer_token`); unset, anyone may read it, as in NetBox.',
+  ),
+  METRICS_PUBLISH_SECONDS: setting(
+    defaulted(min(integer(), 1), 5),
+    'integer',
+    'How often each process (servers, workers) shares its metrics through Redis, so that /metrics of any server sums them all.',
+  ),
   LOGIN_REQUIRED: setting(defaulted(boolean(), true), 'boolean', 'Refuse anonymous API requests (EXEMPT_VIEW_PERMISSIONS applies only when false).'),
   EXEMPT_VIEW_PERMISSIONS: setting(defaulted(array(string()), []), 'list', 'Models (`app.model`, or `*` for all but users.*) anyone may view when LOGIN_REQUIRED is false.'),
   DEFAULT_PERMISSIONS: setting(

@@ -10,13 +10,19 @@ export class Database {
   /** SQL statements run so far; tests read it around a request to assert query budgets. */
   queryCount = 0;
 
-  private constructor(readonly orm: MikroORM, private readonly migrations: MigrationSource[], readonly url: string) {
+  private constructor(
+    readonly orm: MikroORM,
+    private readonly migrations: MigrationSource[],
+    readonly url: string,
+    private readonly connectListeners: (() => void)[],
+  ) {
     this.knex.on('query', () => {
       this.queryCount += 1;
     });
   }
 
   static async open(url: string, entities: EntitySchema[], migrations: MigrationSource[]): Promise<Database> {
+    const connectListeners: (() => void)[] = [];
     const orm = await MikroORM.init({
       clientUrl: url,
       entities,
@@ -31,11 +37,23 @@ export class Database {
       },
       // UTC timestamps; SSD-era page costs, without which the planner prefers a sequential scan to the trigram indexes.
       driverOptions: { connection: { options: '-c TimeZone=UTC -c random_page_cost=1.1', connectionTimeoutMillis: 10_000 } },
-      pool: { min: 0, max: 10 },
+      pool: {
+        min: 0,
+        max: 10,
+        afterCreate: (connection: unknown, done: (err: Error | null, connection: unknown) => void) => {
+          for (const listener of connectListeners) listener();
+          done(null, connection);
+        },
+      },
       allowGlobalContext: true,
       debug: false,
     });
-    return new Database(orm, migrations, url);
+    return new Database(orm, migrations, url, connectListeners);
+  }
+
+  /** Calls `listener` whenever the pool opens a new connection to PostgreSQL. */
+  onConnect(listener: () => void): void {
+    this.connectListeners.push(listener);
   }
 
   get knex(): Knex {

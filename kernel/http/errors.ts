@@ -23,7 +23,8 @@ export function errorHandler(log: Logger) {
     if (pgCode === '23503') return send(req, res, 409, { detail: 'The change conflicts with objects that refer to this one.' });
     // The cause goes to the log, under the request id the client is given; never SQL or a stack in the answer.
     const error = err instanceof Error ? err : new Error(String(err));
-    log.error(`${req.method} ${req.originalUrl} [${req.requestId}]: ${error.stack ?? error.message}`);
+    req.scope.error = error.constructor.name;
+    log.error(`${req.method} ${req.originalUrl} failed: ${error.stack ?? error.message}`, { request_id: req.requestId });
     send(req, res, 500, { detail: 'Server error', request_id: req.requestId });
   };
 }

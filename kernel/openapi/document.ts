@@ -128,7 +128,21 @@ function kernelPaths(plugins: Plugin[]): Record<string, PathItem> {
   });
   const paths: Record<string, PathItem> = {
     '/api/': { get: { ...index('api_root', 'The apps and their roots').get!, security: [{}, { tokenAuth: [] }] } },
-    '/api/plugins/': index('api_plugins', 'The enabled third-party plugins'),
+    '/api/plugins/': index('api_plugins', 'The installed plugins and the enabled third-party plugins'),
+    '/api/plugins/installed-plugins/': {
+      get: {
+        operationId: 'api_plugins_installed_plugins', summary: 'The installed third-party plugins (staff only)', tags: ['api'],
+        responses: {
+          '200': ok('Installed plugins', {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: Object.fromEntries(['name', 'package', 'author', 'author_email', 'description', 'version', 'release_track'].map((k) => [k, { type: 'string' }])),
+            },
+          }),
+        },
+      },
+    },
     '/api/status/': {
       get: { operationId: 'api_status', summary: 'Versions, installed apps and plugins, and the state of the database and queue', tags: ['api'], responses: { '200': ok('Status', { type: 'object', additionalProperties: true }) } },
     },

@@ -1,4 +1,5 @@
 import Bull from 'bull';
+import type { Redis } from 'ioredis';
 import type { EnqueueOptions, JobHandler, QueuePort, QueueStats, Task, TaskStatus, WorkerState } from './port.js';
 import { WorkerTally } from './workers.js';
 
@@ -42,6 +43,10 @@ export class BullQueue implements QueuePort {
     });
     // Connection errors surface through ping(); without a listener bull would crash the process.
     this.queue.on('error', () => {});
+  }
+
+  get redis(): Redis {
+    return this.queue.client;
   }
 
   handle(name: string, handler: JobHandler): void {

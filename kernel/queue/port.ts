@@ -1,3 +1,5 @@
+import type { Redis } from 'ioredis';
+
 /** One run of a queued job: which attempt it is and whether a failure would be its last. */
 export interface RunAttempt {
   /** 1 for the first attempt. */
@@ -92,6 +94,8 @@ export interface QueuePort {
   readonly kind: 'redis' | 'in-process';
   /** The queue's name, as NetBox's background queues list it. */
   readonly name: string;
+  /** The Redis the queue is on, which processes sharing it share other state through (metrics); none in process. */
+  readonly redis?: Redis;
   handle(name: string, handler: JobHandler): void;
   enqueue(name: string, data: unknown, options?: EnqueueOptions): Promise<void>;
   /** Several jobs of one kind in one round trip. */

@@ -1,5 +1,6 @@
 import { HttpError } from '../errors.js';
 import type { JsonObject } from '../model/types.js';
+import type { CounterMetric, HistogramMetric, MetricsDeclarations } from '../metrics/registry.js';
 import type { DataAccess } from '../plugins/data.js';
 import type { ObjectQuery } from './messages.js';
 import { RenderAborted, RenderPool } from './pool.js';
@@ -8,6 +9,8 @@ import { templateSource, type TemplateServices } from './source.js';
 /** One render: the template, its environment's options, and what its context holds. */
 export interface RenderInput {
   source: string;
+  /** What the render is for, as the metrics count renders (`config_template`, `export_template`, `webhook`). */
+  purpose: string;
   /** Keyword arguments of the Jinja2 environment (`trim_blocks`, …); null for none. */
   params?: JsonObject | null;
   /** JSON data, top-level keys becoming variables. */
@@ -29,14 +32,34 @@ export interface RenderInput {
  */
 export class TemplateRenderer {
   private readonly pool: RenderPool;
+  private readonly renders: CounterMetric<'purpose' | 'result'>;
+  private readonly seconds: HistogramMetric<'purpose'>;
 
-  constructor(private readonly services: TemplateServices) {
+  constructor(private readonly services: TemplateServices, metrics: MetricsDeclarations) {
     const { settings } = services;
     this.pool = new RenderPool({ workers: settings.TEMPLATE_WORKERS, timeoutMs: settings.TEMPLATE_TIMEOUT, memoryMb: settings.TEMPLATE_MEMORY_MB });
+    this.renders = metrics.counter({ name: 'patchbay_template_renders_total', help: 'Jinja2 renders, by purpose and result (ok, error).', labels: ['purpose', 'result'] });
+    this.seconds = metrics.histogram({
+      name: 'patchbay_template_render_seconds', help: 'Time of a Jinja2 render, by purpose, waiting for a worker thread included.', labels: ['purpose'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    });
   }
 
   /** The output; a template that fails to compile, raises, overruns or escapes its limits is a 400 saying why (and where). */
   async render(input: RenderInput, access: DataAccess): Promise<string> {
+    const started = performance.now();
+    let result = 'error';
+    try {
+      const output = await this.run(input, access);
+      result = 'ok';
+      return output;
+    } finally {
+      this.renders.inc({ purpose: input.purpose, result });
+      this.seconds.observe({ purpose: input.purpose }, (performance.now() - started) / 1000);
+    }
+  }
+
+  private async run(input: RenderInput, access: DataAccess): Promise<string> {
     const request = {
       source: input.source,
       params: input.params ?? {},

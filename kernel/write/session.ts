@@ -30,7 +30,12 @@ export interface SessionServices {
   watch: ModelWatch;
   /** Plugins' hooks, run inside the transaction for every change. */
   changeHooks: ChangeHook[];
+  /** Told, once a write committed, how many objects of each model it created, updated and deleted (metrics). */
+  committedChanges?: (counts: ChangeCounts) => void;
 }
+
+/** Objects a write changed, by model key and action. */
+export type ChangeCounts = Map<string, Record<ChangeRecord['action'], number>>;
 
 export interface WriteOptions {
   /** A write the server makes itself (derived objects, jobs): permissions are not checked and read-only fields may be set. */
@@ -113,6 +118,7 @@ export class WriteSession {
   private outboxRow?: number;
   /** Watched models this write changed. */
   private readonly touched = new Set<string>();
+  private readonly counts: ChangeCounts = new Map();
   private readonly followUps: (() => Promise<void>)[] = [];
   private readonly undo: (() => Promise<void>)[] = [];
 
@@ -212,6 +218,7 @@ export class WriteSession {
 
   /** Hands the events over and runs the follow-ups; the session's runner calls it once the transaction committed. */
   async committed(): Promise<void> {
+    if (this.counts.size) this.services.committedChanges?.(this.counts);
     await this.services.watch.changed(this.touched);
     if (this.outboxRow !== undefined) await this.services.outbox.dispatch(this.outboxRow);
     for (const work of this.followUps) await work();
@@ -388,6 +395,9 @@ export class WriteSession {
     const rows = changes.map((c) => c.row);
     const type = EVENT_TYPE[action];
     if (this.services.watch.watched(model.key)) this.touched.add(model.key);
+    const counts = this.counts.get(model.key) ?? { create: 0, update: 0, delete: 0 };
+    counts[action] += changes.length;
+    this.counts.set(model.key, counts);
     const evented = this.services.outbox.wants(model.key, type);
     if (!this.logging && !evented) return;
     const ctx = this.context({ hostless: true });

@@ -18,6 +18,7 @@ import { exportList } from './rendering/export.js';
 import { renderOperation } from './rendering/operations.js';
 import { tagFilters } from './tag-filters.js';
 import { deliverWebhook } from './events/deliver.js';
+import { deliveryMetrics } from './events/delivery-metrics.js';
 import { eventRules, receiveEvents, recoverDeliveries, watchEventRules } from './events/receive.js';
 import { EventRule } from './models/event-rule.js';
 import { Webhook } from './models/webhook.js';
@@ -79,6 +80,8 @@ export default definePlugin({
   listOutputs: { export: exportList },
   demo: { sizes: {}, steps: () => extrasDemoSteps() },
   async setup(ctx) {
+    // Declared at start, so that /metrics shows the families before the first delivery.
+    deliveryMetrics(ctx);
     await watchEventRules(ctx);
     ctx.filters.extend(requestFilters(ctx));
     ctx.filters.extend(tagFilters);

@@ -150,8 +150,7 @@ describe('manage', () => {
       const code = await new Promise((ok) => child.once('exit', ok));
       expect(code).toBe(0);
       expect(log).toContain(`${signal}: shutting down`);
-      // Checked before the embedded PostgreSQL is created.
-    expect(existsSync(join(dataDir, 'pg'))).toBe(false);
+      expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
     };
     await run('SIGTERM', async (base) => {
       expect((await fetch(`${base}/api/status/`)).status).toBe(403);

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { PATCHBAY_VERSION, type JobRun, type JsonObject, type PluginContext } from '../../../kernel/index.js';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
 import { Webhook } from '../models/webhook.js';
+import { deliveryMetrics } from './delivery-metrics.js';
 import { send } from './http-send.js';
 import { pythonJson } from './python-json.js';
 
@@ -24,7 +25,7 @@ export function signature(body: Buffer, secret: string): string {
 async function build(webhook: Record<string, unknown>, context: JsonObject, ctx: PluginContext) {
   // Text without template syntax renders as itself (less the one trailing newline Jinja drops): no worker round trip.
   const render = async (source: string) =>
-    /\{[{%#]/.test(source) ? ctx.templates.render({ source, data: context, models: false }, ctx.system) : source.replace(/\r?\n$/, '');
+    /\{[{%#]/.test(source) ? ctx.templates.render({ purpose: 'webhook', source, data: context, models: false }, ctx.system) : source.replace(/\r?\n$/, '');
   const headers: Record<string, string> = { 'Content-Type': String(webhook.http_content_type) };
   if (webhook.additional_headers) {
     for (const line of (await render(String(webhook.additional_headers))).split(/\r\n|\r|\n/)) {
@@ -72,6 +73,10 @@ export async function deliverWebhook(data: unknown, ctx: PluginContext, run: Job
   attempt.duration_ms = Date.now() - started.getTime();
   const ok = attempt.error === null;
   const status = ok ? 'delivered' : run.final ? 'failed' : 'pending';
+  const result = status === 'pending' ? 'retrying' : status;
+  const metrics = deliveryMetrics(ctx);
+  metrics.attempts.inc({ result });
+  metrics.seconds.observe({ result }, attempt.duration_ms / 1000);
   await ctx.db(WebhookDelivery.table)
     .where('id', id)
     .update({

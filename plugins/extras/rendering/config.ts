@@ -28,7 +28,7 @@ export function templatesByName(ctx: PluginContext, access: DataAccess, model = 
 /** Renders `template` with a context, answering as the client asks. */
 async function renderWith(req: Request, res: Parameters<RequestHandler>[1], ctx: PluginContext, access: DataAccess, template: Row, input: { data: JsonObject; objects?: Record<string, { model: string; id: number }> }) {
   const content = await ctx.templates.render(
-    { source: template.template_code as string, params: template.environment_params as JsonObject | null, ...input, templates: templatesByName(ctx, access) },
+    { purpose: 'config_template', source: template.template_code as string, params: template.environment_params as JsonObject | null, ...input, templates: templatesByName(ctx, access) },
     access,
   );
   const [brief] = await access.render(ctx.registry.get(TEMPLATES), [template], { mode: 'brief' });

@@ -31,6 +31,7 @@ export async function exportList(req: Request, res: Response, model: Model, ctx:
   await access.count(model, { params });
   const output = await ctx.templates.render(
     {
+      purpose: 'export_template',
       source: template.template_code as string,
       params: template.environment_params as JsonObject | null,
       querysets: { queryset: { model: model.key, params } },

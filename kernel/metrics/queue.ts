@@ -1,0 +1,17 @@
+import type { QueuePort } from '../queue/port.js';
+import type { Metrics } from './registry.js';
+
+/** The background queue's depth by state and its workers, read from the queue when scraped (every process sees the same). */
+export function queueMetrics(metrics: Metrics, queue: QueuePort): void {
+  metrics.gauge({
+    name: 'patchbay_queue_jobs', help: 'Jobs in the background queue (webhook deliveries, tracked jobs), by queue and state.', labels: ['queue', 'state'],
+    collect: async (gauge) => {
+      const stats = await queue.stats();
+      for (const state of ['queued', 'started', 'scheduled', 'deferred', 'failed', 'finished'] as const) gauge.set({ queue: stats.name, state }, stats[state]);
+    },
+  });
+  metrics.gauge({
+    name: 'patchbay_queue_workers', help: 'Processes working the background queue.', labels: ['queue'],
+    collect: async (gauge) => gauge.set({ queue: queue.name }, (await queue.workers()).length),
+  });
+}
