@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Json } from '../model/types.js';
-import { browsablePage } from './browsable.js';
+import type { BrowsableApi } from './browsable/api.js';
 import { queryParam } from './request.js';
 
 /** Whether the client asked for the browsable HTML rendering. */
@@ -10,14 +10,18 @@ export function wantsHtml(req: Request): boolean {
   return req.method === 'GET' && req.accepts(['application/json', 'text/html']) === 'text/html' && !!req.get('accept')?.includes('text/html');
 }
 
-/** Sends a JSON body (pretty-printed on request), or the browsable page to a browser. */
+/** Sends a JSON body (pretty-printed on request), or to a browser the page the app's BrowsableApi renders of it. */
 export function send(req: Request, res: Response, status: number, body: Json, title = 'Patchbay'): void {
-  if (wantsHtml(req)) {
-    res.status(status).type('html').send(
-      browsablePage({ title, method: req.method, path: req.originalUrl, status, body, user: req.principal?.user?.username ?? '' }),
-    );
+  const pages = req.app.locals.browsable as BrowsableApi | undefined;
+  if (pages && wantsHtml(req)) {
+    // It never fails: a page it cannot render is logged and sent as JSON.
+    void pages.respond(req, res, status, body, title, () => sendJson(req, res, status, body));
     return;
   }
+  sendJson(req, res, status, body);
+}
+
+function sendJson(req: Request, res: Response, status: number, body: Json): void {
   res.status(status).type('application/json').send(JSON.stringify(body, null, indentOf(req)));
 }
 

@@ -71,7 +71,7 @@ describe('browser sessions', () => {
 
     const page = await t.get('/api/', { token: null, headers: { Cookie: cookie, Accept: 'text/html' } });
     expect(page.status).toBe(200);
-    expect(page.text).toContain('Logged in as admin');
+    expect(page.text).toContain('Logged in as <b>admin</b>');
     expect((await t.get('/api/users/users/?limit=1', { token: null, headers: { Cookie: cookie } })).status).toBe(200);
     expect((await t.server.db.knex('users_user').where('username', 'admin').first('last_login')).last_login).not.toBeNull();
 
@@ -103,17 +103,17 @@ describe('browser sessions', () => {
     expect(local.headers.get('location')).toBe('/api/tenancy/?q=a//b');
   });
 
-  it('guide a browser: / leads to the API, every page offers to log in or out, View as JSON keeps the query', async () => {
+  it('guide a browser: / leads to the API, every page offers to log in or out, JSON keeps the query', async () => {
     const root = await t.get('/', { token: null });
     expect(root.status).toBe(302);
     expect(root.headers.get('location')).toBe('/api/');
     const missing = await t.get('/nothing/here/?x=1', { token: null, headers: { Accept: 'text/html' } });
     expect(missing.status).toBe(404);
-    expect(missing.text).toContain('<a href="/login/?next=%2Fnothing%2Fhere%2F%3Fx%3D1">Log in</a>');
+    expect(missing.text).toContain('<a class="btn btn-light" href="/login/?next=%2Fnothing%2Fhere%2F%3Fx%3D1">Log in</a>');
     const login = await t.request('POST', '/login/', await form({ username: 'admin', password: t.admin.password }));
     const jar = cookieJar(login.headers);
     const page = await t.get('/api/tenancy/tenants/?limit=1&ordering=-name', { token: null, headers: { Cookie: `sessionid=${jar.sessionid.value}`, Accept: 'text/html' } });
-    expect(page.text).toContain('Logged in as admin · <a href="/logout/">Log out</a>');
-    expect(page.text).toContain('<a href="/api/tenancy/tenants/?limit=1&#38;ordering=-name&#38;format=json">View as JSON</a>');
+    expect(page.text).toContain('Logged in as <b>admin</b></span><a class="btn btn-light" href="/logout/">Log out</a>');
+    expect(page.text).toContain('<a class="btn" href="/api/tenancy/tenants/?limit=1&#38;ordering=-name&#38;format=json">JSON</a>');
   });
 });

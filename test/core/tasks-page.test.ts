@@ -1,19 +1,16 @@
-import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
+import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer, type TestUser } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';
 
-const ARTIFACTS = 'test/artifacts';
 let t: TestServer;
 let browser: Browser;
 let staff: TestUser;
 const receiver = new Receiver();
 
 beforeAll(async () => {
-  mkdirSync(ARTIFACTS, { recursive: true });
   await receiver.start();
   t = await startServer({ settings: { WEBHOOK_ATTEMPTS: 1 } });
   staff = await t.createUser('operator');
@@ -55,7 +52,7 @@ describe('the background tasks page', () => {
     await expect(row.count()).resolves.toBe(1);
     await row.locator('summary').click();
     await expect(row.locator('pre').innerText()).resolves.toContain('Status 503 returned, webhook FAILED to process.');
-    await page.screenshot({ path: `${ARTIFACTS}/background-tasks-failed.png`, fullPage: true });
+    await screenshot(page, 'background-tasks-failed');
 
     receiver.answer = () => 200;
     await Promise.all([page.waitForURL('**/core/background-tasks/?requeued=*'), row.locator('button', { hasText: 'Requeue' }).click()]);
@@ -64,7 +61,7 @@ describe('the background tasks page', () => {
     expect(receiver.requests.filter((r) => r.headers['x-patchbay-delivery'] === String(delivery.id)).map(() => 'sent')).toHaveLength(2);
     await page.reload();
     await expect(page.locator(`tr[data-id="${taskId}"]`).count()).resolves.toBe(0);
-    await page.screenshot({ path: `${ARTIFACTS}/background-tasks-requeued.png`, fullPage: true });
+    await screenshot(page, 'background-tasks-requeued');
 
     // The form's CSRF token is required: a post from another site (without it) is refused.
     const forged = await page.request.post(`/core/background-tasks/${taskId}/requeue/`, { form: { csrfmiddlewaretoken: 'x'.repeat(64) } });

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
+import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;
@@ -41,6 +41,7 @@ describe('GraphiQL', () => {
     const response = page.locator('.graphiql-response .CodeMirror');
     await expect.poll(async () => response.textContent()).toContain('Seen In GraphiQL');
     expect(await response.textContent()).toContain('"status": "active"');
+    await screenshot(page, 'graphiql');
     expect(errors).toEqual([]);
     expect(remote).toEqual([]);
     await context.close();

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../helpers/browser.js';
+import { launchBrowser, screenshot } from '../helpers/browser.js';
 import { startServer, type TestServer, type TestUser } from '../helpers/server.js';
 
 let t: TestServer;
@@ -88,6 +88,7 @@ describe('Swagger UI', () => {
     const created = await execute(page, 'tenancy', 'tenancy_tenants_create', { name: 'Made In Swagger', slug: 'made-in-swagger' });
     expect(created.status).toBe('201');
     expect((await t.get('/api/tenancy/tenants/?slug=made-in-swagger')).body.count).toBe(1);
+    await screenshot(page, 'swagger-ui', false);
     expect(errors).toEqual([]);
     await context.close();
   }, 120_000);
@@ -111,6 +112,7 @@ describe('ReDoc', () => {
     // ReDoc lays the whole document out at once: some 25 s for Patchbay's thousand operations on this machine.
     await page.getByText('List tenants').first().waitFor({ state: 'attached', timeout: 170_000 });
     expect(await page.title()).toBe('ReDoc – Patchbay API');
+    await screenshot(page, 'redoc', false);
     expect(errors).toEqual([]);
     await context.close();
   }, 180_000);

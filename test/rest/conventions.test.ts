@@ -86,8 +86,8 @@ describe('API roots and status', () => {
     const res = await t.get('/api/', { headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/text\/html/);
-    expect(res.text).toContain(`<a href="${t.base}/api/tenancy/">`);
-    expect(res.text).toContain('Logged in as admin');
+    expect(res.text).toContain(`<a class="j-link" href="${t.base}/api/tenancy/">`);
+    expect(res.text).toContain('Logged in as <b>admin</b>');
     const json = await t.get('/api/?format=json', { headers: { Accept: 'text/html' } });
     expect(json.headers.get('content-type')).toMatch(/application\/json/);
   });
