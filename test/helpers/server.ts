@@ -5,22 +5,45 @@ import { keyDigest } from '../../kernel/auth/fields.js';
 import { hashPassword } from '../../kernel/auth/password.js';
 import type { Settings } from '../../kernel/config/settings.js';
 import type { Row } from '../../kernel/model/types.js';
+import { bootstrap } from '../../kernel/boot.js';
 import { createServer, type PatchbayServer } from '../../kernel/server.js';
 import { builtinPlugins } from '../../plugins/index.js';
 
 export const EXAMPLE_PLUGIN = './examples/plugins/maintenance/index.ts';
 
-/** A new empty database on the test PostgreSQL; returns its URL. */
-export async function freshDatabase(): Promise<string> {
+/** A new database on the test PostgreSQL, empty or a copy of `template`; returns its URL. */
+async function createDatabase(template?: string): Promise<string> {
   const admin = inject('pgAdminUrl');
   const name = `test_${randomUUID().replace(/-/g, '')}`;
   const client = new pg.Client({ connectionString: admin });
   await client.connect();
-  await client.query(`create database "${name}"`);
+  // Copying the template's files is faster than logging them page by page, with fsync off as on the test PostgreSQL.
+  await client.query(template ? `create database "${name}" template "${template}" strategy file_copy` : `create database "${name}"`);
   await client.end();
   const url = new URL(admin);
   url.pathname = `/${name}`;
   return url.toString();
+}
+
+/** A new empty database on the test PostgreSQL; returns its URL. */
+export function freshDatabase(): Promise<string> {
+  return createDatabase();
+}
+
+let template: Promise<string> | undefined;
+
+/**
+ * A new database with every built-in migration applied: a copy of one migrated once per test process (the files
+ * run one after another in one process), which saves each server the seconds its migrations take.
+ */
+async function migratedDatabase(): Promise<string> {
+  template ??= (async () => {
+    const url = await freshDatabase();
+    const booted = await bootstrap({ builtins: builtinPlugins, env: { PATCHBAY_CONFIG: '' }, settings: { DATABASE_URL: url, LOG_LEVEL: 'error', SECRET_KEY: 'template' } });
+    await booted.closeDatabase();
+    return new URL(url).pathname.slice(1);
+  })();
+  return createDatabase(await template);
 }
 
 /** Response bodies are asserted field by field; their shape is what the tests check, not what they assume. */
@@ -88,7 +111,7 @@ export async function startServer(options: { plugins?: string[]; settings?: Part
     builtins: builtinPlugins,
     env: { PATCHBAY_CONFIG: '' },
     settings: {
-      DATABASE_URL: await freshDatabase(),
+      DATABASE_URL: options.settings?.DATABASE_URL ?? (await migratedDatabase()),
       REDIS_URL: inject('redisUrl'),
       // Each server its own queue in the shared Redis.
       REDIS_PREFIX: `test-${randomUUID()}`,

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { EmbeddedDatabase, freePort } from '../../kernel/db/embedded.js';
 
 /** A real PostgreSQL for the tests: DATABASE_URL's server if given, else an embedded one in a temp dir. */
@@ -10,12 +11,18 @@ export async function startPostgres(): Promise<{ adminUrl: string; stop: () => P
   const dir = mkdtempSync(join(tmpdir(), 'patchbay-test-pg-'));
   // PostgreSQL runs as its own user, which must reach the data directory.
   chmodSync(dir, 0o755);
-  const pg = new EmbeddedDatabase(dir, 'postgres');
-  const url = await pg.start();
+  const cluster = new EmbeddedDatabase(dir, 'postgres');
+  const url = await cluster.start();
+  // A throwaway cluster: no durability to pay for (creating a database per file, every commit of every test).
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await client.query(`alter system set ${setting} = off`);
+  await client.query('select pg_reload_conf()');
+  await client.end();
   return {
     adminUrl: url,
     stop: async () => {
-      await pg.stop();
+      await cluster.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -31,6 +31,8 @@ describe('headers and routing', () => {
   });
 
   it('answers unknown objects and routes with a JSON 404', async () => {
+    // METRICS_ENABLED is off by default, as in NetBox.
+    expect((await fetch(`${t.base}/metrics`)).status).toBe(404);
     for (const path of ['/api/tenancy/tenants/999/', '/api/tenancy/tenants/abc/', '/api/tenancy/nothing/']) {
       const res = await t.get(path);
       expect(res.status).toBe(404);
