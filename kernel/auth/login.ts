@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import type { Settings } from '../config/settings.js';
 import type { Database } from '../db/database.js';
+import { BROWSABLE_FILES } from '../http/browsable/page.js';
 import { escapeHtml as escape, textProblem } from '../http/text.js';
 import { verifyPassword } from './password.js';
 import { CSRF_COOKIE, cookies, endSession, formCsrfToken, sameToken, startSession } from './sessions.js';
@@ -16,18 +17,18 @@ function safeNext(next: unknown): string {
   return url.origin === 'http://this.site' && !/[\\\x00-\x1f]/.test(next) ? next : '/api/';
 }
 
+/** The login form, in the browsable API's style. */
 function page(next: string, csrf: string, error?: string): string {
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Log in – Patchbay</title><link rel="icon" href="data:,">
-<style>body{font-family:system-ui,sans-serif;background:#f6f7f9;display:grid;place-items:center;height:100vh;margin:0}
-form{background:#fff;border:1px solid #dde;padding:2rem;min-width:18rem}label{display:block;margin:.6rem 0 .2rem}
-input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#c62828}</style></head>
-<body><form method="post" action="/login/"><h1>Patchbay</h1>
-${error ? `<p class="error">${escape(error)}</p>` : ''}
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Log in – Patchbay</title><link rel="icon" href="data:,"><link rel="stylesheet" href="${BROWSABLE_FILES}browsable.css"></head>
+<body><header class="top"><a class="brand" href="/api/"><span class="logo" aria-hidden="true"></span>Patchbay API</a></header>
+<main class="login"><form class="card" method="post" action="/login/"><h1>Log in</h1>
+${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
 <label for="username">Username</label><input id="username" name="username" autocomplete="username" required autofocus>
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required>
 <input type="hidden" name="next" value="${escape(next)}"><input type="hidden" name="csrfmiddlewaretoken" value="${escape(csrf)}">
-<button type="submit">Log in</button></form></body></html>`;
+<button class="btn btn-primary m-post" type="submit">Log in</button></form></main></body></html>`;
 }
 
 /** `/login/` (form and post) and `/logout/` for browsing the API with a session cookie. */
