@@ -64,6 +64,24 @@ try {
     await compare(`List 1000 tenants, ${brief ? 'brief' : 'full'}`, `/api/tenancy/tenants/?limit=1000${brief ? '&brief=1' : ''}`, tenantList(db, brief));
   }
 
+  // What the metrics cost a request: a second server on the same data, with METRICS_ENABLED, against this one.
+  const metered = await createServer({
+    builtins: builtinPlugins,
+    env: { PATCHBAY_CONFIG: '' },
+    settings: { DATABASE_URL: database.adminUrl, PORT: 0, LOG_LEVEL: 'error', SECRET_KEY: 'bench', METRICS_ENABLED: true },
+  });
+  try {
+    const meteredBase = await metered.listen();
+    for (const [title, path] of [['One tenant', '/api/tenancy/tenants/1/'], ['List 1000 tenants, full', '/api/tenancy/tenants/?limit=1000']]) {
+      report(`${title} with METRICS_ENABLED (${seconds} s each, 4 clients)`, [
+        await measure('without metrics (baseline)', `${base}${path}`, seconds, auth),
+        await measure('METRICS_ENABLED', `${meteredBase}${path}`, seconds, auth),
+      ]);
+    }
+  } finally {
+    await metered.close();
+  }
+
   // Bulk writes: 100 tenants a request, each with a group named by slug, two tags and a custom field.
   const api = (path: string, body: unknown) =>
     fetch(`${base}${path}`, { method: 'POST', body: JSON.stringify(body), headers: { ...auth, 'Content-Type': 'application/json' } }).then((r) => r.json());

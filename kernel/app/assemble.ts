@@ -74,14 +74,18 @@ export function buildApp(deps: AppDeps): Express {
     surface.mount('/', metricsRouter(settings, deps.metrics, deps.sharedMetrics));
     surface.hook(requestMetrics(deps.metrics, new ViewNames(deps.registry, deps.plugins.map((p) => p.plugin))));
   }
-  if (settings.ACCESS_LOG) surface.hook(accessLog(deps.log));
+  const logsRequests = settings.ACCESS_LOG && ['info', 'debug'].includes(settings.LOG_LEVEL);
+  if (logsRequests) surface.hook(accessLog(deps.log));
   for (const { plugin, ctx } of deps.plugins) plugin.http?.(surface, ctx);
 
-  // Statements count toward the request whose work runs them (access log, metrics).
-  deps.db.knex.on('query', () => {
-    const scope = currentScope();
-    if (scope) scope.statements += 1;
-  });
+  // Statements count toward the request whose work runs them, when the access log or the metrics read the count.
+  const accounting = logsRequests || settings.METRICS_ENABLED;
+  if (accounting) {
+    deps.db.knex.on('query', () => {
+      const scope = currentScope();
+      if (scope) scope.statements += 1;
+    });
+  }
   const app = express();
   // What `send` renders a browser's page with.
   app.locals.browsable = new BrowsableApi(deps.registry, deps.filters, deps.plugins.map((p) => p.plugin), deps.log);
@@ -93,7 +97,7 @@ export function buildApp(deps: AppDeps): Express {
   app.set('etag', false);
   // Repeated parameters become arrays; no cap on their number (the filter DSL refuses too many with a 400).
   app.set('query parser', (text: string) => parse(text, '&', '=', { maxKeys: 0 }));
-  app.use(requestHeaders, requestScope);
+  app.use(requestHeaders, requestScope(accounting));
   if (surface.hooks.some((h) => h.response)) app.use(afterHooks(surface.hooks));
   const reading = surface.mounts.filter((m) => m.options.readOnly).map((m) => m.path);
   const readsOnly = (path: string) => reading.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));

@@ -45,7 +45,7 @@ export function searchTerms(model: Model, registry: ModelRegistry): SearchTerm[]
         break;
       }
       models = targets;
-      // A relation itself is searched by its target's natural name.
+      // A relation itself is searched by its target's natural name: the path grows by it, resolved next round.
       const key = i === path.length - 1 && targets.length === 1 ? searchKey(targets[0]) : undefined;
       if (key) path.push(key);
       else if (i === path.length - 1) throw fail(`ends on the relation ${name}: name the field of its objects to search`);

@@ -37,10 +37,13 @@ export function currentScope(): RequestScope | undefined {
 }
 
 /**
- * Opens the request's scope and records the template of each route express dispatches it to: express sets
- * `req.route` as it enters a route, when `req.baseUrl` is the path its router is mounted at.
+ * Opens each request's scope and records the template of each route express dispatches it to: express sets
+ * `req.route` as it enters a route, when `req.baseUrl` is the path its router is mounted at. `accounting` makes the
+ * scope follow the request's asynchronous work (`currentScope()`), for its SQL statements: Node 20's async
+ * context tracking costs every promise a little (5–8% of a small request's throughput), so only when something
+ * reads the count (the access log, the metrics).
  */
-export function requestScope(req: Request, _res: Response, next: NextFunction): void {
+export const requestScope = (accounting: boolean) => (req: Request, _res: Response, next: NextFunction): void => {
   const scope: RequestScope = { statements: 0 };
   req.scope = scope;
   let route: unknown;
@@ -53,8 +56,9 @@ export function requestScope(req: Request, _res: Response, next: NextFunction): 
       if (typeof value?.path === 'string') scope.route = req.baseUrl + value.path;
     },
   });
-  storage.run(scope, next);
-}
+  if (accounting) storage.run(scope, next);
+  else next();
+};
 
 /**
  * Wraps what is mounted at `path`: a handler that answers without routes of its own (static files, GraphQL) is

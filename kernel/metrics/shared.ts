@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import type { Logger } from '../log.js';
 import type { Metrics } from './registry.js';
+import { withinWait } from './wait.js';
 
 /** A registry's metrics as `getMetricsAsJSON()` gives them (prom-client's typings say `type` is a number; it is the name). */
 type Snapshot = { name: string; type: string }[];
@@ -51,8 +52,9 @@ export class SharedMetrics {
     const own = (await this.metrics.registry.getMetricsAsJSON()) as unknown as Snapshot;
     const others: Snapshot[] = [];
     try {
-      await this.retire(await this.redis.zrangebyscore(this.keys.seen, 0, Date.now() - STALE_INTERVALS * this.intervalSeconds * 1000));
-      const [live, retired] = await Promise.all([this.redis.hgetall(this.keys.live), this.redis.get(this.keys.retired)]);
+      const stale = Date.now() - STALE_INTERVALS * this.intervalSeconds * 1000;
+      await withinWait(this.redis.zrangebyscore(this.keys.seen, 0, stale).then((instances) => this.retire(instances)));
+      const [live, retired] = await withinWait(Promise.all([this.redis.hgetall(this.keys.live), this.redis.get(this.keys.retired)]));
       for (const [instance, text] of Object.entries(live)) if (instance !== this.instance) others.push(JSON.parse(text) as Snapshot);
       if (retired) others.push(JSON.parse(retired) as Snapshot);
     } catch (err) {
@@ -87,8 +89,7 @@ export class SharedMetrics {
   async close(): Promise<void> {
     clearInterval(this.timer);
     try {
-      await this.publish();
-      await this.retire([this.instance]);
+      await withinWait(this.publish().then(() => this.retire([this.instance])));
     } catch (err) {
       // Whoever scrapes next retires it once it is stale.
       this.log.warn(`metrics: cannot retire this process's metrics in Redis (${(err as Error).message})`);

@@ -1,11 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freePort } from '../../kernel/db/embedded.js';
 import { spawnManage } from '../helpers/cli.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, type Body, type TestServer } from '../helpers/server.js';
+import { redisRelay } from '../helpers/redis-relay.js';
 import { until } from '../helpers/wait.js';
 
 /**
@@ -33,39 +33,6 @@ async function runserver(extra: Record<string, string> = {}): Promise<{ child: C
 
 const api = (base: string, path: string, init: RequestInit = {}) =>
   fetch(base + path, { ...init, headers: { Authorization: `Token ${token}`, 'Content-Type': 'application/json', Accept: 'application/json', ...init.headers } });
-
-/**
- * A TCP relay to Redis that can hold the server's commands back (a Redis that stopped answering) and let them through
- * again, in order.
- */
-async function redisRelay(target: string): Promise<{ url: string; pause(): void; resume(): void; open(): number; close(): Promise<void> }> {
-  const { hostname, port } = new URL(target);
-  let paused = false;
-  const held: (() => void)[] = [];
-  const upstreams = new Set<Socket>();
-  const relay: Server = createServer((client) => {
-    const upstream = createConnection(Number(port), hostname);
-    upstreams.add(upstream);
-    upstream.on('close', () => upstreams.delete(upstream));
-    client.on('data', (d) => (paused ? held.push(() => upstream.destroyed || upstream.write(d)) : upstream.write(d)));
-    upstream.pipe(client);
-    // When the server dies, so do its connections to Redis (with its blocking reads for jobs).
-    for (const socket of [client, upstream]) socket.on('close', () => [client, upstream].forEach((s) => s.destroy())).on('error', () => undefined);
-  });
-  await new Promise<void>((ok) => relay.listen(0, '127.0.0.1', ok));
-  const { port: relayPort } = relay.address() as { port: number };
-  return {
-    url: `redis://127.0.0.1:${relayPort}`,
-    pause: () => void (paused = true),
-    resume: () => {
-      paused = false;
-      held.splice(0).forEach((send) => send());
-    },
-    /** Connections to Redis still open. */
-    open: () => upstreams.size,
-    close: () => new Promise((ok) => relay.close(() => ok())),
-  };
-}
 
 async function count(sql: pg.Client, table: string, where = 'true'): Promise<number> {
   return (await sql.query(`select count(*)::int as n from ${table} where ${where}`)).rows[0].n;

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startPostgres, startRedis } from './services.js';
+import { startPostgres, startRedis, withoutDurability } from './services.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -11,6 +11,7 @@ declare module 'vitest' {
 /** Starts one real PostgreSQL and one real Redis for the whole run. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
+  if (!process.env.TEST_DATABASE_URL) await withoutDurability(pg.adminUrl);
   project.provide('pgAdminUrl', pg.adminUrl);
   project.provide('redisUrl', redis.url);
   return async () => {

@@ -13,12 +13,6 @@ export async function startPostgres(): Promise<{ adminUrl: string; stop: () => P
   chmodSync(dir, 0o755);
   const cluster = new EmbeddedDatabase(dir, 'postgres');
   const url = await cluster.start();
-  // A throwaway cluster: no durability to pay for (creating a database per file, every commit of every test).
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await client.query(`alter system set ${setting} = off`);
-  await client.query('select pg_reload_conf()');
-  await client.end();
   return {
     adminUrl: url,
     stop: async () => {
@@ -26,6 +20,18 @@ export async function startPostgres(): Promise<{ adminUrl: string; stop: () => P
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Turns off what makes commits durable on a throwaway cluster (the tests', never the benchmark's, which measures
+ * what production pays): creating a database per test file and every commit of every test get cheaper.
+ */
+export async function withoutDurability(adminUrl: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await client.query(`alter system set ${setting} = off`);
+  await client.query('select pg_reload_conf()');
+  await client.end();
 }
 
 function which(cmd: string): string | undefined {

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { Receiver } from '../helpers/receiver.js';
+import { redisRelay } from '../helpers/redis-relay.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { ensureCommand } from '../helpers/services.js';
 import { until } from '../helpers/wait.js';
@@ -187,6 +188,26 @@ describe('/metrics of several processes', () => {
       redis.disconnect();
       await a.close();
       await b.close().catch(() => undefined);
+    }
+  });
+
+  it('answers with its own figures while Redis does not answer', async () => {
+    const relay = await redisRelay(inject('redisUrl'));
+    const alone = await startServer({ settings: { METRICS_ENABLED: true, REDIS_URL: relay.url, RUN_JOBS: false } });
+    try {
+      await alone.get(TENANTS);
+      relay.pause();
+      const started = performance.now();
+      const samples = await scrape(alone);
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(value(samples, 'rest_api_requests_total_by_view_method', { view: 'tenancy-api:tenant-list', method: 'GET' })).toBe(1);
+      // The queue's gauges have no values while the queue does not answer.
+      expect(samples.some((s) => s.name === 'patchbay_queue_jobs')).toBe(false);
+      relay.resume();
+    } finally {
+      relay.resume();
+      await alone.close();
+      await relay.close();
     }
   });
 });

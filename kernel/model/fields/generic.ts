@@ -255,7 +255,7 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
       if (!targets.length) throw new FilterError(`No object '${this.name}' may point at has a field '${c.rest[0]}'.`);
       c.qb.where((any) => {
         for (const target of targets) {
-          any.orWhere((q) => void q.where(`${c.alias}.${this.typeColumn}`, registry.objectTypes.idOf(target.key)!).whereIn(`${c.alias}.${this.idKey}`, c.matching(target, c.rest, c.lookup, c.value)));
+          any.orWhere((q) => void q.where(`${c.alias}.${this.typeColumn}`, registry.objectTypes.idOf(target.key) ?? 0).whereIn(`${c.alias}.${this.idKey}`, c.matching(target, c.rest, c.lookup, c.value)));
         }
       });
       return;

@@ -1,0 +1,11 @@
+/** How long a scrape or a shutdown waits for Redis (which queues commands while it is away) before going on without it. */
+const WAIT_MS = 2000;
+
+/** `work`, or an error once WAIT_MS passed: a scrape must answer while Redis is away, when its figures matter most. */
+export function withinWait<T>(work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, fail) => {
+    timer = setTimeout(() => fail(new Error(`no answer within ${WAIT_MS} ms`)), WAIT_MS);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
