@@ -52,6 +52,7 @@ export function searchTerms(model: Model, registry: ModelRegistry): SearchTerm[]
     }
     const lookup = explicit ?? field!.searchLookup();
     if (!lookup) throw fail('needs a lookup (`:icontains`, `:exact`...): its field has no search lookup of its own');
+    if (!field!.lookups()[lookup]) throw fail(`compares ${field!.name} with ${lookup}, which its field does not offer`);
     return { path, lookup, field: field! };
   });
 }

@@ -41,7 +41,7 @@ describe('browser sessions', () => {
   it('serves a login page and refuses wrong credentials on it', async () => {
     const page = await t.get('/login/', { token: null });
     expect(page.status).toBe(200);
-    expect(page.text).toContain('<form method="post" action="/login/">');
+    expect(page.text).toContain('<form class="card" method="post" action="/login/">');
     // The form is protected as Django's: without the cookie's token in it, nothing is checked.
     const token = cookieJar(page.headers).csrftoken.value;
     expect(page.text).toContain(`name="csrfmiddlewaretoken" value="${token}"`);

@@ -163,13 +163,30 @@ describe('/metrics of several processes', () => {
       }
       for (let i = 0; i < 3; i++) await a.get(TENANTS);
       for (let i = 0; i < 2; i++) await b.get(TENANTS);
-      // B's figures reach A within a publishing interval.
+      // Each one's figures reach the other within a publishing interval.
       await until(async () => gets(await scrape(a)) === 5, 5000);
-      expect(gets(await scrape(b))).toBe(5);
+      await until(async () => gets(await scrape(b)) === 5, 5000);
+
+      // B held up so long it is taken for ended: A retires it; B's next publish is refused, and B goes on from zero
+      // under a new name, so that nothing is counted twice.
+      const live = `${prefix}:metrics:live`;
+      const published = await redis.hgetall(live);
+      const before = new Set(Object.keys(published));
+      // B is the process whose snapshot holds its 2 lists.
+      const listsIn = (text: string) => (JSON.parse(text) as { name: string; values: { value: number; labels: Record<string, string> }[] }[])
+        .find((m) => m.name === 'rest_api_requests_total_by_view_method')?.values.find((v) => v.labels.view === 'tenancy-api:tenant-list')?.value;
+      const held = Object.keys(published).find((id) => listsIn(published[id]) === 2)!;
+      await redis.zadd(`${prefix}:metrics:seen`, Date.now() - 60_000, held);
+      expect(gets(await scrape(a))).toBe(5);
+      await until(async () => Object.keys(await redis.hgetall(live)).some((id) => !before.has(id)), 5000);
+      expect(Object.keys(await redis.hgetall(live))).not.toContain(held);
+      expect(gets(await scrape(a))).toBe(5);
+      await b.get(TENANTS);
+      await until(async () => gets(await scrape(a)) === 6, 5000);
 
       // A process that closes retires its counters: the sum does not go down.
       await b.close();
-      expect(gets(await scrape(a))).toBe(5);
+      expect(gets(await scrape(a))).toBe(6);
       expect(Object.keys(await redis.hgetall(`${prefix}:metrics:live`))).toHaveLength(1);
 
       // One that died (its last snapshot stale) is retired by the next scrape, once.
@@ -179,11 +196,11 @@ describe('/metrics of several processes', () => {
       }, { name: 'process_resident_memory_bytes', help: 'h', type: 'gauge', aggregator: 'sum', values: [{ value: 1e12, labels: {} }] }]);
       await redis.multi().hset(`${prefix}:metrics:live`, 'dead:1', dead).zadd(`${prefix}:metrics:seen`, Date.now() - 60_000, 'dead:1').exec();
       const first = await scrape(a);
-      expect(gets(first)).toBe(12);
+      expect(gets(first)).toBe(13);
       // Its gauges leave with it.
       expect(value(first, 'process_resident_memory_bytes')).toBeLessThan(1e12);
       expect(await redis.hexists(`${prefix}:metrics:live`, 'dead:1')).toBe(0);
-      expect(gets(await scrape(a))).toBe(12);
+      expect(gets(await scrape(a))).toBe(13);
     } finally {
       redis.disconnect();
       await a.close();

@@ -41,6 +41,18 @@ describe('?q= on every model', () => {
     }
     expect(differences).toEqual([]);
   });
+
+  it('answers any text on every model: an address, a number, a quote and wildcards', async () => {
+    const failures: string[] = [];
+    for (const model of t.server.registry.all().filter((m) => m.served && t.server.filters.of(m).has('q'))) {
+      for (const text of ['10.0.0.0/8', '65001', '"%_\\', 'ab:cd::1']) {
+        const path = `${t.server.registry.apiPath(model)}?q=${encodeURIComponent(text)}`;
+        const res = await t.get(path);
+        if (res.status !== 200) failures.push(`${path} → ${res.status} ${res.text.slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
 });
 
 describe('?q= compares each term with its own lookup', () => {
@@ -85,9 +97,9 @@ describe('?q= compares each term with its own lookup', () => {
 
   it('follows relations, lists other models offer and generic relations', async () => {
     const provider = await create('/api/circuits/providers/', { name: 'Telco', slug: 'telco' });
-    const type = await create('/api/circuits/circuit-types/', { name: 'Transit', slug: 'transit' });
-    const circuit = await create('/api/circuits/circuits/', { cid: 'C-1', provider, type });
-    await create('/api/circuits/circuits/', { cid: 'C-2', provider, type });
+    const circuitType = await create('/api/circuits/circuit-types/', { name: 'Transit', slug: 'transit' });
+    const circuit = await create('/api/circuits/circuits/', { cid: 'C-1', provider, type: circuitType });
+    await create('/api/circuits/circuits/', { cid: 'C-2', provider, type: circuitType });
     await create('/api/circuits/circuit-terminations/', { circuit, term_side: 'A', xconnect_id: 'XC-4711' });
     // Through the terminations a circuit has (a list the termination's relation offers).
     expect(await ids('/api/circuits/circuits/', 'xc-47')).toEqual([circuit]);
@@ -97,5 +109,15 @@ describe('?q= compares each term with its own lookup', () => {
     expect(await ids('/api/circuits/circuit-group-assignments/', 'C-1')).toEqual([assignment]);
     expect(await ids('/api/circuits/circuit-group-assignments/', 'backb')).toEqual([assignment]);
     expect(await ids('/api/circuits/circuit-group-assignments/', 'C-2')).toEqual([]);
+
+    // A virtual chassis by the name of one of its members (a reverse relation).
+    const site = await create('/api/dcim/sites/', { name: 'Search site', slug: 'search-site' });
+    const role = await create('/api/dcim/device-roles/', { name: 'Switch', slug: 'switch' });
+    const manufacturer = await create('/api/dcim/manufacturers/', { name: 'Acme', slug: 'acme' });
+    const type = await create('/api/dcim/device-types/', { manufacturer, model: 'S1', slug: 's1' });
+    const chassis = await create('/api/dcim/virtual-chassis/', { name: 'Stack' });
+    await create('/api/dcim/virtual-chassis/', { name: 'Other stack' });
+    await create('/api/dcim/devices/', { name: 'core-sw-7', site, role, device_type: type, virtual_chassis: chassis, vc_position: 1 });
+    expect(await ids('/api/dcim/virtual-chassis/', 'sw-7')).toEqual([chassis]);
   });
 });

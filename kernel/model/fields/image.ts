@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { lastValue, type QueryFilter } from '../../filters/builders.js';
 import { parseBoolean } from '../../filters/values.js';
+import { EQUALITY_LOOKUPS, TEXT_LOOKUPS, type Lookups } from '../../filters/lookups.js';
 import type { WriteContext, WriteScope } from '../../write/context.js';
 import type { ValueSchema, PropertyDescription } from '../description.js';
 import { Field, humanise, type CleanupContext, type Column, type CommonOptions, type StoreEntry, type WriteValues } from '../field.js';
@@ -60,6 +61,11 @@ export class ImageField extends Field<ImageOptions> {
 
   protected schema(): ValueSchema {
     return { type: 'string', format: 'image' };
+  }
+
+  /** The stored path compares as text (NetBox's image attachments are searched by it). */
+  override lookups(): Lookups {
+    return { ...EQUALITY_LOOKUPS, ...TEXT_LOOKUPS };
   }
 
   override describe(registry: ModelRegistry): PropertyDescription[] {

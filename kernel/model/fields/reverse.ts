@@ -1,4 +1,6 @@
 import { existingIds, type QueryFilter } from '../../filters/builders.js';
+import type { Comparison } from '../../filters/compile.js';
+import { FilterError } from '../../filters/errors.js';
 import { cmp, not } from '../../filters/tree.js';
 import { parseWholeNumber } from '../../filters/values.js';
 import type { ValueSchema } from '../description.js';
@@ -60,6 +62,18 @@ export class ReverseField extends Field<ReverseOptions> {
         },
       },
     };
+  }
+
+  /** `members__name`: rows some object of the other side points at, that object matching the rest of the path. */
+  override condition(c: Comparison): void {
+    const relate = this.walk(this.name, c.scope.registry)?.relate;
+    if (!relate || !c.rest.length) throw new FilterError(`'${this.name}' is compared by a field of its objects (${this.name}__<field>).`);
+    const { db, registry } = c.scope;
+    const source = registry.get(this.source);
+    const alias = `${c.alias}_${this.name}`;
+    const pointing = db(`${source.table} as ${alias}`).select(db.raw('1')).whereIn(`${alias}.id`, c.matching(source, c.rest, c.lookup, c.value));
+    relate(pointing, alias, `"${c.alias}"."id"`);
+    c.qb.whereExists(pointing);
   }
 
   /** The objects of the other side, related in SQL through the field that points here. */
