@@ -57,6 +57,9 @@ class TemplateWorker {
       stderr: false,
     });
     this.port.on('message', (request: BridgeRequest) => void this.answer(request));
+    // A render reads the thread's errors while it runs; a thread already given up (its render timed out while it ran
+    // out of memory) may still report one as it ends, which must not reach the process as an uncaught error.
+    this.thread.on('error', () => undefined);
   }
 
   private async answer(request: BridgeRequest): Promise<void> {
