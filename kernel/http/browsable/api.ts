@@ -56,7 +56,7 @@ interface Endpoint {
 }
 
 /**
- * The browsable API: any GET a browser sends to the API gets its JSON answer as a page (see page.ts). What the page
+ * The browsable API: every GET a browser sends to the API gets its JSON answer as a page (see page.ts). What the page
  * offers comes from the endpoint's model declaration: its filters, the methods it serves and the user may send,
  * and the writable fields the forms are prefilled with.
  */
