@@ -101,7 +101,7 @@ export function buildApp(deps: AppDeps): Express {
   if (surface.hooks.some((h) => h.response)) app.use(afterHooks(surface.hooks));
   const reading = surface.mounts.filter((m) => m.options.readOnly).map((m) => m.path);
   const readsOnly = (path: string) => reading.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
-  app.use(allowedHost(settings), queryTexts, trailingSlash, bodyParser(settings.MAX_BODY_SIZE), authenticate(deps, readsOnly));
+  app.use(allowedHost(settings), queryTexts, trailingSlash, bodyParser(settings.MAX_BODY_SIZE, settings.MAX_JSON_DEPTH), authenticate(deps, readsOnly));
   if (surface.hooks.some((h) => h.request)) app.use(beforeHooks(surface.hooks));
   const login = requireLogin(settings);
   for (const { path, handler, options } of surface.mounts) {

@@ -53,6 +53,13 @@ export const SETTINGS = {
   PAGINATE_COUNT: setting(defaulted(min(integer(), 1), 50), 'integer', 'Default page size of REST lists.'),
   MAX_PAGE_SIZE: setting(defaulted(nullable(nonNegative()), 1000), 'integer', 'Largest page a client may ask for; 0 or null removes the maximum (then limit=0 returns everything).'),
   MAX_BODY_SIZE: setting(defaulted(min(integer(), 1), 10 * 1024 * 1024), 'integer', 'Largest request body in bytes; larger ones get 413.'),
+  MAX_BULK_OBJECTS: setting(
+    defaulted(min(integer(), 1), 10_000),
+    'integer',
+    'Most objects one bulk request (a POST, PUT, PATCH or DELETE of a list) may hold; more get 400. Each write is one transaction, holding its locks until it ends.',
+  ),
+  MAX_FILTER_VALUES: setting(defaulted(min(integer(), 1), 1000), 'integer', 'Most values one query-string filter may be given (`?id=1&id=2…`); more get 400 naming the parameter.'),
+  MAX_JSON_DEPTH: setting(defaulted(min(integer(), 1), 100), 'integer', 'Deepest nesting of arrays and objects a JSON request body may hold; deeper ones get 400.'),
   PLUGINS: setting(defaulted(array(string()), []), 'list', 'Third-party plugins to enable: module names or paths (comma-separated in the environment).'),
   PLUGINS_CONFIG: setting(defaulted(record(string(), record(string(), unknown())), {}), 'json', 'Per-plugin settings: {"<plugin>": {...}} (JSON in the environment).'),
   LOG_LEVEL: setting(defaulted(string(), 'info'), 'string', 'error, warn, info or debug.'),

@@ -7,9 +7,6 @@ import { ParamError } from './errors.js';
 /** Parameters that steer a list rather than filter it. */
 const RESERVED = new Set(['limit', 'offset', 'ordering', 'brief', 'format', 'indent', 'start', 'exclude', 'fields', 'omit']);
 
-/** Most values one parameter may carry. */
-export const MAX_FILTER_VALUES = 1000;
-
 /** Query-string parameters: one value or repeated ones. */
 export type QueryParams = Record<string, unknown>;
 
@@ -21,7 +18,7 @@ function values(raw: unknown): string[] {
  * The filter tree of a list request's parameters: different parameters AND, repeated ones OR (negations: none
  * of them). Unknown parameters are ignored, as NetBox does; bad values are a 400 naming the parameter.
  */
-export async function filterFromQuery(params: QueryParams, model: Model, sets: FilterSets, ctx: FilterContext): Promise<FilterNode> {
+export async function filterFromQuery(params: QueryParams, model: Model, sets: FilterSets, ctx: FilterContext, maxValues: number): Promise<FilterNode> {
   const nodes: FilterNode[] = [];
   const errors: ErrorMap = {};
   for (const [param, raw] of Object.entries(params)) {
@@ -38,8 +35,8 @@ export async function filterFromQuery(params: QueryParams, model: Model, sets: F
     }
     if (!filter) continue;
     const given = values(raw);
-    if (given.length > MAX_FILTER_VALUES) {
-      errors[param] = [`Too many values: at most ${MAX_FILTER_VALUES}.`];
+    if (given.length > maxValues) {
+      errors[param] = [`Too many values: at most ${maxValues}.`];
       continue;
     }
     try {

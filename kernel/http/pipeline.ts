@@ -77,11 +77,28 @@ async function readBody(req: Request, limit: number): Promise<Buffer> {
 
 const tooLarge = (limit: number) => new HttpError(413, { detail: `Request body exceeds the limit of ${limit} bytes.` });
 
+/** How deep arrays and objects nest in `value`, counted without recursion (a hostile body may nest thousands deep). */
+function depthOf(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > limit) return deepest;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
 /**
  * Reads and parses write bodies: JSON only (multipart is left to the routes that accept it).
- * Too large → 413, other media types → 415, malformed JSON → 400.
+ * Too large → 413, other media types → 415; malformed JSON, bytes that are not UTF-8 (NetBox refuses them, where
+ * decoding leniently would store U+FFFD) and nesting deeper than `maxDepth` → 400.
  */
-export function bodyParser(limit: number) {
+export function bodyParser(limit: number, maxDepth: number) {
   return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
     req.payload = undefined;
     if (!BODY_METHODS.has(req.method)) return next();
@@ -97,10 +114,19 @@ export function bodyParser(limit: number) {
     if (type !== 'application/json' && !type.endsWith('+json')) {
       throw new HttpError(415, { detail: `Unsupported media type "${req.get('content-type') ?? ''}" in request.` });
     }
+    let text: string;
     try {
-      req.payload = JSON.parse(raw.toString('utf8'));
+      text = utf8.decode(raw);
+    } catch {
+      throw new HttpError(400, { detail: 'JSON parse error - the request body is not valid UTF-8.' });
+    }
+    try {
+      req.payload = JSON.parse(text);
     } catch (err) {
       throw new HttpError(400, { detail: `JSON parse error - ${(err as Error).message}` });
+    }
+    if (depthOf(req.payload, maxDepth) > maxDepth) {
+      throw new HttpError(400, { detail: `JSON parse error - the body nests deeper than ${maxDepth} levels.` });
     }
     next();
   };

@@ -62,7 +62,7 @@ export function dataAccess(services: DataServices, who: { gate: Gate; userId: nu
   const { gate, baseUrl } = who;
   /** The query-string filters and the filter tree of a query, as one tree. */
   const selecting = async (model: Model, query: Pick<ListQuery, 'params' | 'where'>): Promise<FilterNode> => {
-    const params = query.params ? await filterFromQuery(query.params, model, filters, { db: knex, registry }) : and([]);
+    const params = query.params ? await filterFromQuery(query.params, model, filters, { db: knex, registry }, settings.MAX_FILTER_VALUES) : and([]);
     return and([params, query.where ?? and([])]);
   };
   return {

@@ -67,7 +67,7 @@ export async function listObjects(req: Request, model: Model, services: RestServ
   const start = cursorOf(req);
   const selection = selectionOf(req, model, services.registry);
   const scope = { db: services.db.knex, registry: services.registry };
-  const where = await filterFromQuery(req.query, model, services.filters, scope);
+  const where = await filterFromQuery(req.query, model, services.filters, scope, services.settings.MAX_FILTER_VALUES);
   const mode = renderMode(req);
   // Only the columns the representation shows (a brief page reads a few of many).
   const columns = columnsRead(renderedFields(model, services.registry, mode, selection));

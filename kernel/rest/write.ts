@@ -27,8 +27,15 @@ async function write<T>(req: Request, services: RestServices, bulk: boolean, wor
   }
 }
 
-function expectList(body: unknown): unknown[] {
-  if (Array.isArray(body)) return body;
+/** A bulk request's items, at most MAX_BULK_OBJECTS of them: one transaction holds every lock of a write until it ends. */
+function bulkItems(body: unknown[], services: RestServices): unknown[] {
+  const max = services.settings.MAX_BULK_OBJECTS;
+  if (body.length > max) throw new ValidationError({ non_field_errors: [`A bulk request may hold at most ${max} objects; this one holds ${body.length}.`] });
+  return body;
+}
+
+function expectList(body: unknown, services: RestServices): unknown[] {
+  if (Array.isArray(body)) return bulkItems(body, services);
   throw new ValidationError({ non_field_errors: [`Expected a list of items but got type "${pythonType(body)}".`] });
 }
 
@@ -38,7 +45,7 @@ const targetsOf = (items: unknown[]): Target[] => items.map((item) => ({ id: isP
 /** POST on a list: one object (201 + object) or a list (201 + list), all or nothing. */
 export async function create(req: Request, model: Model, services: RestServices): Promise<Json> {
   const bulk = Array.isArray(req.payload);
-  const bodies = bulk ? (req.payload as unknown[]) : [req.payload ?? {}];
+  const bodies = bulk ? bulkItems(req.payload as unknown[], services) : [req.payload ?? {}];
   const rendered = await write(req, services, bulk, async (s) => s.render(model, await s.create(model, bodies), { created: true }));
   return bulk ? rendered : rendered[0];
 }
@@ -51,7 +58,7 @@ export async function update(req: Request, model: Model, id: number, mode: 'upda
 
 /** PUT/PATCH on a list URL: every listed object updated, or none; objects missing or not permitted are skipped. */
 export async function bulkUpdate(req: Request, model: Model, mode: 'update' | 'partial', services: RestServices): Promise<Json> {
-  const targets = targetsOf(expectList(req.payload));
+  const targets = targetsOf(expectList(req.payload, services));
   return write(req, services, true, async (s) => s.render(model, await s.update(model, targets, mode, { missing: 'skip' })));
 }
 
@@ -63,6 +70,6 @@ export async function destroy(req: Request, model: Model, id: number, services: 
 
 /** DELETE on a list URL with `[{"id": n, "changelog_message"?: "..."}, ...]`: all deleted, or none. */
 export async function bulkDestroy(req: Request, model: Model, services: RestServices): Promise<void> {
-  const targets = targetsOf(expectList(req.payload));
+  const targets = targetsOf(expectList(req.payload, services));
   await write(req, services, true, (s) => s.delete(model, targets, { missing: 'skip' }));
 }

@@ -1,16 +1,8 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Model } from '../model/model.js';
 import type { Row } from '../model/types.js';
+import { inBatches } from '../db/batches.js';
 
-/** Bind parameters per statement, well under PostgreSQL's 65535. */
-const MAX_PARAMETERS = 30_000;
-
-function chunks<T>(items: T[], perItem: number): T[][] {
-  const size = Math.max(1, Math.floor(MAX_PARAMETERS / Math.max(1, perItem)));
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}
 
 /**
  * Inserts the rows of a write in one statement (rows giving different columns get the others' defaults) and
@@ -26,7 +18,7 @@ export async function insertRows(db: Knex.Transaction, model: Model, rows: Row[]
   const width = new Set(rows.flatMap((r) => Object.keys(r))).size + 3;
   const byId = new Map<number, Row>();
   const numbered = rows.map((r, i) => ({ ...r, id: ids[i], created: db.fn.now(), last_updated: db.fn.now() }));
-  for (const chunk of chunks(numbered, width)) {
+  for (const chunk of inBatches(numbered, width)) {
     for (const row of (await db(model.table).insert(chunk).returning('*')) as Row[]) byId.set(row.id as number, row);
   }
   return ids.map((id) => byId.get(id)!);
@@ -39,7 +31,7 @@ export async function insertRows(db: Knex.Transaction, model: Model, rows: Row[]
 export async function updateRows(db: Knex.Transaction, model: Model, changes: { id: number; columns: Row }[]): Promise<Row[]> {
   const byId = new Map<number, Row>();
   const width = new Set(changes.flatMap((c) => Object.keys(c.columns))).size * 2 + 1;
-  for (const chunk of chunks(changes, width)) {
+  for (const chunk of inBatches(changes, width)) {
     const set: Record<string, Knex.Raw | Knex.Value> = { last_updated: db.fn.now() };
     for (const column of new Set(chunk.flatMap((c) => Object.keys(c.columns)))) {
       const writing = chunk.filter((c) => column in c.columns);

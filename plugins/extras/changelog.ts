@@ -1,4 +1,4 @@
-import type { ChangeRecord, FilterExtension, JobRun, PluginContext, QueryFilter, SqlCondition } from '../../kernel/index.js';
+import { insertAll, type ChangeRecord, type FilterExtension, type JobRun, type PluginContext, type QueryFilter, type SqlCondition } from '../../kernel/index.js';
 import { ObjectChange } from './models/object-change.js';
 import { WebhookDelivery } from './models/webhook-delivery.js';
 
@@ -9,7 +9,7 @@ export async function recordChanges(changes: ChangeRecord[], ctx: PluginContext)
   const types = ctx.registry.objectTypes;
   const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
   const { db } = logged[0];
-  await db(ObjectChange.table).insert(
+  await insertAll(db, ObjectChange.table,
     logged.map((change) => ({
       user_id: change.actor.userId,
       user_name: change.actor.username,

@@ -101,6 +101,43 @@ describe('values that are not what they claim', () => {
   });
 });
 
+describe('limits of a request body', () => {
+  const post = (body: string | Uint8Array<ArrayBuffer>) =>
+    fetch(`${t.base}/api/tenancy/tenants/`, { method: 'POST', body, headers: { Authorization: `Token ${t.admin.token}`, 'Content-Type': 'application/json' } });
+
+  it('a bulk create larger than one statement may bind is written in batches, its change records too', async () => {
+    // 5,000 change records bind 70,000 parameters in one INSERT: over PostgreSQL's 65,535.
+    const items = Array.from({ length: 5000 }, (_, i) => ({ name: `Batch ${i}`, slug: `batch-${i}` }));
+    const res = await t.post('/api/tenancy/tenants/', items);
+    expect(res.status, res.text.slice(0, 200)).toBe(201);
+    expect(res.body).toHaveLength(5000);
+    const requestId = res.headers.get('x-request-id');
+    expect((await t.get(`/api/extras/object-changes/?request_id=${requestId}&limit=1`)).body.count).toBe(5000);
+  }, 60_000);
+
+  it('more objects than MAX_BULK_OBJECTS in one request is a 400, with nothing written', async () => {
+    const items = Array.from({ length: 10_001 }, (_, i) => ({ name: `Over ${i}`, slug: `over-${i}` }));
+    const res = await t.post('/api/tenancy/tenants/', items);
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ non_field_errors: ['A bulk request may hold at most 10000 objects; this one holds 10001.'] });
+    expect((await t.request('PATCH', '/api/tenancy/tenants/', { body: items.map((_, i) => ({ id: i + 1 })) })).status).toBe(400);
+    expect((await t.get('/api/tenancy/tenants/?slug=over-0')).body.count).toBe(0);
+  });
+
+  it('JSON nested deeper than MAX_JSON_DEPTH, and bytes that are not UTF-8, are a 400', async () => {
+    const deep = await post(`${'['.repeat(10_000)}${']'.repeat(10_000)}`);
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toEqual({ detail: 'JSON parse error - the body nests deeper than 100 levels.' });
+    const deepObject = await post(`{"name": "Deep", "slug": "deep", "custom_fields": ${'{"a": '.repeat(150)}1${'}'.repeat(150)}}`);
+    expect(deepObject.status).toBe(400);
+    // Latin-1 "é" where UTF-8 was promised: refused, not stored as U+FFFD.
+    const latin1 = await post(new Uint8Array(Buffer.concat([Buffer.from('{"name": "Caf'), Buffer.from([0xe9]), Buffer.from('", "slug": "cafe"}')])));
+    expect(latin1.status).toBe(400);
+    expect(await latin1.json()).toEqual({ detail: 'JSON parse error - the request body is not valid UTF-8.' });
+    expect((await t.get('/api/tenancy/tenants/?slug=cafe')).body.count).toBe(0);
+  });
+});
+
 describe('the Host header', () => {
   it('a malformed one is a 400 before any URL is built from it', async () => {
     for (const host of ['a b', '', 'example.com:99999', 'exa mple.com:80', 'host:port']) {

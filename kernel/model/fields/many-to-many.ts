@@ -1,4 +1,5 @@
 import { naturalKey, relationFilter, type QueryFilter } from '../../filters/builders.js';
+import { insertAll } from '../../db/batches.js';
 import type { Comparison } from '../../filters/compile.js';
 import type { WriteContext, WriteScope } from '../../write/context.js';
 import type { ValueSchema } from '../description.js';
@@ -153,7 +154,7 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
     const { table, source, target } = this.join;
     if (scope.mode !== 'create') await scope.db(table).whereIn(source, entries.map((e) => e.id)).delete();
     const links = entries.flatMap((e) => (e.value as number[]).map((t) => ({ [source]: e.id, [target]: t })));
-    if (links.length) await scope.db(table).insert(links);
+    await insertAll(scope.db, table, links);
   }
 
   override async snapshot(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {

@@ -1,4 +1,4 @@
-import type { EventClaim, ObjectEvent, PluginContext } from '../../../kernel/index.js';
+import { insertAll, type EventClaim, type ObjectEvent, type PluginContext } from '../../../kernel/index.js';
 import type { InjectionToken } from 'tsyringe';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
 import { EventRules } from './rules.js';
@@ -78,10 +78,7 @@ export async function receiveEvents(events: ObjectEvent[], claim: EventClaim, ct
       last_updated: claim.db.fn.now(),
     })),
   );
-  const recorded: Recorded[] = [];
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    recorded.push(...((await claim.db(WebhookDelivery.table).insert(rows.slice(i, i + CHUNK)).returning(['id', 'created'])) as Recorded[]));
-  }
+  const recorded = await insertAll<Recorded>(claim.db, WebhookDelivery.table, rows, ['id', 'created']);
   if (recorded.length) claim.afterCommit(() => enqueue(ctx, recorded));
 }
 

@@ -1,5 +1,5 @@
 import {
-  ValidationError,
+  ValidationError, inBatches,
   type CheckEntry, type Db, type ErrorMap, type FieldRenderer, type Json, type JsonObject, type ModelRegistry, type RenderContext, type Row,
   type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
@@ -129,10 +129,12 @@ export class CustomFieldsField extends SideTableField {
 
   override async store(entries: StoreEntry[], scope: WriteScope): Promise<void> {
     const typeId = this.typeId(scope.registry);
-    await scope.db(CUSTOM_FIELD_DATA)
-      .insert(entries.map((e) => ({ object_type_id: typeId, object_id: e.id, data: JSON.stringify(e.value) })))
-      .onConflict(['object_type_id', 'object_id'])
-      .merge();
+    for (const batch of inBatches(entries, 3)) {
+      await scope.db(CUSTOM_FIELD_DATA)
+        .insert(batch.map((e) => ({ object_type_id: typeId, object_id: e.id, data: JSON.stringify(e.value) })))
+        .onConflict(['object_type_id', 'object_id'])
+        .merge();
+    }
   }
 
   override async snapshot(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {

@@ -1,5 +1,5 @@
 import {
-  ValidationError, relationCondition,
+  ValidationError, insertAll, relationCondition,
   type Comparison, type ModelRegistry, type Walk, type FieldRenderer, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
 import { SideTableField } from './side-table.js';
@@ -84,7 +84,7 @@ export class TagsField extends SideTableField {
     const typeId = this.typeId(scope.registry);
     if (scope.mode !== 'create') await scope.db(TAGGED_ITEMS).where('object_type_id', typeId).whereIn('object_id', entries.map((e) => e.id)).delete();
     const links = entries.flatMap((e) => (e.value as number[]).map((tagId) => ({ tag_id: tagId, object_type_id: typeId, object_id: e.id })));
-    if (links.length) await scope.db(TAGGED_ITEMS).insert(links);
+    await insertAll(scope.db, TAGGED_ITEMS, links);
   }
 
   /** The change log records tag names, as NetBox does. */
