@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import type { Express, Request } from 'express';
 import { container as rootContainer } from 'tsyringe';
 import { bootstrap, type BootOptions } from './boot.js';
@@ -188,12 +188,18 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     work: () => start(true),
     listen: async () => {
       const url = await new Promise<string>((ok, fail) => {
-        http = appOnce().listen(settings.PORT, settings.HOST, (err?: Error) => {
-          if (err) return fail(err);
+        http = createHttpServer({
+          // A client has HEADERS_TIMEOUT to send its headers and REQUEST_TIMEOUT for the whole request, body
+          // included: sockets trickling a header line now and then are closed (checked every second).
+          headersTimeout: settings.HEADERS_TIMEOUT * 1000,
+          requestTimeout: settings.REQUEST_TIMEOUT * 1000,
+          connectionsCheckingInterval: 1000,
           // Idle keep-alive connections stay open longer than clients (4 s for Node's fetch) and proxies keep theirs,
           // so that it is the client that closes one, never the server while a request is on its way.
-          http!.keepAliveTimeout = 65_000;
-          http!.headersTimeout = 66_000;
+          keepAliveTimeout: 65_000,
+        }, appOnce());
+        http.once('error', fail);
+        http.listen(settings.PORT, settings.HOST, () => {
           const { port } = http!.address() as { port: number };
           ok(`http://${settings.HOST}:${port}`);
         });

@@ -65,8 +65,9 @@ function readConfigFile(env: NodeJS.ProcessEnv): Record<string, unknown> {
 
 /** Validates raw settings against the schema; the message names the setting and what is wrong with it. */
 export function validateSettings(raw: Record<string, unknown>): Settings {
+  let settings: Settings;
   try {
-    return create(raw, settingsStruct);
+    settings = create(raw, settingsStruct);
   } catch (err) {
     if (!(err instanceof StructError)) throw err;
     const failure = err.failures()[0] ?? err;
@@ -74,6 +75,11 @@ export function validateSettings(raw: Record<string, unknown>): Settings {
     if (failure.type === 'never') throw new SettingsError(`${path}: unknown setting`);
     throw new SettingsError(`${path}: ${failure.message}`);
   }
+  // The headers are part of the request: their time cannot be longer than the whole request's.
+  if (settings.HEADERS_TIMEOUT > settings.REQUEST_TIMEOUT) {
+    throw new SettingsError(`HEADERS_TIMEOUT: ${settings.HEADERS_TIMEOUT} is longer than REQUEST_TIMEOUT (${settings.REQUEST_TIMEOUT}); make it at most that`);
+  }
+  return settings;
 }
 
 /**

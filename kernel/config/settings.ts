@@ -53,6 +53,16 @@ export const SETTINGS = {
   PAGINATE_COUNT: setting(defaulted(min(integer(), 1), 50), 'integer', 'Default page size of REST lists.'),
   MAX_PAGE_SIZE: setting(defaulted(nullable(nonNegative()), 1000), 'integer', 'Largest page a client may ask for; 0 or null removes the maximum (then limit=0 returns everything).'),
   MAX_BODY_SIZE: setting(defaulted(min(integer(), 1), 10 * 1024 * 1024), 'integer', 'Largest request body in bytes; larger ones get 413.'),
+  HEADERS_TIMEOUT: setting(
+    defaulted(min(integer(), 1), 20),
+    'integer',
+    'Seconds a client has to send a request\'s headers; a connection still sending them after that is closed (against clients that trickle them).',
+  ),
+  REQUEST_TIMEOUT: setting(
+    defaulted(min(integer(), 1), 120),
+    'integer',
+    'Seconds a client has to send a whole request, its body included (an upload of MAX_BODY_SIZE on a slow link); then the connection is closed with 408.',
+  ),
   MAX_BULK_OBJECTS: setting(
     defaulted(min(integer(), 1), 10_000),
     'integer',

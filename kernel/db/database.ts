@@ -40,6 +40,8 @@ export class Database {
       pool: {
         min: 0,
         max: 10,
+        // A request waits this long for a connection (a busy pool, a database coming back), then answers 503.
+        acquireTimeoutMillis: 10_000,
         afterCreate: (connection: unknown, done: (err: Error | null, connection: unknown) => void) => {
           for (const listener of connectListeners) listener();
           done(null, connection);

@@ -13,6 +13,8 @@ export type WatchCallback = () => Promise<void> | void;
 export class ModelWatch {
   private readonly callbacks = new Map<string, WatchCallback[]>();
   private client?: pg.Client;
+  private timer?: NodeJS.Timeout;
+  private closed = false;
 
   constructor(private readonly log: Logger) {}
 
@@ -34,20 +36,53 @@ export class ModelWatch {
     for (const model of models) for (const callback of this.callbacks.get(model) ?? []) await callback();
   }
 
-  /** Listens for other processes' notices on a connection of its own (only when something is watched). */
+  /**
+   * Listens for other processes' notices on a connection of its own (only when something is watched). A lost
+   * connection (PostgreSQL restarted, the network dropped) is opened again, backing off up to 30 s; then every
+   * cache reloads, since the notices sent meanwhile were lost.
+   */
   async listen(url: string): Promise<void> {
-    if (!this.callbacks.size || this.client) return;
+    if (!this.callbacks.size || this.client || this.closed) return;
     const client = new pg.Client({ connectionString: url });
-    client.on('error', (err) => this.log.warn(`model watch: ${err.message}`));
+    // Until it listens, a failure is the caller's (connect rejects); after, it is this client's to recover from, once.
+    const reconnect = (err?: Error) => {
+      if (this.client !== client || this.closed) return;
+      this.client = undefined;
+      this.log.warn(`model watch: the connection was lost${err ? ` (${err.message})` : ''}; listening again shortly`);
+      void client.end().catch(() => undefined);
+      this.retry(url, 1000);
+    };
+    client.on('error', reconnect);
+    client.on('end', () => reconnect());
     client.on('notification', (msg) => {
       void this.changed([msg.payload ?? '']).catch((err: Error) => this.log.error(`model watch: ${err.message}`));
     });
-    await client.connect();
-    await client.query(`listen ${CHANNEL}`);
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANNEL}`);
+    } catch (err) {
+      void client.end().catch(() => undefined);
+      throw err;
+    }
     this.client = client;
   }
 
+  private retry(url: string, delayMs: number): void {
+    this.timer = setTimeout(async () => {
+      try {
+        await this.listen(url);
+        this.log.info('model watch: listening again');
+        await this.changed(this.callbacks.keys());
+      } catch {
+        this.retry(url, Math.min(delayMs * 2, 30_000));
+      }
+    }, delayMs);
+    this.timer.unref();
+  }
+
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
     await this.client?.end().catch(() => undefined);
     this.client = undefined;
   }

@@ -3,6 +3,21 @@ import { HttpError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ItemErrors, ValidationError } from '../model/types.js';
 import { send } from './respond.js';
+import { requestedPath } from './scope.js';
+
+/** Network failures reaching PostgreSQL, and its own "going away" and "not accepting yet" codes. */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '57P01', '57P02', '57P03']);
+
+/**
+ * Whether `err` says the database cannot be reached (down, restarting, the network between): the client should try
+ * again later (503), where a 500 would say the server is broken. The pool opens fresh connections once it is back.
+ */
+export function databaseUnavailable(err: unknown): boolean {
+  const { code, name, message } = err as { code?: unknown; name?: unknown; message?: unknown };
+  if (typeof code === 'string' && (UNREACHABLE.has(code) || code.startsWith('08'))) return true;
+  if (name === 'KnexTimeoutError') return true;
+  return typeof message === 'string' && /Connection terminated|connection error and is not queryable|Connection ended unexpectedly/i.test(message);
+}
 
 /** Turns every error into a JSON response with the right status; unexpected ones are logged as 500s. */
 export function errorHandler(log: Logger) {
@@ -17,6 +32,11 @@ export function errorHandler(log: Logger) {
     const status = (err as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return send(req, res, status, { detail: status === 404 ? 'Not found.' : (err as Error).message });
+    }
+    if (databaseUnavailable(err)) {
+      log.warn(`${req.method} ${requestedPath(req)}: the database is unavailable (${(err as Error).message})`, { request_id: req.requestId });
+      res.set('Retry-After', '5');
+      return send(req, res, 503, { detail: 'The database is unavailable; try again in a few seconds.', request_id: req.requestId });
     }
     const pgCode = (err as { code?: string }).code;
     if (pgCode === '23505') return send(req, res, 400, { __all__: ['An object with these values already exists.'] });

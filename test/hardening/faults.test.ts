@@ -1,0 +1,111 @@
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import pg from 'pg';
+import { ModelWatch } from '../../kernel/events/watch.js';
+import { createLogger } from '../../kernel/log.js';
+import { freshDatabase, startServer } from '../helpers/server.js';
+import { until } from '../helpers/wait.js';
+import { tcpRelay } from '../helpers/tcp-relay.js';
+
+/** Opens a socket to `base`, runs `send` on it, and resolves with the seconds until the server closed it. */
+function closedAfter(base: string, send: (socket: ReturnType<typeof connect>) => NodeJS.Timeout): Promise<{ seconds: number; answer: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((ok) => {
+    const started = performance.now();
+    let answer = '';
+    const socket = connect(Number(port), hostname, () => {
+      const timer = send(socket);
+      socket.on('data', (d) => (answer += d.toString()));
+      socket.on('close', () => {
+        clearInterval(timer);
+        ok({ seconds: (performance.now() - started) / 1000, answer });
+      });
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
+describe('faults', () => {
+  it('closes connections that trickle their headers or their body past the time limits', async () => {
+    const t = await startServer({ settings: { HEADERS_TIMEOUT: 1, REQUEST_TIMEOUT: 2 } });
+    try {
+      const [headers, body] = await Promise.all([
+        // A header line every 300 ms, never the blank line that ends them.
+        closedAfter(t.base, (s) => {
+          s.write('GET /api/ HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+          return setInterval(() => s.write('X-Slow: yes\r\n'), 300);
+        }),
+        // Complete headers, then a byte of the promised body every 300 ms.
+        closedAfter(t.base, (s) => {
+          s.write('POST /api/tenancy/tenants/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+          return setInterval(() => s.write(' '), 300);
+        }),
+      ]);
+      expect(headers.seconds).toBeLessThan(4);
+      expect(body.seconds).toBeLessThan(5);
+      expect(headers.answer).toMatch(/^HTTP\/1\.1 408/);
+      // Meanwhile and after, others are served.
+      expect((await t.get('/api/')).status).toBe(200);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('answers 503 with a JSON detail while PostgreSQL is unreachable, writes nothing half, and recovers by itself', async () => {
+    const url = new URL(await freshDatabase());
+    const relay = await tcpRelay(inject('pgAdminUrl'));
+    url.hostname = relay.host;
+    url.port = String(relay.port);
+    const t = await startServer({ settings: { DATABASE_URL: url.toString() } });
+    try {
+      expect((await t.post('/api/tenancy/tenants/', { name: 'Before', slug: 'before' })).status).toBe(201);
+      relay.cut();
+      const read = await t.get('/api/tenancy/tenants/');
+      expect(read.status).toBe(503);
+      expect(read.body).toEqual({ detail: 'The database is unavailable; try again in a few seconds.', request_id: read.headers.get('x-request-id') });
+      expect(read.headers.get('retry-after')).toBe('5');
+      const write = await t.post('/api/tenancy/tenants/', [{ name: 'During', slug: 'during' }, { name: 'During 2', slug: 'during-2' }]);
+      expect(write.status).toBe(503);
+      relay.restore();
+      const after = await t.get('/api/tenancy/tenants/?ordering=name');
+      expect(after.status).toBe(200);
+      expect(after.body.results.map((r: { name: string }) => r.name)).toEqual(['Before']);
+    } finally {
+      await t.close();
+      await relay.close();
+    }
+  });
+
+  it('listens again for other processes\' changes once PostgreSQL is back, and reloads what it may have missed', async () => {
+    const url = new URL(await freshDatabase());
+    const direct = url.toString();
+    const relay = await tcpRelay(inject('pgAdminUrl'));
+    url.hostname = relay.host;
+    url.port = String(relay.port);
+    const watch = new ModelWatch(createLogger('error'));
+    const heard: string[] = [];
+    watch.watch('extras.eventrule', () => void heard.push('reload'));
+    const notify = async () => {
+      const client = new pg.Client({ connectionString: direct });
+      await client.connect();
+      await client.query("select pg_notify('patchbay_models', 'extras.eventrule')");
+      await client.end();
+    };
+    try {
+      await watch.listen(url.toString());
+      await notify();
+      await until(() => heard.length === 1, 5000, 'the first notice');
+      relay.cut();
+      // A notice while it cannot listen is lost; what it missed is reloaded once it listens again.
+      await notify();
+      relay.restore();
+      await until(() => heard.length === 2, 10_000, 'the reload after the outage');
+      await notify();
+      await until(() => heard.length === 3, 5000, 'a notice after the outage');
+    } finally {
+      await watch.close();
+      await relay.close();
+    }
+  });
+});
