@@ -26,13 +26,19 @@ export function databaseMetrics(metrics: Metrics, db: Database): void {
   });
   const errors = metrics.counter({ name: 'django_db_errors_total', help: 'Counter of execution errors by database, vendor and exception type.', labels: ['alias', 'vendor', 'type'] });
   const connections = metrics.counter({ name: 'django_db_new_connections_total', help: 'Counter of created connections by database and by vendor.', labels: ['alias', 'vendor'] });
+  // Both gauges are read in one scrape: the pending migrations are read once for them.
+  let pending: { at: number; count: Promise<number> } | undefined;
+  const unapplied = () => {
+    if (!pending || performance.now() - pending.at > 1000) pending = { at: performance.now(), count: db.pendingMigrations().then((names) => names.length) };
+    return pending.count;
+  };
   metrics.gauge({
     name: 'django_migrations_applied_total', help: 'Count of applied migrations by database connection.', labels: ['connection'],
-    collect: async (gauge) => gauge.set({ connection: 'default' }, (db.migrationNames.length - (await db.pendingMigrations()).length)),
+    collect: async (gauge) => gauge.set({ connection: 'default' }, db.migrationNames.length - (await unapplied())),
   });
   metrics.gauge({
     name: 'django_migrations_unapplied_total', help: 'Count of unapplied migrations by database connection.', labels: ['connection'],
-    collect: async (gauge) => gauge.set({ connection: 'default' }, (await db.pendingMigrations()).length),
+    collect: async (gauge) => gauge.set({ connection: 'default' }, await unapplied()),
   });
 
   const started = new Map<string, number>();

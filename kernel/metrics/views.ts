@@ -1,5 +1,6 @@
 import type { ModelRegistry } from '../model/registry.js';
 import type { Plugin } from '../plugin.js';
+import { modelsByPath } from '../rest/paths.js';
 
 /** django-prometheus's label for a request no URL pattern matched. */
 export const UNNAMED_VIEW = '<unnamed view>';
@@ -29,14 +30,13 @@ const NAMED: Record<string, string> = {
 export class ViewNames {
   private readonly names = new Map<string, string>();
   /** Model name by API path (`/api/dcim/sites/` → `site`), aliases included. */
-  private readonly models = new Map<string, string>();
+  private readonly models: Map<string, string>;
   /** URL namespace by plugin base path (`/api/dcim/` → `dcim-api`). */
   private readonly namespaces = new Map<string, string>();
 
   constructor(registry: ModelRegistry, plugins: Plugin[]) {
-    for (const model of registry.all()) if (model.served) this.models.set(registry.apiPath(model), model.key.split('.')[1]);
+    this.models = new Map([...modelsByPath(registry, plugins)].map(([path, model]) => [path, model.key.split('.')[1]]));
     for (const plugin of plugins) {
-      for (const alias of plugin.aliases ?? []) this.models.set(alias.path, alias.model.key.split('.')[1]);
       const builtin = /^\/api\/([a-z0-9_-]+)\/$/.exec(plugin.basePath);
       this.namespaces.set(plugin.basePath, builtin ? `${builtin[1]}-api` : `plugins-api:${plugin.name}-api`);
       // An app with aliases only (`/api/core/` before the core app had models) has a namespace too.

@@ -7,6 +7,7 @@ import type { Logger } from '../../log.js';
 import type { Json, JsonObject } from '../../model/types.js';
 import { requestedPath } from '../scope.js';
 import type { Plugin } from '../../plugin.js';
+import { modelsByPath } from '../../rest/paths.js';
 import { API_VERSION } from '../../version.js';
 import { browsableHtml, type PageView, type WriteMethod } from './page.js';
 
@@ -62,16 +63,13 @@ interface Endpoint {
  */
 export class BrowsableApi {
   /** Model by the path serving it (aliases included). */
-  private readonly models = new Map<string, Model>();
+  private readonly models: Map<string, Model>;
   /** App labels by base path, for breadcrumbs. */
   private readonly apps = new Map<string, string>();
 
   constructor(private readonly registry: ModelRegistry, private readonly filters: FilterSets, plugins: Plugin[], private readonly log: Logger) {
-    for (const model of registry.all()) if (model.served) this.models.set(registry.apiPath(model), model);
-    for (const plugin of plugins) {
-      this.apps.set(plugin.basePath, plugin.label ?? plugin.name);
-      for (const alias of plugin.aliases ?? []) this.models.set(alias.path, alias.model);
-    }
+    this.models = modelsByPath(registry, plugins);
+    for (const plugin of plugins) this.apps.set(plugin.basePath, plugin.label ?? plugin.name);
   }
 
   /** The model endpoint a route template is, if it is one. */
