@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../log.js';
 import type { Db } from '../model/types.js';
@@ -15,6 +16,8 @@ export class ModelWatch {
   private client?: pg.Client;
   private timer?: NodeJS.Timeout;
   private closed = false;
+  /** Signs this process's notices, so that it does not reload again on hearing its own commit. */
+  private readonly origin = randomUUID();
 
   constructor(private readonly log: Logger) {}
 
@@ -28,7 +31,7 @@ export class ModelWatch {
 
   /** Inside the write's transaction: the notice other processes receive when it commits. */
   async announce(db: Db, models: Iterable<string>): Promise<void> {
-    for (const model of models) await db.raw('select pg_notify(?, ?)', [CHANNEL, model]);
+    for (const model of models) await db.raw('select pg_notify(?, ?)', [CHANNEL, `${this.origin} ${model}`]);
   }
 
   /** After this process's commit. */
@@ -55,7 +58,9 @@ export class ModelWatch {
     client.on('error', reconnect);
     client.on('end', () => reconnect());
     client.on('notification', (msg) => {
-      void this.changed([msg.payload ?? '']).catch((err: Error) => this.log.error(`model watch: ${err.message}`));
+      const [origin, model] = (msg.payload ?? '').split(' ');
+      if (origin === this.origin || !model) return;
+      void this.changed([model]).catch((err: Error) => this.log.error(`model watch: ${err.message}`));
     });
     try {
       await client.connect();

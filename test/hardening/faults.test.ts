@@ -89,7 +89,7 @@ describe('faults', () => {
     const notify = async () => {
       const client = new pg.Client({ connectionString: direct });
       await client.connect();
-      await client.query("select pg_notify('patchbay_models', 'extras.eventrule')");
+      await client.query("select pg_notify('patchbay_models', 'another-process extras.eventrule')");
       await client.end();
     };
     try {
