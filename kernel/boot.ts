@@ -114,15 +114,14 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
     // A declaration mistake surfaces here: it must not read as an unreachable database.
     const entities = [objectTypeEntity, ...registry.all().map((m) => entityOf(m, registry))];
     try {
-      db = await Database.open(url, entities, migrations);
+      db = await Database.open(url, entities, migrations, { statementTimeoutMs: settings.STATEMENT_TIMEOUT * 1000 });
     } catch (err) {
       // The embedded PostgreSQL is DATA_DIR's; any other is DATABASE_URL's.
       const setting = embedded ? 'DATA_DIR' : 'DATABASE_URL';
       throw new SettingsError(`${setting}: cannot connect to ${withoutPassword(url)} (${reason(err)}); check that PostgreSQL runs there and the URL is right`);
     }
     if (options.migrate !== false) {
-      applied = await db.migrate();
-      await registry.objectTypes.sync(db.knex, registry.all());
+      applied = await db.migrate((trx) => registry.objectTypes.sync(trx, registry.all()));
     }
   } catch (err) {
     await embedded?.stop();

@@ -45,6 +45,8 @@ export async function generateDemo(args: string[], builtins: Plugin[]): Promise<
     const progress = new Progress(steps.length);
     let added = 0;
     await server.db.knex.transaction(async (trx) => {
+      // Generating a large data set is one long transaction of long statements: STATEMENT_TIMEOUT is for requests.
+      await trx.raw('set local statement_timeout = 0');
       for (const step of steps) {
         progress.start(step.label);
         const rows = await step.run(trx);

@@ -63,6 +63,11 @@ export const SETTINGS = {
     'integer',
     'Seconds a client has to send a whole request, its body included (an upload of MAX_BODY_SIZE on a slow link); then the connection is closed with 408.',
   ),
+  STATEMENT_TIMEOUT: setting(
+    defaulted(nonNegative(), 30),
+    'integer',
+    'Seconds one SQL statement may run before PostgreSQL cancels it (the request then gets 503); 0 for no limit. Migrations run without it.',
+  ),
   MAX_BULK_OBJECTS: setting(
     defaulted(min(integer(), 1), 10_000),
     'integer',

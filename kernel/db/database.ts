@@ -5,6 +5,14 @@ import type { MigrationSource } from './migrations.js';
 
 export const MIGRATIONS_TABLE = 'patchbay_migrations';
 
+/** The advisory lock migrations run under: 'patchbay' in ASCII. */
+const MIGRATION_LOCK = BigInt('0x7061746368626179').toString();
+
+export interface DatabaseOptions {
+  /** Milliseconds a statement may run before PostgreSQL cancels it; 0 for no limit. */
+  statementTimeoutMs: number;
+}
+
 /** The ORM, its knex query builder and the migrations of every enabled plugin. */
 export class Database {
   /** SQL statements run so far; tests read it around a request to assert query budgets. */
@@ -21,7 +29,7 @@ export class Database {
     });
   }
 
-  static async open(url: string, entities: EntitySchema[], migrations: MigrationSource[]): Promise<Database> {
+  static async open(url: string, entities: EntitySchema[], migrations: MigrationSource[], { statementTimeoutMs }: DatabaseOptions): Promise<Database> {
     const connectListeners: (() => void)[] = [];
     const orm = await MikroORM.init({
       clientUrl: url,
@@ -35,8 +43,11 @@ export class Database {
         snapshot: false,
         silent: true,
       },
-      // UTC timestamps; SSD-era page costs, without which the planner prefers a sequential scan to the trigram indexes.
-      driverOptions: { connection: { options: '-c TimeZone=UTC -c random_page_cost=1.1', connectionTimeoutMillis: 10_000 } },
+      // UTC timestamps; SSD-era page costs, without which the planner prefers a sequential scan to the trigram indexes;
+      // no statement runs unbounded.
+      driverOptions: {
+        connection: { options: `-c TimeZone=UTC -c random_page_cost=1.1 -c statement_timeout=${statementTimeoutMs}`, connectionTimeoutMillis: 10_000 },
+      },
       pool: {
         min: 0,
         max: 10,
@@ -62,10 +73,19 @@ export class Database {
     return this.orm.em.getKnex();
   }
 
-  /** Applies pending migrations in order; returns their names. */
-  async migrate(): Promise<string[]> {
-    const done = await this.orm.getMigrator().up();
-    return done.map((m) => m.name);
+  /**
+   * Applies pending migrations in order, then `after`, in one transaction under an advisory lock: of several processes
+   * starting together one migrates, the others wait for it and find nothing left to do. Returns the names applied.
+   */
+  async migrate(after?: (trx: Knex.Transaction) => Promise<void>): Promise<string[]> {
+    return this.knex.transaction(async (trx) => {
+      // Migrations (and the wait for another process's) may take long: STATEMENT_TIMEOUT is for requests.
+      await trx.raw('set local statement_timeout = 0');
+      await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+      const done = await this.orm.getMigrator().up({ transaction: trx });
+      await after?.(trx);
+      return done.map((m) => m.name);
+    });
   }
 
   async pendingMigrations(): Promise<string[]> {

@@ -77,6 +77,34 @@ describe('faults', () => {
     }
   });
 
+  it('cancels a statement running past STATEMENT_TIMEOUT with a 503, writing nothing, and serves the next request', async () => {
+    const t = await startServer({ settings: { STATEMENT_TIMEOUT: 1 } });
+    const blocker = new pg.Client({ connectionString: t.server.db.url });
+    await blocker.connect();
+    try {
+      // Another session holds the table: the request's statements wait for it until their time is up.
+      await blocker.query('begin');
+      await blocker.query('lock table tenancy_tenant in access exclusive mode');
+      const started = performance.now();
+      const [read, write] = await Promise.all([
+        t.get('/api/tenancy/tenants/'),
+        t.post('/api/tenancy/tenants/', [{ name: 'Late', slug: 'late' }, { name: 'Late 2', slug: 'late-2' }]),
+      ]);
+      expect((performance.now() - started) / 1000).toBeLessThan(8);
+      for (const reply of [read, write]) {
+        expect(reply.status).toBe(503);
+        expect(reply.body.detail).toBe('The database took too long to answer this request; it was cancelled and nothing was changed.');
+        expect(reply.text).not.toMatch(/select|insert|tenancy_tenant/i);
+      }
+      await blocker.query('rollback');
+      expect((await t.get('/api/tenancy/tenants/')).body.count).toBe(0);
+      expect((await t.post('/api/tenancy/tenants/', { name: 'On time', slug: 'on-time' })).status).toBe(201);
+    } finally {
+      await blocker.end();
+      await t.close();
+    }
+  });
+
   it('listens again for other processes\' changes once PostgreSQL is back, and reloads what it may have missed', async () => {
     const url = new URL(await freshDatabase());
     const direct = url.toString();
