@@ -1,6 +1,7 @@
 import Bull from 'bull';
 import type { Redis } from 'ioredis';
-import type { EnqueueOptions, JobHandler, QueuePort, QueueStats, Task, TaskStatus, WorkerState } from './port.js';
+import { QueueUnavailable, type EnqueueOptions, type JobHandler, type QueuePort, type QueueStats, type Task, type TaskStatus, type WorkerState } from './port.js';
+import { withinWait } from './wait.js';
 import { WorkerTally } from './workers.js';
 
 /** Bull's job states for each of RQ's statuses (a retry waiting for its delay is RQ's "scheduled"). */
@@ -45,6 +46,14 @@ export class BullQueue implements QueuePort {
     this.queue.on('error', () => {});
   }
 
+  /**
+   * Fails at once while Redis is down, where ioredis would hold the command in its offline queue until it is back:
+   * a request answers 503 rather than hang.
+   */
+  private connected(): void {
+    if (this.queue.client.status !== 'ready') throw new QueueUnavailable();
+  }
+
   get redis(): Redis {
     return this.queue.client;
   }
@@ -58,6 +67,8 @@ export class BullQueue implements QueuePort {
   }
 
   async enqueueAll(name: string, jobs: { data: unknown; options?: EnqueueOptions }[]): Promise<void> {
+    // The outbox keeps work it could not enqueue for its next sweep: a write's response is not held back.
+    this.connected();
     await this.queue.addBulk(
       jobs.map(({ data, options = {} }) => ({
         name,
@@ -118,15 +129,9 @@ export class BullQueue implements QueuePort {
   }
 
   async ping(): Promise<boolean> {
-    try {
-      const client = await Promise.race([
-        this.queue.isReady(),
-        new Promise<never>((_, fail) => setTimeout(() => fail(new Error('timeout')), 2000)),
-      ]);
-      return (await client.client.ping()) === 'PONG';
-    } catch {
-      return false;
-    }
+    if (this.queue.client.status !== 'ready') return false;
+    // A Redis that is connected but does not answer is down too.
+    return withinWait(this.queue.client.ping()).then((answer) => answer === 'PONG', () => false);
   }
 
   async close(): Promise<void> {
@@ -138,6 +143,7 @@ export class BullQueue implements QueuePort {
   }
 
   private async current(): Promise<(WorkerState & { current: string[] })[]> {
+    this.connected();
     const names = await this.queue.client.zrangebyscore(this.workersKey, Date.now() - WORKER_TTL_MS, '+inf');
     if (!names.length) return [];
     const values = await this.queue.client.mget(...names.map((name) => this.workerKey + name));
@@ -183,11 +189,13 @@ export class BullQueue implements QueuePort {
   }
 
   async task(id: string): Promise<Task | undefined> {
+    this.connected();
     const job = await this.queue.getJob(id);
     return job ? this.toTask(job) : undefined;
   }
 
   async stats(): Promise<QueueStats> {
+    this.connected();
     const counts = await this.queue.getJobCounts();
     const [oldest] = await this.queue.getWaiting(0, 0);
     return {
@@ -198,6 +206,7 @@ export class BullQueue implements QueuePort {
   }
 
   private async inState(id: string, state: Bull.JobStatus): Promise<Bull.Job | undefined> {
+    this.connected();
     const job = await this.queue.getJob(id);
     return job && (await job.getState()) === state ? job : undefined;
   }
@@ -226,6 +235,7 @@ export class BullQueue implements QueuePort {
   }
 
   async remove(id: string): Promise<boolean> {
+    this.connected();
     const job = await this.queue.getJob(id);
     if (!job) return false;
     await job.remove();

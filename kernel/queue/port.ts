@@ -1,4 +1,12 @@
 import type { Redis } from 'ioredis';
+import { HttpError } from '../errors.js';
+
+/** Redis cannot be reached: what needs the queue answers 503 at once rather than wait for it to return. */
+export class QueueUnavailable extends HttpError {
+  constructor() {
+    super(503, { detail: 'The queue (Redis) is unavailable; try again in a few seconds.' });
+  }
+}
 
 /** One run of a queued job: which attempt it is and whether a failure would be its last. */
 export interface RunAttempt {

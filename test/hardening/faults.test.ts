@@ -4,6 +4,7 @@ import { inject } from 'vitest';
 import pg from 'pg';
 import { ModelWatch } from '../../kernel/events/watch.js';
 import { createLogger } from '../../kernel/log.js';
+import { Receiver } from '../helpers/receiver.js';
 import { freshDatabase, startServer } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';
 import { tcpRelay } from '../helpers/tcp-relay.js';
@@ -104,6 +105,39 @@ describe('faults', () => {
       await t.close();
     }
   });
+
+  it('keeps serving and writing while Redis is down; the events wait in the outbox and are delivered once it is back', async () => {
+    const receiver = new Receiver();
+    await receiver.start();
+    const relay = await tcpRelay(inject('redisUrl'));
+    const t = await startServer({ settings: { REDIS_URL: `redis://${relay.host}:${relay.port}`, OUTBOX_SWEEP_SECONDS: 1 } });
+    try {
+      const { body: hook } = await t.post('/api/extras/webhooks/', { name: 'down', payload_url: `${receiver.url}/` });
+      await t.post('/api/extras/event-rules/', {
+        name: 'down', object_types: ['tenancy.tenant'], event_types: ['object_created'], action_object_type: 'extras.webhook', action_object_id: hook.id,
+      });
+      relay.cut();
+      await until(async () => (await t.get('/api/status/')).body.queue.status === 'unavailable', 10_000, 'the status to show Redis down');
+      const started = performance.now();
+      for (const n of [1, 2, 3]) expect((await t.post('/api/tenancy/tenants/', { name: `Down ${n}`, slug: `down-${n}` })).status).toBe(201);
+      // Not held back by the queue: each write answers without waiting for Redis.
+      expect((performance.now() - started) / 1000).toBeLessThan(3);
+      expect((await t.get('/api/tenancy/tenants/')).body.count).toBe(3);
+      // What only Redis holds is unavailable, said at once rather than after a wait.
+      const tasks = await t.get('/api/core/background-tasks/');
+      expect([tasks.status, tasks.body.detail]).toEqual([503, 'The queue (Redis) is unavailable; try again in a few seconds.']);
+      expect(receiver.requests).toHaveLength(0);
+      relay.restore();
+      await until(() => receiver.requests.length === 3, 30_000, 'the three deliveries');
+      const names = receiver.requests.map((r) => (JSON.parse(r.text) as { data: { name: string } }).data.name).sort();
+      expect(names).toEqual(['Down 1', 'Down 2', 'Down 3']);
+      expect((await t.get('/api/status/')).body.queue.status).toBe('ok');
+    } finally {
+      await t.close();
+      await relay.close();
+      await receiver.stop();
+    }
+  }, 60_000);
 
   it('listens again for other processes\' changes once PostgreSQL is back, and reloads what it may have missed', async () => {
     const url = new URL(await freshDatabase());

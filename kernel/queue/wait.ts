@@ -1,7 +1,7 @@
-/** How long a scrape or a shutdown waits for Redis (which queues commands while it is away) before going on without it. */
+/** How long a scrape, a status check or a shutdown waits for Redis (which queues commands while it is away) before going on without it. */
 const WAIT_MS = 2000;
 
-/** `work`, or an error once WAIT_MS passed: a scrape must answer while Redis is away, when its figures matter most. */
+/** `work`, or an error once WAIT_MS passed: a scrape or a status check must answer while Redis is away, when it matters most. */
 export function withinWait<T>(work: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, fail) => {
