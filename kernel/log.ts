@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 
 /** Facts a line carries beside its message (`status`, `request_id`): keys and values in text, fields in JSON. */
@@ -26,10 +27,12 @@ function pair(key: string, value: string | number | boolean | null): string {
  */
 export function createLogger(level: string, format: LogFormat = 'text'): Logger {
   const max = ORDER.indexOf(ORDER.includes(level as LogLevel) ? (level as LogLevel) : 'info');
+  // The workers of one `runserver` share its output: each line says which process wrote it.
+  const own: LogFields = cluster.isWorker ? { pid: process.pid } : {};
   const at = (l: LogLevel) => (msg: string, fields: LogFields = {}) => {
     if (ORDER.indexOf(l) > max) return;
     const time = new Date().toISOString();
-    const present = Object.entries(fields).filter((e): e is [string, string | number | boolean | null] => e[1] !== undefined);
+    const present = Object.entries({ ...fields, ...own }).filter((e): e is [string, string | number | boolean | null] => e[1] !== undefined);
     const line = format === 'json'
       ? JSON.stringify({ time, level: l, msg, ...Object.fromEntries(present) })
       : [`${time} ${l.toUpperCase()} ${msg}`, ...present.map(([k, v]) => pair(k, v))].join(' ');

@@ -10,6 +10,7 @@ import { JobRunner } from './core/jobs.js';
 import { EventOutbox } from './events/outbox.js';
 import { ModelWatch } from './events/watch.js';
 import { FilterSets } from './filters/filterset.js';
+import type { Lifecycle } from './http/health.js';
 import { baseUrl } from './http/request.js';
 import { buildApp } from './app/assemble.js';
 import type { Logger } from './log.js';
@@ -17,7 +18,7 @@ import type { ModelRegistry } from './model/registry.js';
 import type { PluginContext } from './plugin.js';
 import { dataAccess, type DataAccess, type DataServices } from './plugins/data.js';
 import { BullQueue } from './queue/bull.js';
-import { EmbeddedRedis } from './queue/embedded-redis.js';
+import { EmbeddedRedis, startRedis } from './queue/embedded-redis.js';
 import { InProcessQueue } from './queue/memory.js';
 import type { QueuePort } from './queue/port.js';
 import { Reader } from './read/reader.js';
@@ -58,15 +59,6 @@ export interface PatchbayServer {
   /** Takes events from the outbox and runs jobs, without HTTP (`manage worker`). */
   work(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** The embedded Redis's URL, or undefined (jobs then run in this process) when `redis-server` is missing. */
-async function startRedis(redis: EmbeddedRedis | undefined, log: Logger): Promise<string | undefined> {
-  if (!redis) return undefined;
-  const url = await redis.start((m) => log.info(m));
-  if (!url) log.warn('REDIS_URL is not set and redis-server is not installed: background jobs run in this process (not for production)');
-  else log.info(redis.attached ? `Using the embedded Redis of the server running on ${url}` : `Started an embedded Redis on ${url}`);
-  return url;
 }
 
 /** Assembles a Patchbay server: settings, plugins, database, queue and the HTTP app. */
@@ -153,8 +145,9 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   // Every model's filters, derived now: a declaration mistake stops start-up rather than a request.
   for (const model of registry.all()) filters.of(model);
 
+  const lifecycle: Lifecycle = { draining: false };
   let app: Express | undefined;
-  const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts, as, metrics, sharedMetrics: shared }));
+  const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts, as, metrics, sharedMetrics: shared, lifecycle }));
 
   let http: Server | undefined;
   /**
@@ -208,8 +201,17 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       return url;
     },
     close: async () => {
-      if (http) await new Promise<void>((ok) => http!.close(() => ok()));
-      http?.closeAllConnections();
+      lifecycle.draining = true;
+      if (http) {
+        // No new connections; idle ones close now, busy ones once their request is answered (it says
+        // `Connection: close`), or after SHUTDOWN_TIMEOUT whatever they are doing.
+        const closed = new Promise<void>((ok) => http!.close(() => ok()));
+        http.closeIdleConnections();
+        const timer = setTimeout(() => http!.closeAllConnections(), settings.SHUTDOWN_TIMEOUT * 1000);
+        await closed;
+        clearTimeout(timer);
+      }
+      // Then the events of the writes just answered are handed to the queue, and the jobs under way finish.
       await shared?.close();
       await outbox.close();
       await watch.close();

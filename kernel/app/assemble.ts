@@ -5,6 +5,7 @@ import { authenticate, requireLogin } from '../auth/authenticate.js';
 import { loginRouter } from '../auth/login.js';
 import { mountGraphql } from '../graphql/endpoint.js';
 import { errorHandler, notFoundHandler } from '../http/errors.js';
+import { healthRouter, type Lifecycle } from '../http/health.js';
 import { allowedHost, bodyParser, queryTexts, requestHeaders, trailingSlash } from '../http/pipeline.js';
 import type { Logger } from '../log.js';
 import type { DataAccess } from '../plugins/data.js';
@@ -29,6 +30,7 @@ export interface AppDeps extends RestApiDeps {
   sharedMetrics?: SharedMetrics;
   /** Reads as the user of a request, as plugins' routes do. */
   as(req: Request): DataAccess;
+  lifecycle: Lifecycle;
 }
 
 /** The response side of the hooks, for every request (those the pipeline refuses too), once it is answered. */
@@ -99,6 +101,7 @@ export function buildApp(deps: AppDeps): Express {
   app.set('query parser', (text: string) => parse(text, '&', '=', { maxKeys: 0 }));
   app.use(requestHeaders, requestScope(accounting));
   if (surface.hooks.some((h) => h.response)) app.use(afterHooks(surface.hooks));
+  app.use(healthRouter(deps.db, deps.lifecycle));
   const reading = surface.mounts.filter((m) => m.options.readOnly).map((m) => m.path);
   const readsOnly = (path: string) => reading.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
   app.use(allowedHost(settings), queryTexts, trailingSlash, bodyParser(settings.MAX_BODY_SIZE, settings.MAX_JSON_DEPTH), authenticate(deps, readsOnly));

@@ -1,8 +1,11 @@
+import cluster from 'node:cluster';
 import { createServer as createNetServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { SettingsError, loadSettings } from '../config/load.js';
 import type { Settings } from '../config/settings.js';
 import type { Plugin } from '../plugin.js';
 import { createServer } from '../server.js';
+import { stopSignal, superviseWorkers } from './cluster.js';
 
 /** Why the server cannot listen, as a start-up message naming the setting to change. */
 function listenProblem(err: unknown, { HOST, PORT }: Pick<Settings, 'HOST' | 'PORT'>): unknown {
@@ -29,9 +32,20 @@ async function checkListen(settings: Pick<Settings, 'HOST' | 'PORT'>): Promise<v
   });
 }
 
-/** Serves until SIGINT or SIGTERM, then closes connections and stops the embedded database cleanly. */
+/**
+ * Serves until SIGINT or SIGTERM, then finishes the requests under way and stops the embedded database cleanly. With
+ * WORKERS above 1 (one per core by default), this process supervises that many serving ones.
+ */
 export async function runserver(_args: string[], builtins: Plugin[]): Promise<number> {
-  await checkListen(loadSettings());
+  if (cluster.isWorker) return serve(builtins);
+  const settings = loadSettings();
+  await checkListen(settings);
+  const workers = settings.WORKERS || availableParallelism();
+  return workers > 1 ? superviseWorkers(workers, builtins) : serve(builtins);
+}
+
+/** One serving process: alone, or a worker of the supervising one (which then says where they listen). */
+async function serve(builtins: Plugin[]): Promise<number> {
   const server = await createServer({ builtins, serving: true });
   let url: string;
   try {
@@ -41,12 +55,9 @@ export async function runserver(_args: string[], builtins: Plugin[]): Promise<nu
     await server.close();
     throw listenProblem(err, server.settings);
   }
-  server.log.info(`Patchbay listening on ${url}/api/`);
-  const signal = await new Promise<NodeJS.Signals>((ok) => {
-    process.once('SIGINT', ok);
-    process.once('SIGTERM', ok);
-  });
-  server.log.info(`${signal}: shutting down`);
+  if (cluster.isPrimary) server.log.info(`Patchbay listening on ${url}/api/`);
+  const signal = await stopSignal();
+  if (cluster.isPrimary) server.log.info(`${signal}: shutting down (requests under way get ${server.settings.SHUTDOWN_TIMEOUT} s)`);
   await server.close();
   return 0;
 }

@@ -1,5 +1,6 @@
 import type { Plugin } from '../plugin.js';
 import { createServer } from '../server.js';
+import { stopSignal } from './cluster.js';
 
 /**
  * `manage worker`: takes events from the outbox and runs background jobs (webhook deliveries) until SIGINT or
@@ -14,10 +15,7 @@ export async function worker(_args: string[], builtins: Plugin[]): Promise<numbe
   }
   await server.work();
   server.log.info(`Worker running jobs of queue "${server.queue.name}" (${server.settings.JOB_CONCURRENCY} at once)`);
-  const signal = await new Promise<NodeJS.Signals>((ok) => {
-    process.once('SIGINT', ok);
-    process.once('SIGTERM', ok);
-  });
+  const signal = await stopSignal();
   server.log.info(`${signal}: finishing the jobs under way`);
   await server.close();
   return 0;

@@ -63,6 +63,16 @@ export const SETTINGS = {
     'integer',
     'Seconds a client has to send a whole request, its body included (an upload of MAX_BODY_SIZE on a slow link); then the connection is closed with 408.',
   ),
+  WORKERS: setting(
+    defaulted(nonNegative(), 0),
+    'integer',
+    '`runserver` processes sharing the port (node\'s cluster module), each with its own database pool; 0 for one per CPU core. Each also runs jobs when RUN_JOBS is on.',
+  ),
+  SHUTDOWN_TIMEOUT: setting(
+    defaulted(min(integer(), 1), 20),
+    'integer',
+    'Seconds a stopping server (SIGTERM, SIGINT) lets the requests under way finish before it closes their connections.',
+  ),
   STATEMENT_TIMEOUT: setting(
     defaulted(nonNegative(), 30),
     'integer',

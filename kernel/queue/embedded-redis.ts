@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
 import { alive, freePort, gone, stopWhenGone } from '../db/embedded.js';
+import type { Logger } from '../log.js';
 
 /** `redis-server` on the PATH (Debian's package), or undefined. */
 function redisServer(): string | undefined {
@@ -95,4 +96,13 @@ export class EmbeddedRedis {
     }
     rmSync(this.stateFile, { force: true });
   }
+}
+
+/** Starts (or attaches to) the embedded Redis; its URL, or undefined (jobs then run in this process) when `redis-server` is missing. */
+export async function startRedis(redis: EmbeddedRedis | undefined, log: Logger): Promise<string | undefined> {
+  if (!redis) return undefined;
+  const url = await redis.start((m) => log.info(m));
+  if (!url) log.warn('REDIS_URL is not set and redis-server is not installed: background jobs run in this process (not for production)');
+  else log.info(redis.attached ? `Using the embedded Redis of the server running on ${url}` : `Started an embedded Redis on ${url}`);
+  return url;
 }

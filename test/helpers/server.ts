@@ -105,16 +105,21 @@ async function insertUser(server: PatchbayServer, username: string, opts: { supe
   return { id: user.id, username, password: PASSWORD, token };
 }
 
-/** Starts a server on a fresh database with the real Redis, listening on a free port. */
-export async function startServer(options: { plugins?: string[]; settings?: Partial<Settings> } = {}): Promise<TestServer> {
+/**
+ * Starts a server on a fresh database with the real Redis, listening on a free port; or, `joining` another, a second
+ * server on its database, queue and media directory, with its admin (as a second machine behind a load balancer).
+ */
+export async function startServer(options: { plugins?: string[]; settings?: Partial<Settings>; joining?: TestServer } = {}): Promise<TestServer> {
+  const joined = options.joining?.server.settings;
   const server = await createServer({
     builtins: builtinPlugins,
     env: { PATCHBAY_CONFIG: '' },
     settings: {
-      DATABASE_URL: options.settings?.DATABASE_URL ?? (await migratedDatabase()),
+      DATABASE_URL: options.settings?.DATABASE_URL ?? joined?.DATABASE_URL ?? (await migratedDatabase()),
       REDIS_URL: inject('redisUrl'),
       // Each server its own queue in the shared Redis.
-      REDIS_PREFIX: `test-${randomUUID()}`,
+      REDIS_PREFIX: joined?.REDIS_PREFIX ?? `test-${randomUUID()}`,
+      ...(joined ? { MEDIA_ROOT: joined.MEDIA_ROOT } : {}),
       // No periodic outbox sweep during a test (its statements would count in query budgets); tests of it set their own.
       OUTBOX_SWEEP_SECONDS: 3600,
       PORT: 0,
@@ -127,7 +132,7 @@ export async function startServer(options: { plugins?: string[]; settings?: Part
   const base = await server.listen();
   const createUser = (username: string, opts: { superuser?: boolean; active?: boolean; tokenFields?: Row } = {}) =>
     insertUser(server, username, opts);
-  const admin = await createUser('admin', { superuser: true });
+  const admin = options.joining?.admin ?? (await createUser('admin', { superuser: true }));
   const request = async (method: string, path: string, opts: RequestOptions = {}) => {
     const token = opts.token === undefined ? admin.token : opts.token;
     const headers: Record<string, string> = { Accept: 'application/json', ...(token ? { Authorization: `Token ${token}` } : {}), ...opts.headers };
