@@ -100,7 +100,11 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
     const dir = resolve(settings.DATA_DIR, 'pg');
     embedded = new EmbeddedDatabase(settings.DATA_DIR);
     try {
-      url = await embedded.start((m) => log.info(m));
+      url = await embedded.start((m) => log.info(m), (why) => {
+        // Serving on without a database would answer 503 forever: exit, for a supervisor to start the server again.
+        log.error(`${why}: exiting`);
+        process.exit(1);
+      });
     } catch (err) {
       await embedded.stop().catch(() => {});
       throw new SettingsError(`DATA_DIR: the embedded PostgreSQL in ${dir} did not start (${reason(err)}); check that directory, or set DATABASE_URL to use another PostgreSQL`);

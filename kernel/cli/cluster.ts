@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { bootstrap } from '../boot.js';
-import { freePort } from '../db/embedded.js';
+import { freePort } from '../processes.js';
 import type { Plugin } from '../plugin.js';
 import { EmbeddedRedis, startRedis } from '../queue/embedded-redis.js';
 

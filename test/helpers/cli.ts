@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+export const ROOT = resolve(import.meta.dirname, '../..');
 /** What `npm run manage` and `npm start` run (package.json), without npm. */
-const MANAGE = [process.execPath, '--import', 'tsx', 'bin/manage.ts'];
+export const MANAGE = [process.execPath, '--import', 'tsx', 'bin/manage.ts'];
 const ENV = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PATCHBAY_CONFIG: '' });
 
 export interface CliResult {
