@@ -44,6 +44,11 @@ export function errorHandler(log: Logger) {
       log.warn(`${req.method} ${requestedPath(req)}: a statement ran past STATEMENT_TIMEOUT and was cancelled`, { request_id: req.requestId });
       return send(req, res, 503, { detail: 'The database took too long to answer this request; it was cancelled and nothing was changed.', request_id: req.requestId });
     }
+    if (pgCode === '40P01' || pgCode === '40001' || pgCode === '55P03') {
+      // Still conflicting with concurrent writes after the writer's attempts: nothing was written.
+      res.set('Retry-After', '1');
+      return send(req, res, 503, { detail: 'The change conflicted with concurrent changes and was not made; try again.', request_id: req.requestId });
+    }
     if (pgCode === '23505') return send(req, res, 400, { __all__: ['An object with these values already exists.'] });
     if (pgCode === '23503') return send(req, res, 409, { detail: 'The change conflicts with objects that refer to this one.' });
     // The cause goes to the log, under the request id the client is given; never SQL or a stack in the answer.

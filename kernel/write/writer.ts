@@ -12,11 +12,12 @@ export interface Writer {
 }
 
 /**
- * Conflicts a concurrent write causes, which a fresh attempt resolves: a deadlock, a serialization failure, and
- * a unique violation by an object committed between our check and our insert (the retry's check then words it).
+ * Conflicts a concurrent write causes, which a fresh attempt resolves: a deadlock, a serialization failure, a lock
+ * not granted in time (`lock_timeout`), and a unique violation by an object committed between our check and our
+ * insert (the retry's check then words it).
  */
-const RETRIED = new Set(['40P01', '40001', '23505']);
-const ATTEMPTS = 3;
+const RETRIED = new Set(['40P01', '40001', '23505', '55P03']);
+const ATTEMPTS = 5;
 
 /**
  * Runs write sessions: one transaction each; events and follow-up work after the commit. A write that lost a

@@ -1,18 +1,22 @@
 import { Batcher, type Db, type ModelRegistry, type Row } from '../../../kernel/index.js';
 import { cableRole, isPathEndpoint } from './cabled.js';
+import { CablingLocks } from './locks.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from './nodes.js';
 import type { TraceLoads } from './roles.js';
 import { pathsThrough } from './stored-paths.js';
 import { traceFrom, type TracedPath } from './trace.js';
 
-/** Cable path changes queue behind each other: each re-trace sees what the one before it committed. */
-const CABLING_LOCK = 7_301_114;
-
 /**
  * The tracer's loads for one re-trace, batched across its traces (one query per model and round), one query at a
- * time (a transaction's connection runs one at a time anyway).
+ * time (a transaction's connection runs one at a time anyway). Objects paths hold (cables and what they attach to)
+ * are added to `read` as they load.
  */
-function batchedLoads(db: Db, registry: ModelRegistry): TraceLoads {
+function batchedLoads(db: Db, registry: ModelRegistry, read: Set<PathNode>): TraceLoads {
+  const inPaths = (model: string) => model === 'dcim.cable' || cableRole(registry, model) !== undefined;
+  const note = (model: string, rows: Row[]) => {
+    if (inPaths(model)) for (const row of rows) read.add(nodeOf(model, row.id as number));
+    return rows;
+  };
   const batcher = new Batcher();
   let last: Promise<unknown> = Promise.resolve();
   const inTurn = <T>(query: () => Promise<T>): Promise<T> => {
@@ -27,7 +31,7 @@ function batchedLoads(db: Db, registry: ModelRegistry): TraceLoads {
       const found = await Promise.all(
         ids.map((id) =>
           batcher.load(`rows:${model}`, id, async (keys: number[]) => {
-            const rows = (await inTurn(() => db(table).select('*').whereRaw('id = any(?)', [keys]))) as Row[];
+            const rows = note(model, (await inTurn(() => db(table).select('*').whereRaw('id = any(?)', [keys]))) as Row[]);
             const byId = new Map(rows.map((r) => [r.id as number, r]));
             return keys.map((k) => byId.get(k));
           }),
@@ -38,7 +42,7 @@ function batchedLoads(db: Db, registry: ModelRegistry): TraceLoads {
     where(model, column, value) {
       const table = registry.get(model).table;
       return batcher.load(`where:${model}:${column}`, value, async (keys: number[]) => {
-        const rows = (await inTurn(() => db(table).select('*').whereRaw('?? = any(?)', [column, keys]).orderBy('id'))) as Row[];
+        const rows = note(model, (await inTurn(() => db(table).select('*').whereRaw('?? = any(?)', [column, keys]).orderBy('id'))) as Row[]);
         const byKey = new Map<unknown, Row[]>();
         for (const row of rows) byKey.set(row[column], [...(byKey.get(row[column]) ?? []), row]);
         return keys.map((k) => byKey.get(k) ?? []);
@@ -59,26 +63,29 @@ interface Written extends TracedPath {
   origins: PathNode[];
 }
 
-/** A path the change touches, with its origins. */
+/** A path the change touches, with its origins and every object it holds. */
 interface AffectedPath {
   id: number;
   origins: PathNode[];
+  nodes: PathNode[];
 }
 
-/**
- * Brings every cable path the change of `touched` objects (cables, terminations, ports, circuit terminations) can
- * affect up to date, in the caller's transaction: paths through any of them are traced again from their origins,
- * touched endpoints get a path if they now have one, and paths left without a cabled origin go. Other paths are
- * left alone. Only cable paths and their nodes are written, under a lock cabling changes take in turn.
- */
-export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode[]): Promise<void> {
-  if (!touched.length) return;
-  await db.raw('select pg_advisory_xact_lock(?)', [CABLING_LOCK]);
+/** What one round of a re-trace found: the paths it affects, the origins traced again, their paths, what it read. */
+interface Round {
+  affected: AffectedPath[];
+  origins: Origin[];
+  traced: (TracedPath | null)[];
+  read: Set<PathNode>;
+}
+
+/** Reads the paths through `touched` and traces every origin concerned again. */
+async function traceRound(db: Db, registry: ModelRegistry, touched: PathNode[]): Promise<Round> {
   const { rows: affected } = (await db.raw(
-    `select p.id, coalesce(array_agg(n.node) filter (where n.origin), '{}') as origins
+    `select p.id, coalesce(array_agg(n.node) filter (where n.origin), '{}') as origins, array_agg(n.node) as nodes
      from dcim_cablepath p join dcim_cablepathnode n on n.path_id = p.id where p.id in (${pathsThrough()}) group by p.id order by p.id`,
     [[...new Set(touched)]],
   )) as { rows: AffectedPath[] };
+  const read = new Set<PathNode>(affected.flatMap((p) => p.nodes));
   const candidates = new Set<PathNode>([...touched.filter((n) => isPathEndpoint(registry, parseNode(n).model)), ...affected.flatMap((p) => p.origins)]);
 
   const groups = new Map<string, Origin>();
@@ -92,9 +99,46 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
       groups.set(key, group);
     }
   }
-  const loads = batchedLoads(db, registry);
+  const loads = batchedLoads(db, registry, read);
   const origins = [...groups.values()];
   const traced = await Promise.all(origins.map((o) => traceFrom(o, loads, (m) => cableRole(registry, m))));
+  return { affected, origins, traced, read };
+}
+
+/** `touched`, the ports paired with the touched ports in their panels, and every object of the paths through them. */
+async function reach(db: Db, touched: PathNode[]): Promise<PathNode[]> {
+  const ids = (model: string) => touched.map(parseNode).filter((n) => n.model === model).map((n) => n.id);
+  const { rows } = (await db.raw(
+    `with near(node) as (
+       select unnest(?::text[])
+       union select 'dcim.rearport:' || rear_port_id from dcim_frontport where id = any(?)
+       union select 'dcim.frontport:' || id from dcim_frontport where rear_port_id = any(?))
+     select node from near
+     union select n.node from dcim_cablepathnode n where n.path_id in (select path_id from dcim_cablepathnode where node in (select node from near))`,
+    [touched, ids('dcim.frontport'), ids('dcim.rearport')],
+  )) as { rows: { node: PathNode }[] };
+  return rows.map((r) => r.node);
+}
+
+/**
+ * Brings every cable path the change of `touched` objects (cables, terminations, ports, circuit terminations) can
+ * affect up to date, in the caller's transaction: paths through any of them are traced again from their origins,
+ * touched endpoints get a path if they now have one, and paths left without a cabled origin go. Other paths are
+ * left alone. Only cable paths and their nodes are written.
+ *
+ * Concurrent changes are kept apart by locking what they reach: the touched objects, then everything the paths read
+ * hold (old and new); when a round read objects it had not locked, it locks them and traces again, since another
+ * change may have written them meanwhile. Changes on separate links run side by side.
+ */
+export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode[]): Promise<void> {
+  if (!touched.length) return;
+  const locks = new CablingLocks(db);
+  // What the traces will most likely read, locked at once: the paths through the touched objects and the ports on
+  // the other side of the touched panels (a front port's rear port, a rear port's front ports).
+  await locks.take(await reach(db, touched));
+  let round = await traceRound(db, registry, touched);
+  while (await locks.take(round.read)) round = await traceRound(db, registry, touched);
+  const { affected, origins, traced } = round;
 
   // Each traced group keeps a path one of its origins had, if still free; the paths nobody keeps go.
   const claimed = new Set<number>();
