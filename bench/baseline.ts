@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Db } from '../kernel/model/types.js';
 import { formatDateTime } from '../kernel/model/fields/time.js';
+import { insertAll } from '../kernel/db/batches.js';
 
 interface TenantRow {
   id: number;
@@ -136,13 +137,14 @@ export function bulkCreateTenants(db: Db, types: { tenant: number }): Handler {
       const groups = new Map(
         ((await trx('tenancy_tenantgroup').whereIn('slug', [...new Set(bodies.map((b) => b.group.slug))]).select('id', 'slug')) as { id: number; slug: string }[]).map((g) => [g.slug, g.id]),
       );
-      const rows = (await trx('tenancy_tenant')
-        .insert(bodies.map((b) => ({ name: b.name, slug: b.slug, group_id: groups.get(b.group.slug), created: trx.fn.now(), last_updated: trx.fn.now() })))
-        .returning('*')) as TenantRow[];
-      await trx('extras_taggeditem').insert(rows.flatMap((r, i) => bodies[i].tags.map((tag) => ({ tag_id: tag, object_type_id: types.tenant, object_id: r.id }))));
-      await trx('extras_customfielddata').insert(rows.map((r, i) => ({ object_type_id: types.tenant, object_id: r.id, data: JSON.stringify(bodies[i].custom_fields) })));
-      await trx('extras_objectchange').insert(
-        rows.map((r, i) => ({
+      // Inserts in batches under PostgreSQL's 65,535 parameters, as Patchbay's.
+      const rows = await insertAll<TenantRow>(
+        trx, 'tenancy_tenant', bodies.map((b) => ({ name: b.name, slug: b.slug, group_id: groups.get(b.group.slug), created: trx.fn.now(), last_updated: trx.fn.now() })), ['*'],
+      );
+      await insertAll(trx, 'extras_taggeditem', rows.flatMap((r, i) => bodies[i].tags.map((tag) => ({ tag_id: tag, object_type_id: types.tenant, object_id: r.id }))));
+      await insertAll(trx, 'extras_customfielddata', rows.map((r, i) => ({ object_type_id: types.tenant, object_id: r.id, data: JSON.stringify(bodies[i].custom_fields) })));
+      await insertAll(
+        trx, 'extras_objectchange', rows.map((r, i) => ({
           user_name: 'bench', request_id: '00000000-0000-0000-0000-000000000000', action: 'create', changed_object_type_id: types.tenant,
           changed_object_id: r.id, object_repr: r.name, message: '', postchange_data: JSON.stringify({ name: r.name, slug: r.slug, group: r.group_id, tags: bodies[i].tags }),
           time: trx.fn.now(), created: trx.fn.now(), last_updated: trx.fn.now(),

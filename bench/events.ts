@@ -12,7 +12,7 @@ import { spawnManage } from '../test/helpers/cli.js';
 import { Receiver } from '../test/helpers/receiver.js';
 import { startRedis } from '../test/helpers/services.js';
 import { until } from '../test/helpers/wait.js';
-import { measure, report, type Measurement } from './harness.js';
+import { measure, measureCount, report, type Measurement } from './harness.js';
 
 /** Tenants of the end-to-end bulk create, rounds of it (the median round is reported), single creates for the idle latency. */
 const [BULK, ROUNDS, SINGLES] = [1000, 3, 50];
@@ -109,7 +109,13 @@ export async function eventsBench(adminUrl: string, seconds: number): Promise<vo
     });
   const results: EndToEnd[] = [];
   const costs: [string, Measurement[]][] = [];
+  let direct: Measurement | undefined;
   try {
+    // The baseline: the same number of webhook-shaped POSTs sent straight to the receiver, JOB_CONCURRENCY at once.
+    direct = await measureCount('POSTs straight to the receiver (baseline)', receiver.url, BULK, {
+      concurrency: 10, warmup: 0, unit: 'events', post: { status: 200, body: () => ({ event: 'created', timestamp: new Date().toISOString(), data: { name: 'direct' } }) },
+    });
+    receipts.length = 0;
     for (const setup of setups) {
       const server = await createServer({
         builtins: builtinPlugins, env: { PATCHBAY_CONFIG: '' }, serving: setup.serving,
@@ -212,6 +218,9 @@ export async function eventsBench(adminUrl: string, seconds: number): Promise<vo
   for (const r of results) {
     process.stdout.write(`  ${r.name.padEnd(44)} ${`${ms(r.p50)} / ${ms(r.p99)}`.padStart(24)} ${`${ms(r.idle.p50)} / ${ms(r.idle.p99)}`.padStart(36)}\n`);
   }
+  report(`Webhook deliveries: one bulk POST of ${BULK} tenants until the receiver has every delivery (median of ${ROUNDS} rounds)`, [
+    direct!, ...results.map((r): Measurement => ({ name: r.name, requests: BULK, seconds: BULK / r.perSecond, perSecond: r.perSecond, unit: 'events' })),
+  ]);
   for (const [name, rows] of costs) report(`What the outbox adds: bulk create 100 tenants, ${name} (${seconds} s each, 4 clients)`, rows);
 }
 

@@ -2,6 +2,7 @@ export interface Measurement {
   name: string;
   requests: number;
   seconds: number;
+  /** Requests (or `unit`s) a second; for a cost row (see `report`), the cost in `unit`. */
   perSecond: number;
   /** What `perSecond` counts (default requests). */
   unit?: string;
@@ -73,12 +74,48 @@ export async function measureCount(
   return { name, requests, seconds: elapsed, perSecond: (requests * (options.items ?? 1)) / elapsed, unit: options.unit };
 }
 
-/** Prints a scenario's measurements and the ratio of each to the baseline (the first row). */
-export function report(title: string, rows: Measurement[]): void {
+/** One scenario of the run: its measurements, each with its ratio to the baseline (the first). */
+export interface ScenarioResult {
+  scenario: string;
+  rows: (Measurement & { ratio: number })[];
+  /** SQL statements one Patchbay request runs, where counted. */
+  statements?: number;
+  /** The rows are a cost, not a rate (seconds to start, megabytes resident): the ratio is then baseline ÷ Patchbay. */
+  lowerIsBetter?: boolean;
+}
+
+const results: ScenarioResult[] = [];
+
+/** Prints a scenario's measurements and the ratio of each to the baseline (the first row), and keeps them for the summary. */
+export function report(title: string, rows: Measurement[], extra: { statements?: number; lowerIsBetter?: boolean } = {}): void {
   const [baseline] = rows;
+  const rated = rows.map((row) => ({ ...row, ratio: extra.lowerIsBetter ? baseline.perSecond / row.perSecond : row.perSecond / baseline.perSecond }));
+  results.push({ scenario: title, rows: rated, ...extra });
   process.stdout.write(`\n${title}\n`);
-  for (const row of rows) {
-    const ratio = row.perSecond / baseline.perSecond;
-    process.stdout.write(`  ${row.name.padEnd(44)} ${row.perSecond.toFixed(1).padStart(9)} ${row.unit ?? 'req'}/s  ${ratio.toFixed(2)}× baseline\n`);
+  for (const row of rated) process.stdout.write(`  ${row.name.padEnd(44)} ${shown(row, extra.lowerIsBetter).padStart(16)}  ${row.ratio.toFixed(2)}× baseline\n`);
+}
+
+/** A measurement as read: a rate (`812 req/s`), or a cost in its unit (`3.1 s`, `180 MB`). */
+function shown(m: Measurement, cost = false): string {
+  const value = m.perSecond >= 100 ? m.perSecond.toFixed(0) : m.perSecond.toPrecision(3);
+  return cost ? `${value} ${m.unit ?? ''}` : `${value} ${m.unit ?? 'req'}/s`;
+}
+
+/**
+ * Prints every scenario of the run as one table (Patchbay's first row against the baseline; further rows as their
+ * own lines) and writes it, with the machine it ran on, to `file` (bench/results.json).
+ */
+export async function summary(file: string, machine: Record<string, unknown>): Promise<void> {
+  const { writeFile } = await import('node:fs/promises');
+  const lines = ['| Scenario | Baseline | Patchbay | Ratio | SQL statements |', '|---|---|---|---|---|'];
+  for (const { scenario, rows, statements, lowerIsBetter } of results) {
+    const [baseline, ...others] = rows;
+    for (const row of others) {
+      const name = others.length > 1 ? `${scenario}: ${row.name}` : scenario;
+      lines.push(`| ${name} | ${shown(baseline, lowerIsBetter)} | ${shown(row, lowerIsBetter)} | ${row.ratio.toFixed(2)}× | ${statements ?? ''} |`);
+    }
   }
+  process.stdout.write(`\n${lines.join('\n')}\n`);
+  await writeFile(file, `${JSON.stringify({ ...machine, scenarios: results }, null, 2)}\n`);
+  process.stdout.write(`\nWritten to ${file}\n`);
 }

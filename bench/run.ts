@@ -14,7 +14,9 @@ import { renderLeafBaseline } from './render-baseline.js';
 import { eventsBench } from './events.js';
 import { isDeepStrictEqual } from 'node:util';
 import { startPostgres } from '../test/helpers/services.js';
-import { measure, measureCount, measureWork, report } from './harness.js';
+import { availableParallelism, cpus, totalmem } from 'node:os';
+import { measure, measureCount, measureWork, report, summary } from './harness.js';
+import { processesBench } from './processes.js';
 import { DEVICE_INTERFACES, VLAN_PREFIXES, deviceInterfacesRest, deviceInterfacesSql, vlanPrefixesRest, vlanPrefixesSql } from './graphql-baseline.js';
 import type { Db } from '../kernel/model/types.js';
 
@@ -38,17 +40,24 @@ try {
   const [admin] = await db('users_user').insert({ username: 'bench', password: '!', is_superuser: true }).returning('id');
   await db('users_token').insert({ user_id: admin.id, key, key_digest: keyDigest(key), last_used: db.fn.now() });
   const auth = { Authorization: `Token ${key}` };
+  /** SQL statements one run of `work` issues, authentication included. */
+  const statements = async (work: () => Promise<unknown>) => {
+    const before = server.db.queryCount;
+    await work();
+    return server.db.queryCount - before;
+  };
   /** Checks that the baseline answers what Patchbay answers at `path`, then measures both. */
   const compare = async (title: string, path: string, handler: Parameters<typeof startBaseline>[0]): Promise<void> => {
     const baseline = await startBaseline(handler);
     try {
       const query = new URL(path, 'http://x').search;
       await sameJson(`${baseline.url}${query}`, `${base}${path}`, auth);
+      const sql = await statements(() => fetch(`${base}${path}`, { headers: auth }).then((r) => r.arrayBuffer()));
       const rows = [
         await measure('hand-written SQL (baseline)', `${baseline.url}${query}`, seconds),
         await measure(`Patchbay GET ${path.split('?')[0]}`, `${base}${path}`, seconds, auth),
       ];
-      report(`${title} (${seconds} s each, 4 clients)`, rows);
+      report(`${title} (${seconds} s each, 4 clients)`, rows, { statements: sql });
     } finally {
       await baseline.close();
     }
@@ -60,9 +69,14 @@ try {
   await db.raw(`insert into tenancy_tenant (name, slug, group_id, description, created, last_updated)
     select 'Tenant ' || i, 'tenant-' || i, (i % 100) + 1, 'Tenant number ' || i, now(), now() from generate_series(1, 1000) i`);
 
-  for (const brief of [false, true]) {
-    await compare(`List 1000 tenants, ${brief ? 'brief' : 'full'}`, `/api/tenancy/tenants/?limit=1000${brief ? '&brief=1' : ''}`, tenantList(db, brief));
+  for (const limit of [50, 1000]) {
+    for (const brief of [false, true]) {
+      await compare(`List ${limit} tenants, ${brief ? 'brief' : 'full'}`, `/api/tenancy/tenants/?limit=${limit}${brief ? '&brief=1' : ''}`, tenantList(db, brief));
+    }
   }
+
+  // As users run it: `manage runserver` processes on this database (cold start, memory, WORKERS=1 against 2).
+  await processesBench(database.adminUrl, auth, seconds);
 
   // What the metrics cost a request: a second server on the same data, with METRICS_ENABLED, against this one.
   const metered = await createServer({
@@ -102,6 +116,14 @@ try {
       await measure('Patchbay POST /api/tenancy/tenants/ (100)', `${base}/api/tenancy/tenants/`, seconds, auth, 4, post),
     ];
     report(`Bulk create 100 tenants with group, tags and a custom field (${seconds} s each, 4 clients)`, rows);
+    // 10,000 in one request, three requests one at a time.
+    const many = { body: () => Array.from({ length: 100 }, tenants).flat(), status: 201 };
+    const options = { post: many, items: 10_000, concurrency: 1, warmup: 1, unit: 'tenants' };
+    const sql = await statements(() => api('/api/tenancy/tenants/', many.body()));
+    report('Bulk create 10,000 tenants with group, tags and a custom field in one request (3 requests)', [
+      await measureCount('hand-written SQL (baseline)', writer.url, 3, options),
+      await measureCount('Patchbay POST /api/tenancy/tenants/ (10,000)', `${base}/api/tenancy/tenants/`, 3, { ...options, headers: auth }),
+    ], { statements: sql });
   } finally {
     await writer.close();
   }
@@ -119,11 +141,11 @@ try {
     for (const step of [...dcimDemoSteps({ sites: 40, 'devices-per-site': 50 }, server.registry), ...extrasDemoSteps()]) await step.run(trx);
   });
   await db.raw('analyze');
-  const scenarios: [string, string, ReturnType<typeof interfaceList>][] = [
-    ['List 1000 interfaces, full', '/api/dcim/interfaces/?limit=1000', interfaceList(db, false)],
-    ['List 1000 interfaces, brief', '/api/dcim/interfaces/?limit=1000&brief=1', interfaceList(db, true)],
-    ['List 1000 devices, full (with config_context)', '/api/dcim/devices/?limit=1000', deviceList(db)],
-  ];
+  const scenarios: [string, string, ReturnType<typeof interfaceList>][] = [50, 1000].flatMap((limit): [string, string, ReturnType<typeof interfaceList>][] => [
+    [`List ${limit} interfaces, full`, `/api/dcim/interfaces/?limit=${limit}`, interfaceList(db, false)],
+    [`List ${limit} interfaces, brief`, `/api/dcim/interfaces/?limit=${limit}&brief=1`, interfaceList(db, true)],
+    [`List ${limit} devices, full (with config_context)`, `/api/dcim/devices/?limit=${limit}`, deviceList(db)],
+  ]);
   for (const [title, path, handler] of scenarios) await compare(title, path, handler);
 
   // Cabling: besides the demo's (interfaces to interfaces and to front ports, paths through patch panels), cables made
@@ -227,12 +249,6 @@ try {
     const res = await fetch(`${base}/graphql/`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ query }) });
     return (await res.json()) as Record<string, unknown>;
   };
-  /** SQL statements one run of `work` issues, authentication included. */
-  const statements = async (work: () => Promise<unknown>) => {
-    const before = server.db.queryCount;
-    await work();
-    return server.db.queryCount - before;
-  };
   const graphqlScenarios: [string, string, ReturnType<typeof vlanPrefixesSql>, typeof vlanPrefixesRest][] = [
     ['GraphQL vlan_list { prefixes }', VLAN_PREFIXES, vlanPrefixesSql(db), vlanPrefixesRest],
     ['GraphQL device_list { interfaces { ip_addresses } }, 1000 devices', DEVICE_INTERFACES, deviceInterfacesSql(db, await typeOf('dcim', 'interface')), deviceInterfacesRest],
@@ -270,8 +286,10 @@ try {
   await db.raw('analyze');
   const ipamScenarios: [string, string, ReturnType<typeof prefixList>][] = [
     ['Available IPs of a /8 holding 100,000 addresses, first 100', `/api/ipam/prefixes/${slash8.id}/available-ips/?limit=100`, availableIps(db, slash8.id)],
-    ['List 1000 IP addresses, full', '/api/ipam/ip-addresses/?limit=1000', ipAddressList(db)],
-    ['List 1000 prefixes with _depth and children, among 100,000', '/api/ipam/prefixes/?limit=1000', prefixList(db)],
+    ...[50, 1000].flatMap((limit): [string, string, ReturnType<typeof prefixList>][] => [
+      [`List ${limit} IP addresses, full`, `/api/ipam/ip-addresses/?limit=${limit}`, ipAddressList(db)],
+      [`List ${limit} prefixes with _depth and children, among 100,000`, `/api/ipam/prefixes/?limit=${limit}`, prefixList(db)],
+    ]),
   ];
   for (const [title, path, handler] of ipamScenarios) await compare(title, path, handler);
 
@@ -279,6 +297,10 @@ try {
   // create to a local receiver, commit-to-delivery latency, what an enabled rule adds to a bulk create; with bull on
   // a Redis (the server or a `manage worker` delivering), on the Redis `npm start` embeds, and the in-process queue.
   await eventsBench(database.adminUrl, seconds);
+
+  await summary(new URL('./results.json', import.meta.url).pathname, {
+    date: new Date().toISOString(), seconds, node: process.version, cpus: availableParallelism(), cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30),
+  });
 } finally {
   await server.close();
   await database.stop();

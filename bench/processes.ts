@@ -1,0 +1,112 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort } from '../kernel/processes.js';
+import { measure, report, type Measurement } from './harness.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+/** A server process started for the bench, and how long it took from spawn to its first 200. */
+interface Started {
+  url: string;
+  child: ChildProcess;
+  startSeconds: number;
+  stop(): Promise<void>;
+}
+
+/** Every process of the tree rooted at `pid` (a runserver and its workers). */
+function tree(pid: number): number[] {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return [pid, ...children.flatMap(tree)];
+}
+
+/** Resident memory of a process tree, in MB (node processes only: not the embedded Redis a server starts). */
+function residentMB(pid: number): number {
+  const kb = tree(pid)
+    .filter((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('node'))
+    .map((p) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0));
+  return kb.reduce((a, b) => a + b, 0) / 1024;
+}
+
+/** Spawns `argv` and waits until `probe` (a path on the URL it serves) answers 200. */
+async function started(argv: string[], env: Record<string, string>, url: (child: ChildProcess, out: () => string) => string | undefined, probe: string, headers: Record<string, string>): Promise<Started> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, argv, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PATCHBAY_CONFIG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const base = url(child, () => out);
+    const status = base ? await fetch(`${base}${probe}`, { headers }).then((r) => r.status, () => 0) : 0;
+    if (status === 200) {
+      const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+      return { url: base!, child, startSeconds: (performance.now() - t0) / 1000, stop: async () => void (child.kill('SIGTERM'), await exited) };
+    }
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${argv.join(' ')} did not serve ${probe}:\n${out.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** `manage runserver` with WORKERS=`workers` on the bench's database (a data directory of its own for its Redis). */
+async function runserver(databaseUrl: string, workers: number, auth: Record<string, string>): Promise<Started> {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'patchbay-bench-'));
+  const server = await started(
+    ['--import', 'tsx', 'bin/manage.ts', 'runserver'],
+    { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), WORKERS: String(workers), SECRET_KEY: 'bench', LOG_LEVEL: 'warn', RUN_JOBS: 'false' },
+    () => `http://127.0.0.1:${port}`,
+    '/api/tenancy/tenants/?limit=1',
+    auth,
+  );
+  return { ...server, stop: async () => (await server.stop(), rmSync(dataDir, { recursive: true, force: true })) };
+}
+
+/** The hand-written tenant list as a process of its own (bench/baseline-server.ts). */
+function baselineServer(databaseUrl: string): Promise<Started> {
+  return started(['--import', 'tsx', 'bench/baseline-server.ts'], { DATABASE_URL: databaseUrl }, (_c, out) => /^(http:\S+)\//m.exec(out())?.[1], '/?limit=1', {});
+}
+
+const cost = (name: string, value: number, unit: string): Measurement => ({ name, requests: 0, seconds: 0, perSecond: value, unit });
+
+/**
+ * Patchbay as its users run it, in processes of its own: the cold start of `manage runserver` to its first 200 and
+ * its resident memory after a warm-up, against the baseline served by a process of its own; then the throughput
+ * of WORKERS=2 against WORKERS=1 (which must be higher: the machine has two cores).
+ */
+export async function processesBench(databaseUrl: string, auth: Record<string, string>, seconds: number): Promise<void> {
+  const path = '/api/tenancy/tenants/?limit=1000';
+  const baseline = await baselineServer(databaseUrl);
+  const single = await runserver(databaseUrl, 1, auth);
+  try {
+    report('Cold start to the first 200 (a process on the migrated database)', [
+      cost('hand-written SQL in node (baseline)', baseline.startSeconds, 's'),
+      cost('Patchbay manage runserver, WORKERS=1', single.startSeconds, 's'),
+    ], { lowerIsBetter: true });
+    await measure('warm-up', `${baseline.url}/?limit=1000`, seconds);
+    await measure('warm-up', `${single.url}${path}`, seconds, auth);
+    report(`Resident memory after ${seconds} s of 1000-tenant pages`, [
+      cost('hand-written SQL in node (baseline)', residentMB(baseline.child.pid!), 'MB'),
+      cost('Patchbay, WORKERS=1', residentMB(single.child.pid!), 'MB'),
+    ], { lowerIsBetter: true });
+  } finally {
+    await baseline.stop();
+  }
+  // A page of 50: the server's own work, more than PostgreSQL's or the client's, is what a second worker shares.
+  const page = '/api/tenancy/tenants/?limit=50';
+  try {
+    const one = await measure('WORKERS=1 (baseline)', `${single.url}${page}`, seconds, auth, 8);
+    await single.stop();
+    const pair = await runserver(databaseUrl, 2, auth);
+    try {
+      report(`List 50 tenants, full, WORKERS=2 against WORKERS=1 (${seconds} s each, 8 clients)`, [
+        one, await measure('WORKERS=2', `${pair.url}${page}`, seconds, auth, 8),
+      ]);
+    } finally {
+      await pair.stop();
+    }
+  } finally {
+    if (single.child.exitCode === null) await single.stop();
+  }
+}
