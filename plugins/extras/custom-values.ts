@@ -1,4 +1,4 @@
-import { ValidationError, parseDate, parseDateTime, userRegex, type Db, type Memo, type WriteScope } from '../../kernel/index.js';
+import { ValidationError, parseDate, parseDateTime, userRegex, type Db, type Memo, type ModelRegistry, type PluginContext, type WriteScope } from '../../kernel/index.js';
 
 /** A custom field definition as stored. */
 export interface CustomFieldDef {
@@ -17,19 +17,38 @@ export interface CustomFieldDef {
   choices?: string[];
 }
 
-/** The custom fields of `modelKey`, in weight order, with the values their choice sets allow; read once per request or write. */
-export function definitionsOf(ctx: { db: Db; memo: Memo }, modelKey: string): Promise<CustomFieldDef[]> {
-  return ctx.memo.get(`extras.custom-fields:${modelKey}`, () => loadDefinitions(ctx.db, modelKey));
-}
+/**
+ * Every model's definitions, kept by each server (known by its registry): read at start and again, before the write's
+ * response, whenever a custom field or choice set changes (this process's writes, and other processes' through the
+ * model watch). Read from committed data (the server's own connection), never from a transaction that may roll back.
+ */
+const kept = new WeakMap<ModelRegistry, Map<string, CustomFieldDef[]>>();
 
-async function loadDefinitions(db: Db, modelKey: string): Promise<CustomFieldDef[]> {
-  const defs = (await db('extras_customfield').whereRaw('? = any(object_types)', [modelKey]).orderBy(['weight', 'name'])) as CustomFieldDef[];
+/** Reads every custom field and the values of their choice sets, by model. */
+async function loadDefinitions(db: Db): Promise<Map<string, CustomFieldDef[]>> {
+  const defs = (await db('extras_customfield').orderBy(['weight', 'name'])) as (CustomFieldDef & { object_types: string[] })[];
   const setIds = defs.flatMap((d) => (d.choice_set_id ? [d.choice_set_id] : []));
   if (setIds.length) {
     const sets = (await db('extras_customfieldchoiceset').whereIn('id', setIds).select('id', 'extra_choices')) as { id: number; extra_choices: [string, string][] }[];
     for (const def of defs) def.choices = sets.find((s) => s.id === def.choice_set_id)?.extra_choices.map(([v]) => v);
   }
-  return defs;
+  const byModel = new Map<string, CustomFieldDef[]>();
+  for (const { object_types: types, ...def } of defs) for (const model of types) byModel.set(model, [...(byModel.get(model) ?? []), def]);
+  return byModel;
+}
+
+/** Keeps the definitions of this server's models from now on (the extras plugin's setup). */
+export async function keepDefinitions(ctx: PluginContext): Promise<void> {
+  const reload = async () => void kept.set(ctx.registry, await loadDefinitions(ctx.db));
+  await reload();
+  for (const model of ['extras.customfield', 'extras.customfieldchoiceset']) ctx.watch(model, reload);
+}
+
+/** The custom fields of `modelKey`, in weight order, with the values their choice sets allow. */
+export async function definitionsOf(ctx: { db: Db; memo: Memo; registry: ModelRegistry }, modelKey: string): Promise<CustomFieldDef[]> {
+  // Without the plugin's setup (a bare bootstrap), read once per request or write.
+  const byModel = kept.get(ctx.registry) ?? (await ctx.memo.get('extras.custom-fields', () => loadDefinitions(ctx.db)));
+  return byModel.get(modelKey) ?? [];
 }
 
 /** Why `value` is not valid for `def` (thrown as a string), or the value to store. */

@@ -18,6 +18,7 @@ import { exportList } from './rendering/export.js';
 import { renderOperation } from './rendering/operations.js';
 import { tagFilters } from './tag-filters.js';
 import { deliverWebhook } from './events/deliver.js';
+import { keepDefinitions } from './custom-values.js';
 import { deliveryMetrics } from './events/delivery-metrics.js';
 import { eventRules, receiveEvents, recoverDeliveries, watchEventRules } from './events/receive.js';
 import { EventRule } from './models/event-rule.js';
@@ -83,6 +84,7 @@ export default definePlugin({
     // Declared at start, so that /metrics shows the families before the first delivery.
     deliveryMetrics(ctx);
     await watchEventRules(ctx);
+    await keepDefinitions(ctx);
     ctx.filters.extend(requestFilters(ctx));
     ctx.filters.extend(tagFilters);
     ctx.filters.extend(customFieldFilters);

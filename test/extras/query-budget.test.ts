@@ -43,11 +43,11 @@ const server = seededServer(async (db) => {
 const BUDGETS: ListBudgets = {
   // Thirteen assignments and the tags: the links, then the nested objects (with a tree's depth) of each.
   '/api/extras/config-contexts/': { full: 37, brief: 3 },
-  '/api/extras/config-context-profiles/': { full: 5, brief: 3 },
+  '/api/extras/config-context-profiles/': { full: 4, brief: 3 },
   '/api/extras/config-templates/': { full: 4, brief: 3 },
   '/api/extras/export-templates/': { full: 3, brief: 3 },
-  '/api/extras/webhooks/': { full: 5, brief: 3 },
-  '/api/extras/event-rules/': { full: 6, brief: 3 },
+  '/api/extras/webhooks/': { full: 4, brief: 3 },
+  '/api/extras/event-rules/': { full: 5, brief: 3 },
   '/api/extras/webhook-deliveries/': { full: 6, brief: 3 },
 };
 
