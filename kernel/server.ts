@@ -154,9 +154,20 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
    * Takes events from the outbox, enqueues again the tracked jobs waiting, schedules the system jobs, and runs jobs
    * when `work` (a worker; a server with RUN_JOBS).
    */
+  let recovering: NodeJS.Timeout | undefined;
+  /** Enqueues the tracked jobs waiting; while Redis is down (at start), again every 10 s until it answers. */
+  const recoverJobs = async (): Promise<void> => {
+    try {
+      await jobs.recover();
+    } catch (err) {
+      log.warn(`The waiting jobs could not be queued (${(err as Error).message}); trying again in 10 s`);
+      recovering = setTimeout(() => void recoverJobs(), 10_000);
+      recovering.unref();
+    }
+  };
   const start = async (work: boolean) => {
     await outbox.start(settings.OUTBOX_SWEEP_SECONDS);
-    await jobs.recover();
+    await recoverJobs();
     for (const [job, interval] of schedules) await jobs.schedule(job, interval);
     if (work) await queue.work(settings.JOB_CONCURRENCY);
     shared?.start();
@@ -203,15 +214,18 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     close: async () => {
       lifecycle.draining = true;
       if (http) {
-        // No new connections; idle ones close now, busy ones once their request is answered (it says
-        // `Connection: close`), or after SHUTDOWN_TIMEOUT whatever they are doing.
+        // No new connections; idle ones close now, busy ones once their request is answered, or after
+        // SHUTDOWN_TIMEOUT whatever they are doing.
         const closed = new Promise<void>((ok) => http!.close(() => ok()));
-        http.closeIdleConnections();
+        // A request under way when the shutdown began was answered keep-alive: its connection is closed once idle.
+        const idle = setInterval(() => http!.closeIdleConnections(), 100);
         const timer = setTimeout(() => http!.closeAllConnections(), settings.SHUTDOWN_TIMEOUT * 1000);
         await closed;
+        clearInterval(idle);
         clearTimeout(timer);
       }
       // Then the events of the writes just answered are handed to the queue, and the jobs under way finish.
+      clearTimeout(recovering);
       await shared?.close();
       await outbox.close();
       await watch.close();

@@ -2,6 +2,7 @@ import { parse } from 'node:querystring';
 import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request, type Response, type NextFunction } from 'express';
 import { authenticate, requireLogin } from '../auth/authenticate.js';
+import { contains, prefixSet } from '../auth/client-ip.js';
 import { loginRouter } from '../auth/login.js';
 import { mountGraphql } from '../graphql/endpoint.js';
 import { errorHandler, notFoundHandler } from '../http/errors.js';
@@ -95,6 +96,10 @@ export function buildApp(deps: AppDeps): Express {
   // NetBox's URLs are case-sensitive; so are the checks that compare paths (CSRF, login, maintenance).
   app.set('case sensitive routing', true);
   app.set('x-powered-by', false);
+  // Behind a TLS proxy named in TRUSTED_PROXIES, X-Forwarded-Proto says the scheme: absolute URLs and the session
+  // cookie's Secure flag follow it. Other peers' forwarded headers are ignored.
+  const proxies = prefixSet(settings.TRUSTED_PROXIES);
+  app.set('trust proxy', (address: string) => contains(proxies, address.replace(/^::ffff:/, '')));
   // NetBox sends no ETags; hashing every response body would cost a large list a few milliseconds.
   app.set('etag', false);
   // Repeated parameters become arrays; no cap on their number (the filter DSL refuses too many with a 400).

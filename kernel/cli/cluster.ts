@@ -9,11 +9,14 @@ const CLOSE_GRACE_SECONDS = 15;
 /** A worker that dies while serving is replaced after this pause, so that one failing at once does not spin. */
 const RESPAWN_DELAY_MS = 1000;
 
-/** Resolves once a signal asks the process to stop. */
+/**
+ * Resolves once SIGINT or SIGTERM asks the process to stop; later ones are ignored, so that a signal sent to the
+ * whole process group (systemd, a terminal's Ctrl-C) and the supervisor's own do not kill a worker mid-shutdown.
+ */
 export function stopSignal(): Promise<NodeJS.Signals> {
   return new Promise((ok) => {
-    process.once('SIGINT', ok);
-    process.once('SIGTERM', ok);
+    process.on('SIGINT', ok);
+    process.on('SIGTERM', ok);
   });
 }
 

@@ -87,7 +87,8 @@ export class EmbeddedDatabase {
       user: 'postgres',
       password: 'postgres',
       persistent: true,
-      createPostgresUser: true,
+      // PostgreSQL refuses to run as root: root runs it as a `postgres` user it creates; anyone else runs it as themselves.
+      createPostgresUser: process.getuid?.() === 0,
       initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
       onLog: (message) => said.push(...String(message).split('\n').filter(Boolean).slice(-20)),
       onError: (e) => log(`embedded PostgreSQL: ${String(e)}`),

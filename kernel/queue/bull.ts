@@ -47,11 +47,14 @@ export class BullQueue implements QueuePort {
   }
 
   /**
-   * Fails at once while Redis is down, where ioredis would hold the command in its offline queue until it is back:
-   * a request answers 503 rather than hang.
+   * Fails at once while Redis is down (the connection was lost), where ioredis would hold the command in its offline
+   * queue until it is back: a request answers 503 rather than hang. A first connection under way is waited for.
    */
-  private connected(): void {
-    if (this.queue.client.status !== 'ready') throw new QueueUnavailable();
+  private async connected(): Promise<void> {
+    const { status } = this.queue.client;
+    if (status === 'ready') return;
+    if (['wait', 'connecting', 'connect'].includes(status) && (await withinWait(this.queue.isReady()).then(() => true, () => false))) return;
+    throw new QueueUnavailable();
   }
 
   get redis(): Redis {
@@ -68,7 +71,7 @@ export class BullQueue implements QueuePort {
 
   async enqueueAll(name: string, jobs: { data: unknown; options?: EnqueueOptions }[]): Promise<void> {
     // The outbox keeps work it could not enqueue for its next sweep: a write's response is not held back.
-    this.connected();
+    await this.connected();
     await this.queue.addBulk(
       jobs.map(({ data, options = {} }) => ({
         name,
@@ -85,7 +88,8 @@ export class BullQueue implements QueuePort {
 
   async work(concurrency: number): Promise<void> {
     const tally = (this.tally = new WorkerTally([this.name]));
-    const beat = () => this.beat().catch(() => undefined);
+    // Bounded: with Redis down, a command waits in ioredis's offline queue until it returns.
+    const beat = () => withinWait(this.beat()).catch(() => undefined);
     this.heartbeat = setInterval(beat, 5000);
     this.heartbeat.unref();
     await beat();
@@ -143,7 +147,7 @@ export class BullQueue implements QueuePort {
   }
 
   private async current(): Promise<(WorkerState & { current: string[] })[]> {
-    this.connected();
+    await this.connected();
     const names = await this.queue.client.zrangebyscore(this.workersKey, Date.now() - WORKER_TTL_MS, '+inf');
     if (!names.length) return [];
     const values = await this.queue.client.mget(...names.map((name) => this.workerKey + name));
@@ -189,13 +193,13 @@ export class BullQueue implements QueuePort {
   }
 
   async task(id: string): Promise<Task | undefined> {
-    this.connected();
+    await this.connected();
     const job = await this.queue.getJob(id);
     return job ? this.toTask(job) : undefined;
   }
 
   async stats(): Promise<QueueStats> {
-    this.connected();
+    await this.connected();
     const counts = await this.queue.getJobCounts();
     const [oldest] = await this.queue.getWaiting(0, 0);
     return {
@@ -206,7 +210,7 @@ export class BullQueue implements QueuePort {
   }
 
   private async inState(id: string, state: Bull.JobStatus): Promise<Bull.Job | undefined> {
-    this.connected();
+    await this.connected();
     const job = await this.queue.getJob(id);
     return job && (await job.getState()) === state ? job : undefined;
   }
@@ -235,7 +239,7 @@ export class BullQueue implements QueuePort {
   }
 
   async remove(id: string): Promise<boolean> {
-    this.connected();
+    await this.connected();
     const job = await this.queue.getJob(id);
     if (!job) return false;
     await job.remove();

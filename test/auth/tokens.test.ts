@@ -113,3 +113,18 @@ describe('last_used', () => {
     }
   });
 });
+
+describe('behind a proxy', () => {
+  it('takes the scheme from X-Forwarded-Proto only when the peer is a trusted proxy', async () => {
+    const { body: tenant } = await t.post(TENANTS, { name: 'Proxied', slug: 'proxied' });
+    const forwarded = await t.get(`${TENANTS}${tenant.id}/`, { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(forwarded.body.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/api\/tenancy\/tenants\/\d+\/$/);
+    const untrusted = await startServer({ joining: t });
+    try {
+      const direct = await untrusted.get(`${TENANTS}${tenant.id}/`, { headers: { 'X-Forwarded-Proto': 'https' } });
+      expect(direct.body.url).toMatch(/^http:\/\//);
+    } finally {
+      await untrusted.close();
+    }
+  });
+});

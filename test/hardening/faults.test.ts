@@ -139,6 +139,24 @@ describe('faults', () => {
     }
   }, 60_000);
 
+  it('starts while Redis is down, and queues the jobs waiting once it answers', async () => {
+    // A first start leaves the system jobs waiting in the database (housekeeping, scheduled a day ahead).
+    const first = await startServer();
+    await first.close();
+    const relay = await tcpRelay(inject('redisUrl'));
+    relay.cut();
+    const t = await startServer({ joining: first, settings: { REDIS_URL: `redis://${relay.host}:${relay.port}` } });
+    try {
+      expect((await t.post('/api/tenancy/tenants/', { name: 'Started', slug: 'started' })).status).toBe(201);
+      expect((await t.get('/api/status/')).body.queue.status).toBe('unavailable');
+      relay.restore();
+      await until(async () => (await t.get('/api/core/background-tasks/?status=scheduled')).body.results?.length > 0, 30_000, 'the waiting jobs to be queued');
+    } finally {
+      await t.close();
+      await relay.close();
+    }
+  }, 60_000);
+
   it('listens again for other processes\' changes once PostgreSQL is back, and reloads what it may have missed', async () => {
     const url = new URL(await freshDatabase());
     const direct = url.toString();

@@ -136,7 +136,7 @@ function childrenOf(pid: number): number[] {
 }
 
 describe('runserver with WORKERS=2', () => {
-  it('serves one port from two processes, replaces one that dies, and on SIGTERM finishes a request under way before it stops', async () => {
+  it('serves one port from two processes, replaces one that dies, and on SIGTERM to them all finishes a request under way before it stops', async () => {
     // A migrated database with an admin and a token.
     const setup = await startServer();
     const { token } = setup.admin;
@@ -174,7 +174,8 @@ describe('runserver with WORKERS=2', () => {
       await blocker.query('lock table tenancy_tenant in access exclusive mode');
       const write = fresh(base, '/api/tenancy/tenants/', { method: 'POST', token, body: { name: 'In flight', slug: 'in-flight' } });
       await until(async () => (await blocker.query("select 1 from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()")).rowCount === 1, 10_000, 'the write to wait');
-      child.kill('SIGTERM');
+      // As systemd stops a service: SIGTERM to every process of it at once, the supervisor then passing on its own.
+      for (const pid of [child.pid!, ...childrenOf(child.pid!)]) process.kill(pid, 'SIGTERM');
       await until(() => log.includes('SIGTERM: shutting down'), 10_000, 'the shutdown to begin');
       await new Promise((r) => setTimeout(r, 1000));
       // No longer taking new connections.
