@@ -38,12 +38,13 @@ export class CableEndField extends Field {
     // Both ends of a page share one query.
     const ids = rows.map((r) => r.id as number);
     const all = await ctx.memo.get(`dcim.cable:ends:${ids.join(',')}`, () => this.ends(ids, ctx));
-    const ends = all.filter((e) => e.cable_end === this.end);
-    const refs = ends.flatMap((e) => {
+    const refsOf = (ends: Row[]) => ends.flatMap((e) => {
       const model = ctx.registry.objectTypes.keyOf(e.termination_type_id as number);
       return model ? [{ cable: e.cable_id as number, model, id: e.termination_id as number }] : [];
     });
-    const nested = await nestedNodes(refs.map((r) => nodeOf(r.model, r.id)), ctx);
+    const refs = refsOf(all.filter((e) => e.cable_end === this.end));
+    // And their objects: one query per model for both ends.
+    const nested = await ctx.memo.get(`dcim.cable:end-objects:${ids.join(',')}`, () => nestedNodes(refsOf(all).map((r) => nodeOf(r.model, r.id)), ctx));
     return (row, out) => {
       out[this.name] = refs
         .filter((r) => r.cable === row.id)
