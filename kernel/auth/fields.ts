@@ -11,6 +11,10 @@ import { hashPassword, passwordProblem } from './password.js';
 
 /** Write-only: the written password is checked, hashed with scrypt and never rendered. */
 export class PasswordField extends Field<CommonOptions> {
+  override get secret(): boolean {
+    return true;
+  }
+
   columns(): Column[] {
     return [{ name: this.name, type: 'varchar(255)', nullable: false }];
   }
@@ -56,6 +60,10 @@ export function keyDigest(key: string): string {
 export class TokenKeyField extends StringField {
   constructor() {
     super({ max: 40, required: false, unique: true });
+  }
+
+  override get secret(): boolean {
+    return true;
   }
 
   override columns(): Column[] {

@@ -118,7 +118,7 @@ export const SETTINGS = {
     'Permissions every user has: {"<app>.<action>_<model>": [constraints] or null}. Default: users manage their own tokens.',
   ),
   ALLOW_TOKEN_RETRIEVAL: setting(defaulted(boolean(), true), 'boolean', 'Token keys can be read back; when false a key is shown only when the token is created.'),
-  TRUSTED_PROXIES: setting(defaulted(array(string()), []), 'list', 'Proxies (IPs or CIDR prefixes) whose X-Forwarded-For header names the client.'),
+  TRUSTED_PROXIES: setting(defaulted(array(string()), []), 'list', 'Proxies (IPs or CIDR prefixes) whose X-Forwarded-For header names the client and whose X-Forwarded-Proto names the scheme (https URLs, Secure cookies).'),
   MAINTENANCE_MODE: setting(defaulted(boolean(), false), 'boolean', 'Refuse writes (503) and stop recording token use.'),
   CHANGELOG_RETENTION: setting(defaulted(min(integer(), 0), 90), 'integer', 'Days change records are kept (the daily extras housekeeping job and `manage housekeeping` delete older ones); 0 keeps them forever.'),
   WEBHOOK_DELIVERY_RETENTION: setting(defaulted(min(integer(), 0), 30), 'integer', 'Days the delivery log keeps a delivered or failed webhook delivery (the daily extras housekeeping job and `manage housekeeping` delete older ones); 0 keeps them forever.'),

@@ -15,6 +15,7 @@ import type { DataAccess } from '../plugins/data.js';
 import type { Reader } from '../read/reader.js';
 import { GraphRequest } from './batch.js';
 import { GRAPHIQL_FILES, graphiqlAssets, graphiqlPage, wantsGraphiql } from './graphiql.js';
+import { argumentProblem } from './arguments.js';
 import { limitRules, type QueryLimits } from './limits.js';
 import type { GraphContext } from './context.js';
 import { buildSchema } from './schema.js';
@@ -102,8 +103,12 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): void {
     try {
       document = parse(params.query, { maxTokens: MAX_TOKENS });
     } catch (err) {
-      return void res.status(400).json({ errors: [err as GraphQLError] });
+      // The parser recurses: a document nested thousands of levels deep exhausts its stack.
+      const error = err instanceof GraphQLError ? err : new GraphQLError('The document is nested too deeply to read.');
+      return void res.status(400).json({ errors: [error] });
     }
+    const problem = argumentProblem(document, params.variables);
+    if (problem) return void requestError(res, 400, problem);
     const variables = { ...params.variables };
     document = expandShorthand(schema, document, variables);
     const errors = validate(schema, document, [...specifiedRules, ...limitRules(limits, () => variables)]);

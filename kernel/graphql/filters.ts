@@ -270,7 +270,8 @@ export class FilterInputs {
   /** NetBox's `TreeNodeFilter` on a relation to a tree: the node, its descendants, children, siblings, ancestors or parent. */
   private async treeNode(field: Field, target: Model, value: { id: string; match_type: TreeMatch }, path: string): Promise<FilterNode> {
     const id = Number(value.id);
-    if (!Number.isSafeInteger(id) || id < 1) throw filterError(path, `"${value.id}" is not an id.`);
+    // Ids are PostgreSQL integers.
+    if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) throw filterError(path, `"${value.id}" is not an id.`);
     const parent = target.fields.find((f) => f.treeParent)!.name;
     const at = (lookup: string, v: unknown, rest: string[] = []) => cmp([field.name, ...rest], lookup, v);
     switch (value.match_type) {

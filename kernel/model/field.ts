@@ -210,6 +210,14 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return false;
   }
 
+  /**
+   * Holds a secret (a password hash, a token key): shown only by the field's own rendering and its rules, never
+   * copied out of its row by other means (templates, which read rows' columns).
+   */
+  get secret(): boolean {
+    return false;
+  }
+
   /** Whether the field's keys show when its model is nested in another object (NetBox leaves counts out). */
   get rendersNested(): boolean {
     return true;

@@ -28,6 +28,8 @@ function bootstrap(): string {
   return `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
 }
 const BOOTSTRAP = bootstrap();
+/** How long a new thread may take to load the renderer. */
+const STARTUP_MS = 10_000;
 
 interface Job {
   request: RenderRequest;
@@ -42,6 +44,8 @@ class TemplateWorker {
   private readonly port: MessagePort;
   private readonly flag = new Int32Array(new SharedArrayBuffer(4));
   private handler?: BridgeHandler;
+  /** Resolves once the thread has loaded the renderer (a few hundred milliseconds after it starts). */
+  private readonly ready: Promise<void>;
 
   constructor(memoryMb: number) {
     const { port1, port2 } = new MessageChannel();
@@ -56,6 +60,7 @@ class TemplateWorker {
       stdout: false,
       stderr: false,
     });
+    this.ready = new Promise((ok) => this.thread.once('message', () => ok()));
     this.port.on('message', (request: BridgeRequest) => void this.answer(request));
     // A render reads the thread's errors while it runs; a thread already given up (its render timed out while it ran
     // out of memory) may still report one as it ends, which must not reach the process as an uncaught error.
@@ -79,7 +84,9 @@ class TemplateWorker {
   run(job: Job, timeoutMs: number): Promise<'reusable' | 'ended'> {
     this.handler = job.handler;
     return new Promise((settle) => {
+      let done = false;
       const finish = (outcome: 'reusable' | 'ended') => {
+        done = true;
         clearTimeout(timer);
         this.thread.off('message', onReply);
         this.thread.off('error', onError);
@@ -87,7 +94,8 @@ class TemplateWorker {
         this.handler = undefined;
         settle(outcome);
       };
-      const onReply = (reply: RenderReply) => {
+      const onReply = (reply: RenderReply | 'ready') => {
+        if (reply === 'ready') return;
         job.resolve(reply);
         finish('reusable');
       };
@@ -100,15 +108,22 @@ class TemplateWorker {
         job.reject(new RenderAborted('The template could not be rendered.'));
         finish('ended');
       };
-      const timer = setTimeout(() => {
-        job.reject(new RenderAborted(`The template took longer than ${timeoutMs} ms to render.`));
+      const overrun = (message: string) => () => {
+        job.reject(new RenderAborted(message));
         void this.thread.terminate();
         finish('ended');
-      }, timeoutMs);
+      };
+      // The thread's start is not the render's time: the clock starts once it is ready (within STARTUP_MS).
+      let timer = setTimeout(overrun('The template renderer did not start.'), STARTUP_MS);
       this.thread.on('message', onReply);
       this.thread.on('error', onError);
       this.thread.on('exit', onExit);
-      this.thread.postMessage(job.request);
+      void this.ready.then(() => {
+        if (done) return;
+        clearTimeout(timer);
+        timer = setTimeout(overrun(`The template took longer than ${timeoutMs} ms to render.`), timeoutMs);
+        this.thread.postMessage(job.request);
+      });
     });
   }
 

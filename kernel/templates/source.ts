@@ -91,7 +91,7 @@ export function templateSource(services: TemplateServices, access: DataAccess, t
   const templateRows = async (m: Model, rows: Row[]): Promise<TemplateRow[]> => {
     if (!rows.length) return [];
     const displays = await access.render(m, rows, { selection: { only: new Set(['id', 'display']) } });
-    const fields = registry.outputFields(m, 'full');
+    const fields = registry.outputFields(m, 'full').filter((f) => !f.secret);
     const single = await Promise.all(
       fields.map(async (field) => {
         const walk = field.walk(field.name, registry);

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/raw.js';
 import { seedTenancy } from '../helpers/seed.js';
 import { EXAMPLE_PLUGIN, startServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { body, HOSTILE_IDS, HOSTILE_JSON, HOSTILE_TEXT, listQuery, Random, targets, type ModelTarget } from './generate.js';
+import { body, HOSTILE_IDS, HOSTILE_JSON, HOSTILE_TEXT, listQuery, targets, type ModelTarget } from './generate.js';
+import { Fuzz, json, type Sent } from './harness.js';
 
 /**
  * A seeded, bounded fuzz of every endpoint of every enabled plugin (the example plugin included), generated
@@ -11,65 +12,15 @@ import { body, HOSTILE_IDS, HOSTILE_JSON, HOSTILE_TEXT, listQuery, Random, targe
  * refused request made; a failure prints the seed (FUZZ_SEED=<seed> npm test replays it) and the requests.
  */
 
-const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
-const r = new Random(seed);
-const TIMEOUT_MS = 15_000;
-const WAVE = 8;
-
-/** What an answer must never contain: SQL, database error texts, stack frames, source paths. */
-const LEAKS = [
-  /syntax error at or near/i, /violates .* constraint/i, /duplicate key value/i, /invalid input syntax/i, /operator does not exist/i,
-  /current transaction is aborted/i, /relation "[^"]+" does not exist/i, /column "[^"]+" (does not exist|of relation)/i,
-  /\binsert into "/i, /\bselect "[^"]*"\./i, /knex/i, /QueryBuilder/, /\n\s+at .+\(.+:\d+:\d+\)/, /node_modules/, /\/kernel\/[\w/-]+\.ts/,
-];
-
-interface Sent {
-  method: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-interface Failure extends Sent {
-  why: string;
-  status?: number;
-  answer?: string;
-}
+const f = new Fuzz('test/fuzz/fuzz.test.ts');
+const { r, seed } = f;
 
 let t: TestServer;
 let limited: TestUser;
 let models: ModelTarget[];
-const failures: Failure[] = [];
-let sent = 0;
+/** The status of one request; failures are recorded by the harness. */
+const send = async (req: Sent, token?: string | null) => (await f.send(req, token)).status;
 
-/** Sends one request; records a failure for a 5xx, a leak or a hang. Returns the status (0 after a failure to answer). */
-async function send(req: Sent, token: string | null = t.admin.token): Promise<number> {
-  sent += 1;
-  const headers: Record<string, string> = { Accept: 'application/json', ...(token ? { Authorization: `Token ${token}` } : {}), ...req.headers };
-  if (req.body !== undefined) headers['Content-Type'] ??= 'application/json';
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), TIMEOUT_MS);
-  try {
-    const res = await fetch(t.base + req.path, { method: req.method, headers, body: req.body, redirect: 'manual', signal: abort.signal });
-    const answer = await res.text();
-    if (res.status >= 500) failures.push({ ...req, why: 'server error', status: res.status, answer: answer.slice(0, 300) });
-    const leak = LEAKS.find((p) => p.test(answer));
-    if (leak) failures.push({ ...req, why: `answer shows ${leak}`, status: res.status, answer: answer.slice(0, 300) });
-    return res.status;
-  } catch (err) {
-    failures.push({ ...req, why: abort.signal.aborted ? `no answer within ${TIMEOUT_MS} ms` : `request failed: ${(err as Error).message}` });
-    return 0;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** Runs `count` generated requests, WAVE at a time. */
-async function waves(count: number, make: () => Promise<unknown>): Promise<void> {
-  for (let done = 0; done < count; done += WAVE) await Promise.all(Array.from({ length: Math.min(WAVE, count - done) }, make));
-}
-
-const json = (value: unknown) => JSON.stringify(value);
 const detail = (target: ModelTarget) => `${target.path}${r.pick(HOSTILE_IDS)}/`;
 
 /** One request against one model, of a kind drawn at random. */
@@ -126,17 +77,9 @@ function allocation(): string {
   return `/api/ipam/${list}/${r.pick(HOSTILE_IDS)}/${sub}/`;
 }
 
-/** Row counts, latest changes and side data of every model: what a refused request must leave as it was. */
-async function fingerprint(): Promise<string> {
-  const db = t.server.db.knex;
-  const parts = t.server.registry.all().map((m) => `select '${m.table}' as t, count(*)::int as n, max(last_updated)::text as m from "${m.table}"`);
-  parts.push(`select 'tags', count(*)::int, max(id)::text from extras_taggeditem`, `select 'cf', count(*)::int, md5(string_agg(data::text, ',' order by object_type_id, object_id)) from extras_customfielddata`);
-  const { rows } = await db.raw(parts.join(' union all '));
-  return JSON.stringify(rows);
-}
-
 beforeAll(async () => {
   t = await startServer({ plugins: [EXAMPLE_PLUGIN] });
+  f.target(t);
   await seedTenancy(t.server.db.knex, 5);
   await t.post('/api/extras/tags/', [{ name: 'Gold', slug: 'gold' }, { name: 'Edge', slug: 'edge' }]);
   await t.post('/api/extras/custom-fields/', [
@@ -175,30 +118,25 @@ afterAll(async () => {
   await t?.close();
 });
 
-function report(): string {
-  const shown = failures.slice(0, 12).map((f) => `  ${f.why}: ${f.method} ${f.path}${f.body ? ` body=${f.body.slice(0, 200)}` : ''}${f.headers ? ` headers=${json(f.headers)}` : ''}${f.status ? ` → ${f.status} ${f.answer}` : ''}`);
-  return `fuzz seed ${seed} (replay: FUZZ_SEED=${seed} npm test -- test/fuzz), ${failures.length} failures of ${sent} requests:\n${shown.join('\n')}`;
-}
-
 describe(`fuzz (seed ${seed})`, () => {
   it('every endpoint of every plugin answers hostile requests without a 5xx, a hang or a leak', async () => {
     expect(models.length).toBeGreaterThan(15);
-    await waves(3600, () => send(r.chance(0.93) ? modelRequest(r.pick(models)) : otherRequest()));
-    expect(failures, report()).toEqual([]);
+    await f.waves(3600, () => send(r.chance(0.93) ? modelRequest(r.pick(models)) : otherRequest()));
+    f.verify();
   }, 600_000);
 
   it('hostile headers: Host, Accept, Authorization and content types', async () => {
-    await waves(200, async () => {
+    await f.waves(200, async () => {
       const path = `${r.pick(models).path}?${r.chance(0.5) ? 'limit=1' : ''}`;
       const host = r.pick(['a b', '', 'x:99999', '[::1]:80', 'evil.test', '127.0.0.1', `127.0.0.1:${new URL(t.base).port}`, 'h'.repeat(300), 'a..b', '-x-']);
       const res = await rawRequest(t.base, path, { Host: host, Authorization: `Token ${t.admin.token}`, Accept: r.pick(['application/json', 'text/html', '*/*', 'x/y', '']) });
-      sent += 1;
-      if (res.status >= 500) failures.push({ method: 'GET', path, headers: { Host: host }, why: 'server error', status: res.status, answer: res.body.slice(0, 300) });
+      f.sent += 1;
+      f.check({ method: 'GET', path, headers: { Host: host } }, { status: res.status, text: res.body });
       const auth = r.pick(['Token', 'Token ', `Token ${'z'.repeat(40)}`, 'Token a b', 'Bearer x', 'token\u00e9', `Token ${t.admin.token} extra`, 'Basic YTpi']);
       await send({ method: r.pick(['GET', 'POST', 'DELETE']), path, headers: { Authorization: auth } }, null);
       await send({ method: 'GET', path, headers: { Accept: r.pick(['text/html', 'application/json; version=9.9', 'application/xml']), Cookie: r.pick(['sessionid=x', 'sessionid=; csrftoken=', `sessionid=${'a'.repeat(4000)}`]) } });
     });
-    expect(failures, report()).toEqual([]);
+    f.verify();
   }, 300_000);
 
   it('refused writes change nothing', async () => {
@@ -213,14 +151,14 @@ describe(`fuzz (seed ${seed})`, () => {
         { method: 'PUT', path: target.path, body: json([{ id: 1, ...body(r, target) }]) },
       ]);
       const who = r.chance(0.5) ? limited.token : null;
-      const before = await fingerprint();
+      const before = await f.fingerprint();
       const status = await send(req, who);
       // The limited user may change contacts named "contact…": those writes are not refused.
       if (status >= 200 && status < 300) continue;
-      const after = await fingerprint();
-      if (after !== before) failures.push({ ...req, why: `a refused request (${status}, ${who ? 'limited user' : 'anonymous'}) changed the database`, status });
+      const after = await f.fingerprint();
+      if (after !== before) f.fail(req, `a refused request (${status}, ${who ? 'limited user' : 'anonymous'}) changed the database`, { status, text: '' });
     }
-    expect(failures, report()).toEqual([]);
+    f.verify();
   }, 300_000);
 
   it('concurrent writes on the same objects never fail with a server error', async () => {
@@ -243,6 +181,6 @@ describe(`fuzz (seed ${seed})`, () => {
         }),
       );
     }
-    expect(failures, report()).toEqual([]);
+    f.verify();
   }, 300_000);
 });

@@ -38,7 +38,7 @@ export class Random {
 /** Query-string values chosen to break parsers: wrong types, out of range, malformed, hostile. */
 export const HOSTILE_TEXT = [
   '', ' ', 'abc', '0', '-1', '1', '2147483648', '-2147483649', '99999999999999999999', '1e308', '1.5', 'NaN', 'Infinity',
-  'true', 'false', 'null', 'None', '2024-02-30', '2024-02-31T25:61:00Z', '2024-13-01', '0000-00-00', '9999-12-31T23:59:59Z',
+  'true', 'false', 'null', 'None', '2024-02-30', '2024-02-31T25:61:00Z', '2024-13-01', '0000-00-00', '0000-01-01', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z',
   '\u0000', 'a\u0000b', '\ud800', '\udfff', '😀', '%00', '%', '[', '(', '(a+)+$', '\\', '*', '?', "'", '"', "'; drop table x; --",
   '../../etc/passwd', '<script>alert(1)</script>', 'x'.repeat(5000), '10.0.0.0/8', 'abc/99', '::1', '1.2.3.4/33', 'tenancy.tenant',
   'nope.model', 'users.user', '$user', '{}', '[]', '{"a":1}', 'dcim.site', '-', '__', 'é', 'ＡＢＣ', '0x10', '+1', ' 1 ', '1,2',
@@ -47,7 +47,7 @@ export const HOSTILE_TEXT = [
 /** JSON values for written fields: every type, edge numbers, hostile text, nesting. */
 export const HOSTILE_JSON: unknown[] = [
   null, true, false, 0, -1, 1, 2147483647, 2147483648, -2147483649, -9223372036854775808, 1e308, -1e308, 0.5, 1.5, '',
-  ' ', 'x', 'x'.repeat(1000), '\u0000', 'a\u0000', '\ud800', '😀', '2024-02-30', '2024-02-29T24:00:00Z', 'abc', '1', 'null',
+  ' ', 'x', 'x'.repeat(1000), '\u0000', 'a\u0000', '\ud800', '😀', '2024-02-30', '2024-02-29T24:00:00Z', '0000-01-01', '0000-01-01T00:00:00Z', 'abc', '1', 'null',
   [], [null], [1, 2], ['a'], [{}], [[]], {}, { id: 1 }, { id: 'abc' }, { name: 'x' }, { slug: { slug: 'x' } }, { name__regex: '[' },
   { parent: { parent: { id: 1 } } }, { colour: 1 }, { id: 99999999999 }, { '': 1 }, { '\u0000': 1 }, 'tenancy.tenant', 'nope.nope',
   '10.0.0.1/33', 'gold', 'scheduled', '1.10.0', 'v2', JSON.parse('{"__proto__": {"polluted": true}}'),

@@ -46,7 +46,8 @@ export function parseDateTime(text: string): string | undefined {
 
 export function parseDate(text: string): string | undefined {
   const value = text.trim();
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return undefined;
+  // Years 1 to 9999, as Python's dates (and PostgreSQL, which has no year 0).
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || value.startsWith('0000')) return undefined;
   const d = new Date(`${value}T00:00:00Z`);
   return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value ? undefined : value;
 }

@@ -45,3 +45,5 @@ function render(request: RenderRequest): RenderReply {
 parentPort!.on('message', (request: RenderRequest) => {
   parentPort!.postMessage(render(request));
 });
+// Loaded: the main thread starts a render's clock from here, not from the thread's start.
+parentPort!.postMessage('ready');

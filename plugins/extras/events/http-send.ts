@@ -1,7 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { readFileSync } from 'node:fs';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
@@ -56,6 +57,28 @@ async function guardedLookup(host: string): Promise<LookupFunction> {
   };
 }
 
+/** A CA bundle is a few hundred kilobytes at most. */
+const MAX_CA_FILE = 4 * 1024 * 1024;
+
+/**
+ * The CA file's contents, read without blocking the event loop: a regular file of at most MAX_CA_FILE bytes, so that
+ * a path naming a FIFO or a device (`/dev/zero`) fails the delivery rather than stall or exhaust the server.
+ */
+async function caFile(path: string): Promise<Buffer> {
+  // Non-blocking: opening a FIFO would otherwise wait for a writer, holding one of libuv's few threads.
+  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK).catch((err: Error) => {
+    throw new Error(`CA file ${path}: ${err.message}`);
+  });
+  try {
+    const stat = await file.stat();
+    if (!stat.isFile()) throw new Error(`CA file ${path} is not a regular file`);
+    if (stat.size > MAX_CA_FILE) throw new Error(`CA file ${path} is larger than ${MAX_CA_FILE} bytes`);
+    return await file.readFile();
+  } finally {
+    await file.close();
+  }
+}
+
 /** Sends one webhook request with node's HTTP client; resolves with the status and the first bytes of the answer. */
 export async function send(req: OutgoingRequest): Promise<Answer> {
   let url: URL;
@@ -67,7 +90,7 @@ export async function send(req: OutgoingRequest): Promise<Answer> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`Unsupported URL scheme: ${url.protocol}`);
   const lookupFn = req.refuseLocal ? await guardedLookup(url.hostname) : undefined;
   const headers = { ...req.headers, 'Content-Length': String(req.body.length) };
-  const tls = url.protocol === 'https:' ? { rejectUnauthorized: req.sslVerification, ...(req.caFilePath ? { ca: readFileSync(req.caFilePath) } : {}) } : {};
+  const tls = url.protocol === 'https:' ? { rejectUnauthorized: req.sslVerification, ...(req.caFilePath ? { ca: await caFile(req.caFilePath) } : {}) } : {};
   const make = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<Answer>((resolve, reject) => {
     const outgoing = make(url, { method: req.method, headers, lookup: lookupFn, agent: false, ...tls }, (res: IncomingMessage) => {
