@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import type { Database } from '../db/database.js';
 import { withinWait } from '../queue/wait.js';
 
-/** Whether the server still takes requests: false from the moment it begins to shut down. */
+/** Where the server is in its life: `draining` from the moment it begins to shut down. */
 export interface Lifecycle {
   draining: boolean;
 }

@@ -1,4 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
+import type { Column } from '../model/field.js';
 import type { Model, UniqueConstraint } from '../model/model.js';
 import type { Db, ErrorMap, Row } from '../model/types.js';
 
@@ -8,10 +9,10 @@ export interface UniqueCandidate {
   id?: number;
 }
 
-function columnsOf(model: Model, name: string): string[] {
+function columnsOf(model: Model, name: string): Column[] {
   const field = model.field(name);
   if (!field) throw new Error(`${model.key}: unique constraint names unknown field ${name}`);
-  return field.columns().map((c) => c.name);
+  return field.columns();
 }
 
 /** The field a clash is reported under and NetBox's words for it. */
@@ -35,10 +36,11 @@ function clash(model: Model, constraint: UniqueConstraint): [string, string] {
 export async function checkUnique(model: Model, candidates: UniqueCandidate[], db: Db): Promise<ErrorMap[]> {
   const found: ErrorMap[] = candidates.map(() => ({}));
   for (const constraint of model.unique) {
-    const columns = constraint.fields.flatMap((name) => columnsOf(model, name));
-    const lower = new Set((constraint.lower ?? []).flatMap((name) => columnsOf(model, name)));
-    const whenNull = (constraint.whenNull ?? []).flatMap((name) => columnsOf(model, name));
-    const whenSet = (constraint.whenSet ?? []).flatMap((name) => columnsOf(model, name));
+    const typed = constraint.fields.flatMap((name) => columnsOf(model, name));
+    const columns = typed.map((c) => c.name);
+    const lower = new Set((constraint.lower ?? []).flatMap((name) => columnsOf(model, name).map((c) => c.name)));
+    const whenNull = (constraint.whenNull ?? []).flatMap((name) => columnsOf(model, name).map((c) => c.name));
+    const whenSet = (constraint.whenSet ?? []).flatMap((name) => columnsOf(model, name).map((c) => c.name));
     const value = (row: Row, col: string) => (lower.has(col) ? String(row[col]).toLowerCase() : row[col]);
     const applies = candidates
       .map((c, i) => ({ c, i }))
@@ -46,15 +48,18 @@ export async function checkUnique(model: Model, candidates: UniqueCandidate[], d
         && !columns.some((col) => c.row[col] === null || c.row[col] === undefined));
     if (!applies.length) continue;
     const keyOf = (row: Row) => JSON.stringify(columns.map((col) => String(value(row, col))));
-    const tuple = `(${columns.map((col) => (lower.has(col) ? 'lower(??)' : '??')).join(', ')})`;
-    const qb = db(model.table)
-      .select('id', ...columns)
-      .whereRaw(`${tuple} in (${applies.map(() => `(${columns.map(() => '?').join(', ')})`).join(', ')})`, [
+    // The candidates' values as one array per column, joined: a list of row values (`(a, b) in ((…), …)`) of ten
+    // thousand candidates exhausts PostgreSQL's stack.
+    const given = typed.map((c) => `?::${c.type}[]`);
+    const matches = typed.map((c, n) => (lower.has(c.name) ? `lower(t.??) = v.c${n}` : `t.?? = v.c${n}`));
+    const qb = db(`${model.table} as t`)
+      .distinct('t.id', ...columns.map((col) => `t.${col}`))
+      .joinRaw(`join unnest(${given.join(', ')}) as v(${typed.map((_, n) => `c${n}`).join(', ')}) on ${matches.join(' and ')}`, [
+        ...columns.map((col) => applies.map(({ c }) => value(c.row, col)) as Knex.Value),
         ...columns,
-        ...applies.flatMap(({ c }) => columns.map((col) => value(c.row, col) as Knex.Value)),
-      ]);
-    for (const col of whenNull) qb.whereNull(col);
-    for (const col of whenSet) qb.whereNot(col, '');
+      ] as Knex.Value[]);
+    for (const col of whenNull) qb.whereNull(`t.${col}`);
+    for (const col of whenSet) qb.whereNot(`t.${col}`, '');
     const holders = new Map<string, number[]>();
     for (const row of (await qb) as Row[]) holders.set(keyOf(row), [...(holders.get(keyOf(row)) ?? []), row.id as number]);
     const claimed = new Set<string>();

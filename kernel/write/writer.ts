@@ -17,7 +17,7 @@ export interface Writer {
  * insert (the retry's check then words it).
  */
 const RETRIED = new Set(['40P01', '40001', '23505', '55P03']);
-const ATTEMPTS = 5;
+const ATTEMPTS = 6;
 
 /**
  * Runs write sessions: one transaction each; events and follow-up work after the commit. A write that lost a
@@ -42,8 +42,8 @@ export class WriteRunner {
       } catch (err) {
         await session?.rolledBack();
         if (attempt >= ATTEMPTS || !RETRIED.has((err as { code?: string }).code ?? '')) throw err;
-        // A short, random pause lets the other writer finish first.
-        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * attempt));
+        // A random pause, longer each time, lets the other writers finish first.
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 10 * 2 ** attempt));
         continue;
       }
       await session!.committed();

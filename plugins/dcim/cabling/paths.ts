@@ -105,16 +105,24 @@ async function traceRound(db: Db, registry: ModelRegistry, touched: PathNode[]):
   return { affected, origins, traced, read };
 }
 
-/** `touched`, the ports paired with the touched ports in their panels, and every object of the paths through them. */
+/**
+ * `touched`, the ports paired with the touched ports in their panels, every object of the paths through them, and
+ * the ports paired with the panel ports of those paths (where a path now ending at a panel may go on).
+ */
 async function reach(db: Db, touched: PathNode[]): Promise<PathNode[]> {
   const ids = (model: string) => touched.map(parseNode).filter((n) => n.model === model).map((n) => n.id);
   const { rows } = (await db.raw(
     `with near(node) as (
        select unnest(?::text[])
        union select 'dcim.rearport:' || rear_port_id from dcim_frontport where id = any(?)
-       union select 'dcim.frontport:' || id from dcim_frontport where rear_port_id = any(?))
-     select node from near
-     union select n.node from dcim_cablepathnode n where n.path_id in (select path_id from dcim_cablepathnode where node in (select node from near))`,
+       union select 'dcim.frontport:' || id from dcim_frontport where rear_port_id = any(?)),
+     on_paths(node) as (
+       select n.node from dcim_cablepathnode n where n.path_id in (select path_id from dcim_cablepathnode where node in (select node from near))),
+     ports(kind, id) as (
+       select split_part(node, ':', 1), split_part(node, ':', 2)::int from on_paths where node like 'dcim.frontport:%' or node like 'dcim.rearport:%')
+     select node from near union select node from on_paths
+     union select 'dcim.rearport:' || f.rear_port_id from dcim_frontport f join ports p on p.kind = 'dcim.frontport' and p.id = f.id
+     union select 'dcim.frontport:' || f.id from dcim_frontport f join ports p on p.kind = 'dcim.rearport' and p.id = f.rear_port_id`,
     [touched, ids('dcim.frontport'), ids('dcim.rearport')],
   )) as { rows: { node: PathNode }[] };
   return rows.map((r) => r.node);
