@@ -394,10 +394,14 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
 
   // ---- ordering
 
-  /** Orders by this field; the default orders by its first column. */
+  /**
+   * Orders by this field; the default orders by its first column. A secret orders nothing (its order would tell of
+   * it), nor does a `json` column (PostgreSQL has no order for it): such terms are dropped as unknown ones are.
+   */
   order(step: OrderStep): void {
     const [column] = this.columns();
-    if (column && !step.rest.length) step.qb.orderBy(`${step.alias}.${column.name}`, step.desc ? 'desc' : 'asc');
+    if (!column || step.rest.length || this.secret || column.type === 'json') return;
+    step.qb.orderBy(`${step.alias}.${column.name}`, step.desc ? 'desc' : 'asc');
   }
 
   // ---- change log

@@ -113,3 +113,17 @@ describe('brief', () => {
     });
   });
 });
+
+describe('ordering terms a field cannot honour', () => {
+  it('are dropped, as unknown ones: a json column (no order in PostgreSQL) and a secret (its order would tell of it)', async () => {
+    await t.createUser('zed');
+    await t.createUser('amy');
+    const byId = (await t.get('/api/users/users/?limit=5&ordering=unknown')).body.results.map((u: { id: number }) => u.id);
+    for (const ordering of ['password', '-password']) {
+      const res = await t.get(`/api/users/users/?limit=5&ordering=${ordering}`);
+      expect(res.status).toBe(200);
+      expect(res.body.results.map((u: { id: number }) => u.id)).toEqual(byId);
+    }
+    expect((await t.get('/api/extras/webhook-deliveries/?ordering=context,-request_id')).status).toBe(200);
+  });
+});

@@ -9,10 +9,11 @@ const CABLING = 7_301_114;
 /** More nodes than this in one change take the exclusive lock: PostgreSQL's lock table is shared and small. */
 const MAX_NODE_LOCKS = 200;
 /**
- * How long a change holding cabling locks waits for more: another change may be waiting for one it holds, and
- * PostgreSQL would see that deadlock only after a second. Past it, the write is run again from the start.
+ * How long a change holding cabling locks waits for more. Another change may be waiting for one it holds: PostgreSQL
+ * sees that deadlock after a second (`deadlock_timeout`) and fails one of them, which is run again. Past this wait,
+ * on a busy server, the write is run again from the start too.
  */
-const MORE_LOCKS_WAIT = '200ms';
+const MORE_LOCKS_WAIT = '2s';
 
 /**
  * The cabling locks of one change (its transaction): each object of a path it reads or writes is locked, so that
