@@ -46,6 +46,7 @@ export function errorHandler(log: Logger) {
     }
     if (pgCode === '40P01' || pgCode === '40001' || pgCode === '55P03') {
       // Still conflicting with concurrent writes after the writer's attempts: nothing was written.
+      log.warn(`${req.method} ${requestedPath(req)}: conflicted with concurrent writes on every attempt (${pgCode})`, { request_id: req.requestId });
       res.set('Retry-After', '1');
       return send(req, res, 503, { detail: 'The change conflicted with concurrent changes and was not made; try again.', request_id: req.requestId });
     }

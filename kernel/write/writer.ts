@@ -17,7 +17,7 @@ export interface Writer {
  * insert (the retry's check then words it).
  */
 const RETRIED = new Set(['40P01', '40001', '23505', '55P03']);
-const ATTEMPTS = 6;
+const ATTEMPTS = 10;
 
 /**
  * Runs write sessions: one transaction each; events and follow-up work after the commit. A write that lost a
@@ -42,8 +42,8 @@ export class WriteRunner {
       } catch (err) {
         await session?.rolledBack();
         if (attempt >= ATTEMPTS || !RETRIED.has((err as { code?: string }).code ?? '')) throw err;
-        // A random pause, longer each time, lets the other writers finish first.
-        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 10 * 2 ** attempt));
+        // A random pause, longer each time (up to a second), lets the other writers finish first.
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * Math.min(1000, 10 * 2 ** attempt)));
         continue;
       }
       await session!.committed();
