@@ -24,9 +24,9 @@ function serve(dataDir: string, port: number, reaps = true): { child: ChildProce
 }
 
 /** The pid of the server `sh` started (its only child running `runserver`). */
-function serverPid(parent: number): number {
-  const children = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim().split(/\s+/).map(Number);
-  return children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('runserver'))!;
+function serverPid(parent: number): number | undefined {
+  const children = readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  return children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('runserver'));
 }
 
 const postmasterOf = (dataDir: string) => Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -58,10 +58,11 @@ describe('the embedded PostgreSQL', () => {
       expect(postmasterOf(dir)).not.toBe(first);
       expect((await fetch(`http://127.0.0.1:${port}/api/`)).status).toBe(200);
     } finally {
-      child.kill('SIGKILL');
+      // The server first, while its shell still names it.
       const server = serverPid(child.pid!);
       if (server) process.kill(server, 'SIGTERM');
-      await until(() => !alive(server), 30_000, 'the server to stop');
+      if (server) await until(() => !alive(server), 30_000, 'the server to stop');
+      child.kill('SIGKILL');
     }
   }, 120_000);
 
@@ -73,7 +74,7 @@ describe('the embedded PostgreSQL', () => {
     const second = { child: undefined as ChildProcess | undefined, log: () => '' };
     try {
       await until(() => first.log().includes('Patchbay listening'), 60_000, 'the first server to listen');
-      const server = serverPid(first.child.pid!);
+      const server = serverPid(first.child.pid!)!;
       process.kill(server, 'SIGKILL');
       await until(() => readFileSync(`/proc/${server}/stat`, 'utf8').includes(') Z '), 5000, 'the server to be a zombie');
       Object.assign(second, serve(dir, port));
@@ -84,9 +85,9 @@ describe('the embedded PostgreSQL', () => {
     } finally {
       first.child.kill('SIGKILL');
       const server = second.child && serverPid(second.child.pid!);
-      second.child?.kill('SIGKILL');
       if (server) process.kill(server, 'SIGTERM');
       if (server) await until(() => !alive(server), 30_000, 'the second server to stop');
+      second.child?.kill('SIGKILL');
     }
   }, 120_000);
 });
