@@ -1,4 +1,4 @@
-/** How long a scrape, a status check or a shutdown waits for Redis (which queues commands while it is away) before going on without it. */
+/** How long a scrape, a status or readiness check or a shutdown waits for Redis (which queues commands while it is away) or PostgreSQL before going on without it. */
 const WAIT_MS = 2000;
 
 /** `work`, or an error once WAIT_MS passed: a scrape or a status check must answer while Redis is away, when it matters most. */
