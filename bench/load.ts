@@ -36,7 +36,7 @@ function open(target: URL): Promise<Socket> {
 async function run(sockets: Socket[], request: Buffer, deadline: number): Promise<number> {
   const counts = await Promise.all(sockets.map((socket) => new Promise<number>((resolve, reject) => {
     let count = 0;
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     let bodyLeft = -1;
     const next = () => {
       if (performance.now() >= deadline) return finish();
