@@ -82,14 +82,14 @@ function asOwn(err: unknown): unknown {
   return new ValidationError({ __all__: err.items.flatMap((e) => Object.entries(e).flatMap(([key, messages]) => messages.map((m) => (key === '__all__' ? m : `${key}: ${m}`)))) });
 }
 
-/** Runs `step`, keeping a ValidationError as the item's errors. */
-async function capture(item: Item, step: () => Promise<void> | void): Promise<void> {
+/** Runs `step`, keeping a ValidationError in `errors` (an item's). */
+async function capture(errors: ErrorMap, step: () => Promise<void> | void): Promise<void> {
   try {
     await step();
   } catch (failure) {
     const err = asOwn(failure);
     if (!(err instanceof ValidationError)) throw err;
-    Object.assign(item.errors, err.errors);
+    Object.assign(errors, err.errors);
   }
 }
 
@@ -309,21 +309,26 @@ export class WriteSession {
     return this.logging || this.services.outbox.wants(model.key, EVENT_TYPE[action]);
   }
 
-  /** Parses one item's body field by field, as NetBox's serializers and `full_clean` do. */
+  /**
+   * Parses one item's body, as NetBox's serializers and `full_clean` do. Fields parse side by side, so that their
+   * lookups share the write's rounds (a cable's two ends, a device's site and rack); errors keep the fields' order.
+   */
   private async parse(model: Model, item: Item, ctx: WriteContext, options: WriteOptions): Promise<void> {
     const fields = this.registry.outputFields(model, 'full');
     for (const field of fields) await field.fill(ctx, item.values);
-    for (const field of fields) {
-      if (field.readOnly && !options.internal) continue;
+    const parsed = fields.filter((field) => !field.readOnly || options.internal).map(async (field) => {
       const present = field.keys.some((k) => Object.prototype.hasOwnProperty.call(item.body, k));
-      await capture(item, async () => {
+      const errors: ErrorMap = {};
+      await capture(errors, async () => {
         const fallback = present || ctx.mode !== 'create' ? undefined : field.createDefault();
         if (present) await field.parse(item.body, ctx, item.values);
         else if (ctx.mode !== 'partial' && field.required) {
           throw new ValidationError(Object.fromEntries(field.keys.map((k) => [k, [field.requiredMessage]])));
         } else if (fallback !== undefined) await field.parse({ [field.name]: fallback }, ctx, item.values);
       });
-    }
+      return errors;
+    });
+    for (const errors of await Promise.all(parsed)) Object.assign(item.errors, errors);
   }
 
   /** Parse, hooks, validation and unique checks for every item, then the set-based store and what follows it. */
@@ -343,10 +348,10 @@ export class WriteSession {
     }
     const { hooks, validate } = model.decl;
     if (hooks?.beforeSave) {
-      await Promise.all(live().map((i) => capture(i, () => hooks.beforeSave!(this.saveItem(action, i, merged), this))));
+      await Promise.all(live().map((i) => capture(i.errors, () => hooks.beforeSave!(this.saveItem(action, i, merged), this))));
     }
     if (validate) {
-      await Promise.all(live().map((i) => capture(i, () => validate(merged(i), { ...contextOf(i), model, values: i.values.values }))));
+      await Promise.all(live().map((i) => capture(i.errors, () => validate(merged(i), { ...contextOf(i), model, values: i.values.values }))));
     }
     for (const check of [model.decl.check ?? []].flat()) {
       const checked = live();
@@ -366,11 +371,13 @@ export class WriteSession {
         ? await insertRows(this.db, model, stored.map((i) => i.values.columns))
         : await updateRows(this.db, model, stored.map((i) => ({ id: i.instance!.id as number, columns: i.values.columns })));
     stored.forEach((i, n) => (i.row = rows[n]));
-    for (const field of this.registry.outputFields(model, 'full')) {
-      if (!field.store) continue;
+    // Side data (tags, custom fields, a cable's ends) is stored side by side: stores of one kind share a round.
+    await Promise.all(this.registry.outputFields(model, 'full').map(async (field) => {
       const entries = stored.filter((i) => field.name in i.values.values).map((i) => ({ id: i.row!.id as number, value: i.values.values[field.name] }));
-      if (entries.length) await field.store(entries, scope);
-    }
+      if (field.store && entries.length) await field.store(entries, scope);
+    }));
+    // What was loaded before the store is out of date now.
+    this.memo.clear();
     if (!options.internal) {
       const previous = new Map(stored.flatMap((i) => (i.instance ? [[i.instance.id as number, i.instance]] : [])));
       await this.gate.verify(this.db, model, action === 'create' ? 'add' : 'change', rows, previous);

@@ -1,3 +1,4 @@
+import type { Knex } from '@mikro-orm/knex';
 import type { Db } from '../../../kernel/index.js';
 import type { PathNode } from './nodes.js';
 
@@ -26,28 +27,39 @@ export class CablingLocks {
 
   constructor(private readonly db: Db) {}
 
-  /** Locks those of `nodes` not yet held; returns whether it took any (what was read before may have changed). */
+  /**
+   * The first locks, in the statement that finds what to lock: the nodes `reached` (a query of one `node` column)
+   * answers, in the order of their names, or the exclusive lock when they are too many.
+   */
+  async takeFirst(reached: string, bindings: readonly Knex.Value[]): Promise<void> {
+    const { rows } = (await this.db.raw(
+      `with reached as materialized (select distinct node collate "C" as node from (${reached}) r order by 1)
+       select array(select node from reached) as nodes,
+         case when (select count(*) from reached) > ? then pg_advisory_xact_lock(?::bigint)::text
+           else pg_advisory_xact_lock_shared(?::bigint)::text || (select count(pg_advisory_xact_lock(?::int, hashtext(node))) from reached)::text end as locked`,
+      [...bindings, MAX_NODE_LOCKS, CABLING, CABLING, CABLING],
+    )) as { rows: { nodes: PathNode[] }[] };
+    const [{ nodes }] = rows;
+    if (nodes.length > MAX_NODE_LOCKS) this.exclusive = true;
+    else for (const node of nodes) this.held.add(node);
+  }
+
+  /**
+   * Locks those of `nodes` not yet held, after the first ones, waiting MORE_LOCKS_WAIT at most; returns whether it
+   * took any (what was read before may have changed).
+   */
   async take(nodes: Iterable<PathNode>): Promise<boolean> {
     if (this.exclusive) return false;
     const missing = [...new Set(nodes)].filter((n) => !this.held.has(n)).sort();
     if (!missing.length) return false;
-    const first = !this.held.size;
-    const bounded = async (sql: string, bindings: (number | PathNode[])[]) => {
-      if (first) return void (await this.db.raw(sql, bindings));
-      await this.db.raw(`set local lock_timeout = '${MORE_LOCKS_WAIT}'`);
-      await this.db.raw(sql, bindings);
-      await this.db.raw('set local lock_timeout = 0');
-    };
-    if (this.held.size + missing.length > MAX_NODE_LOCKS) {
-      await bounded('select pg_advisory_xact_lock(?::bigint)', [CABLING]);
-      this.exclusive = true;
-      return true;
-    }
+    const exclusive = this.held.size + missing.length > MAX_NODE_LOCKS;
+    await this.db.raw(`set local lock_timeout = '${MORE_LOCKS_WAIT}'`);
+    if (exclusive) await this.db.raw('select pg_advisory_xact_lock(?::bigint)', [CABLING]);
     // A function scan reads the sorted array in order.
-    const nodeLocks = 'select count(pg_advisory_xact_lock(?::int, hashtext(n))) from unnest(?::text[]) as n';
-    if (first) await this.db.raw(`select pg_advisory_xact_lock_shared(?::bigint), (${nodeLocks})`, [CABLING, CABLING, missing]);
-    else await bounded(nodeLocks, [CABLING, missing]);
-    for (const node of missing) this.held.add(node);
+    else await this.db.raw('select count(pg_advisory_xact_lock(?::int, hashtext(n))) from unnest(?::text[]) as n', [CABLING, missing]);
+    await this.db.raw('set local lock_timeout = 0');
+    if (exclusive) this.exclusive = true;
+    else for (const node of missing) this.held.add(node);
     return true;
   }
 }

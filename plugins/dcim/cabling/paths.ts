@@ -1,3 +1,4 @@
+import type { Knex } from '@mikro-orm/knex';
 import { Batcher, type Db, type ModelRegistry, type Row } from '../../../kernel/index.js';
 import { cableRole, isPathEndpoint } from './cabled.js';
 import { CablingLocks } from './locks.js';
@@ -106,13 +107,13 @@ async function traceRound(db: Db, registry: ModelRegistry, touched: PathNode[]):
 }
 
 /**
- * `touched`, the ports paired with the touched ports in their panels, every object of the paths through them, and
- * the ports paired with the panel ports of those paths (where a path now ending at a panel may go on).
+ * As SQL with its bindings: `touched`, the ports paired with the touched ports in their panels, every object of the
+ * paths through them, and the ports paired with the panel ports of those paths (where a path now ending at a panel
+ * may go on).
  */
-async function reach(db: Db, touched: PathNode[]): Promise<PathNode[]> {
+function reach(touched: PathNode[]): [string, Knex.Value[]] {
   const ids = (model: string) => touched.map(parseNode).filter((n) => n.model === model).map((n) => n.id);
-  const { rows } = (await db.raw(
-    `with near(node) as (
+  const sql = `with near(node) as (
        select unnest(?::text[])
        union select 'dcim.rearport:' || rear_port_id from dcim_frontport where id = any(?)
        union select 'dcim.frontport:' || id from dcim_frontport where rear_port_id = any(?)),
@@ -122,10 +123,8 @@ async function reach(db: Db, touched: PathNode[]): Promise<PathNode[]> {
        select split_part(node, ':', 1), split_part(node, ':', 2)::int from on_paths where node like 'dcim.frontport:%' or node like 'dcim.rearport:%')
      select node from near union select node from on_paths
      union select 'dcim.rearport:' || f.rear_port_id from dcim_frontport f join ports p on p.kind = 'dcim.frontport' and p.id = f.id
-     union select 'dcim.frontport:' || f.id from dcim_frontport f join ports p on p.kind = 'dcim.rearport' and p.id = f.rear_port_id`,
-    [touched, ids('dcim.frontport'), ids('dcim.rearport')],
-  )) as { rows: { node: PathNode }[] };
-  return rows.map((r) => r.node);
+     union select 'dcim.frontport:' || f.id from dcim_frontport f join ports p on p.kind = 'dcim.rearport' and p.id = f.rear_port_id`;
+  return [sql, [touched, ids('dcim.frontport'), ids('dcim.rearport')]];
 }
 
 /**
@@ -143,7 +142,7 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
   const locks = new CablingLocks(db);
   // What the traces will most likely read, locked at once: the paths through the touched objects and the ports on
   // the other side of the touched panels (a front port's rear port, a rear port's front ports).
-  await locks.take(await reach(db, touched));
+  await locks.takeFirst(...reach(touched));
   let round = await traceRound(db, registry, touched);
   while (await locks.take(round.read)) round = await traceRound(db, registry, touched);
   const { affected, origins, traced } = round;
@@ -171,25 +170,23 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
     );
     await db('dcim_cablepathnode').whereRaw('path_id = any(?)', [kept.map((p) => p.id)]).delete();
   }
-  const written = [...kept];
-  if (fresh.length) {
-    // Ids first, so that each path's nodes can name it.
-    const { rows: ids } = (await db.raw(`select nextval(pg_get_serial_sequence('dcim_cablepath', 'id'))::int as id from generate_series(1, ?)`, [fresh.length])) as { rows: { id: number }[] };
-    const added = fresh.map((p, n) => ({ ...p, id: ids[n].id }));
-    await db.raw(
-      `insert into dcim_cablepath (id, path, is_active, is_complete, is_split, created, last_updated)
-       select v.id, v.path, v.is_active, v.is_complete, v.is_split, now(), now()
-       from jsonb_to_recordset(?::jsonb) as v(id int, path jsonb, is_active boolean, is_complete boolean, is_split boolean)`,
-      [JSON.stringify(added.map(({ id, path, is_active, is_complete, is_split }) => ({ id, path, is_active, is_complete, is_split })))],
-    );
-    written.push(...added);
-  }
-  if (written.length) {
-    const nodes = written.flatMap((p) => [...new Set(p.path.flat())].map((node) => ({ path: p.id, node, origin: p.origins.includes(node) })));
-    await db.raw(
-      `insert into dcim_cablepathnode (path_id, node, origin, created, last_updated)
-       select v.path, v.node, v.origin, now(), now() from jsonb_to_recordset(?::jsonb) as v(path int, node text, origin boolean)`,
-      [JSON.stringify(nodes)],
-    );
-  }
+  if (!kept.length && !fresh.length) return;
+  // New paths take their ids from the sequence in the statement that writes them and everyone's nodes (`k` names a
+  // new path, `path` a kept one).
+  const nodesOf = (p: TracedPath & { origins: PathNode[] }) => [...new Set(p.path.flat())].map((node) => ({ node, origin: p.origins.includes(node) }));
+  const nodes = [
+    ...kept.flatMap((p) => nodesOf(p).map((n) => ({ ...n, path: p.id }))),
+    ...fresh.flatMap((p, k) => nodesOf(p).map((n) => ({ ...n, k }))),
+  ];
+  await db.raw(
+    `with fresh as materialized (
+       select v.k, nextval(pg_get_serial_sequence('dcim_cablepath', 'id'))::int as id, v.path, v.is_active, v.is_complete, v.is_split
+       from jsonb_to_recordset(?::jsonb) as v(k int, path jsonb, is_active boolean, is_complete boolean, is_split boolean)),
+     paths as (insert into dcim_cablepath (id, path, is_active, is_complete, is_split, created, last_updated)
+       select id, path, is_active, is_complete, is_split, now(), now() from fresh)
+     insert into dcim_cablepathnode (path_id, node, origin, created, last_updated)
+     select coalesce(v.path, f.id), v.node, v.origin, now(), now()
+     from jsonb_to_recordset(?::jsonb) as v(path int, k int, node text, origin boolean) left join fresh f on f.k = v.k`,
+    [JSON.stringify(fresh.map(({ path, is_active, is_complete, is_split }, k) => ({ k, path, is_active, is_complete, is_split }))), JSON.stringify(nodes)],
+  );
 }

@@ -38,19 +38,26 @@ export function endOf(row: Row, registry: ModelRegistry): CableEndRef | undefine
   return model ? { model, id: row.termination_id as number, cable: row.cable_id as number, end: row.cable_end as 'A' | 'B' } : undefined;
 }
 
+/** The objects one end of one cable is to have. */
+export interface EndWrite {
+  cable: number;
+  end: 'A' | 'B';
+  refs: ObjectRef[];
+}
+
 /**
- * Makes `refs` the objects at end `end` of each cable: termination rows removed and added (one moving to the
- * cable's other end is moved), and the objects' `cable` and `cable_end` kept in step.
+ * Makes each write's `refs` the objects at its end of its cable: termination rows removed and added (one moving to
+ * the cable's other end is moved), and the objects' `cable` and `cable_end` kept in step. Cables just created
+ * (`created`) have no rows yet to compare with.
  */
-export async function replaceEnds(db: Db, registry: ModelRegistry, end: 'A' | 'B', writes: { cable: number; refs: ObjectRef[] }[]): Promise<void> {
-  const cables = writes.map((w) => w.cable);
-  const existing = (await db('dcim_cabletermination').select('*').whereRaw('cable_id = any(?)', [cables]).where('cable_end', end)) as Row[];
+export async function replaceEnds(db: Db, registry: ModelRegistry, writes: EndWrite[], created: boolean): Promise<void> {
+  const existing = created ? [] : ((await db('dcim_cabletermination').select('*').whereRaw('cable_id = any(?)', [[...new Set(writes.map((w) => w.cable))]])) as Row[]);
   const key = (r: ObjectRef) => `${r.model}:${r.id}`;
   const removed: Row[] = [];
   const added: CableEndRef[] = [];
-  for (const { cable, refs } of writes) {
+  for (const { cable, end, refs } of writes) {
     const wanted = new Set(refs.map(key));
-    const current = existing.filter((r) => r.cable_id === cable).map((r) => ({ row: r, ref: endOf(r, registry) }));
+    const current = existing.filter((r) => r.cable_id === cable && r.cable_end === end).map((r) => ({ row: r, ref: endOf(r, registry) }));
     removed.push(...current.filter((c) => !c.ref || !wanted.has(key(c.ref))).map((c) => c.row));
     const kept = new Set(current.flatMap((c) => (c.ref ? [key(c.ref)] : [])));
     added.push(...refs.filter((r) => !kept.has(key(r))).map((r) => ({ ...r, cable, end })));

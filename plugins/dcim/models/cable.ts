@@ -2,7 +2,7 @@ import {
   StringField, ValidationError, defineModel, f, loadDisplays,
   type ExpressionIndex, type ObjectRef, type Row, type SavedItem, type ValidateContext, type WriteSession,
 } from '../../../kernel/index.js';
-import { claimsOf, CableEndField } from '../cabling/fields/cable-ends.js';
+import { cableEnds, claimsOf, CableEndField } from '../cabling/fields/cable-ends.js';
 import { idsByModel, nodeOf, type PathNode } from '../cabling/nodes.js';
 import { retrace } from '../cabling/paths.js';
 import { checkFree, compatible } from '../cabling/rules.js';
@@ -22,7 +22,7 @@ async function endType(ctx: ValidateContext, cable: number, end: 'A' | 'B'): Pro
 /** Re-traces what the written cables touch: the cables themselves and the objects now at their ends. */
 async function retraceCables(cables: number[], session: WriteSession): Promise<void> {
   if (!cables.length) return;
-  const ends = (await session.db('dcim_cabletermination').select('*').whereRaw('cable_id = any(?)', [cables])) as Row[];
+  const ends = await cableEnds(cables, session);
   const touched: PathNode[] = [...cables.map((id) => nodeOf('dcim.cable', id)), ...ends.flatMap((e) => endOf(e, session.registry) ?? []).map((e) => nodeOf(e.model, e.id))];
   await retrace(session.db, session.registry, touched);
 }
@@ -73,7 +73,10 @@ export const Cable = defineModel('dcim.cable', {
       const twice = given[end]?.find((r) => (claims.get(nodeOf(r.model, r.id)) ?? 0) > 1);
       if (twice) throw ValidationError.of(key[end], `${twice.model} ${twice.id} is a termination of more than one cable in this request.`);
     }
-    for (const end of ['A', 'B'] as const) if (given[end]) await checkFree(given[end]!, id, key[end], ctx);
+    // Both ends' objects are read in one round; an error of the A end is reported first.
+    const free = await Promise.allSettled((['A', 'B'] as const).map((end) => (given[end] ? checkFree(given[end]!, id, key[end], ctx) : undefined)));
+    const taken = free.find((r) => r.status === 'rejected');
+    if (taken) throw taken.reason;
   },
   hooks: {
     beforeSave(item) {

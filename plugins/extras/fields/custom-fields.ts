@@ -129,7 +129,9 @@ export class CustomFieldsField extends SideTableField {
 
   override async store(entries: StoreEntry[], scope: WriteScope): Promise<void> {
     const typeId = this.typeId(scope.registry);
-    for (const batch of inBatches(entries, 3)) {
+    // A new object without values needs no row: a missing row reads, filters and snapshots as `{}`.
+    const kept = scope.mode === 'create' ? entries.filter((e) => Object.keys(e.value as JsonObject).length) : entries;
+    for (const batch of inBatches(kept, 3)) {
       await scope.db(CUSTOM_FIELD_DATA)
         .insert(batch.map((e) => ({ object_type_id: typeId, object_id: e.id, data: JSON.stringify(e.value) })))
         .onConflict(['object_type_id', 'object_id'])

@@ -6,10 +6,19 @@ import { cableRole } from '../cabled.js';
 import { cabledModels } from './link-peers.js';
 import { nestedNodes } from '../nested.js';
 import { nodeOf } from '../nodes.js';
-import { replaceEnds } from '../terminations.js';
+import { replaceEnds, type EndWrite } from '../terminations.js';
 
 /** How often each object is named as a termination by the cables of one write (an object takes one cable). */
 export const claimsOf = (ctx: Pick<WriteScope, 'memo'>) => ctx.memo.get('dcim.cable:claims', async () => new Map<string, number>());
+
+/**
+ * The termination rows of cables `ids`, in id order: one query for both ends (and for the write's snapshots, its
+ * re-trace and its answer; the session's memo is cleared when a write stores what changes them).
+ */
+export function cableEnds(ids: number[], ctx: Pick<RenderContext, 'db' | 'memo'>): Promise<Row[]> {
+  if (!ids.length) return Promise.resolve([]);
+  return ctx.memo.get(`dcim.cable:ends:${ids.join(',')}`, async () => (await ctx.db('dcim_cabletermination').select('*').whereRaw('cable_id = any(?)', [ids]).orderBy('id')) as Row[]);
+}
 
 /**
  * `a_terminations` / `b_terminations` of a cable: the objects at one end, read as `{object_type, object_id,
@@ -29,15 +38,9 @@ export class CableEndField extends Field {
     return { type: 'array', items: { type: 'object' } };
   }
 
-  /** The termination rows of cables `ids`. */
-  private async ends(ids: number[], ctx: RenderContext): Promise<Row[]> {
-    return ids.length ? ((await ctx.db('dcim_cabletermination').select('*').whereRaw('cable_id = any(?)', [ids]).orderBy('id')) as Row[]) : [];
-  }
-
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
-    // Both ends of a page share one query.
     const ids = rows.map((r) => r.id as number);
-    const all = await ctx.memo.get(`dcim.cable:ends:${ids.join(',')}`, () => this.ends(ids, ctx));
+    const all = await cableEnds(ids, ctx);
     const refsOf = (ends: Row[]) => ends.flatMap((e) => {
       const model = ctx.registry.objectTypes.keyOf(e.termination_type_id as number);
       return model ? [{ cable: e.cable_id as number, model, id: e.termination_id as number }] : [];
@@ -61,7 +64,7 @@ export class CableEndField extends Field {
       union: 'CableTerminationTerminationType',
       refs: async (rows, ctx) => {
         const ids = rows.map((r) => r.id as number);
-        const ends = (await ctx.memo.get(`dcim.cable:ends:${ids.join(',')}`, () => this.ends(ids, ctx))).filter((e) => e.cable_end === this.end);
+        const ends = (await cableEnds(ids, ctx)).filter((e) => e.cable_end === this.end);
         const byCable = new Map<number, ObjectRef[]>();
         for (const e of ends) {
           const model = ctx.registry.objectTypes.keyOf(e.termination_type_id as number);
@@ -97,13 +100,18 @@ export class CableEndField extends Field {
     return ctx.registry.all().filter((m) => cableRole(ctx.registry, m.key)).map((m) => m.key).join(', ');
   }
 
+  /** Both ends of a write are stored together (the session stores its fields side by side): one round of statements. */
   override async store(entries: StoreEntry[], scope: WriteScope): Promise<void> {
-    await replaceEnds(scope.db, scope.registry, this.end, entries.map((e) => ({ cable: e.id, refs: e.value as ObjectRef[] })));
+    const writes = entries.map((e): EndWrite => ({ cable: e.id, end: this.end, refs: e.value as ObjectRef[] }));
+    await scope.batch('dcim.cable:store-ends', writes, async (ends: EndWrite[][]) => {
+      await replaceEnds(scope.db, scope.registry, ends.flat(), scope.mode === 'create');
+      return ends.map(() => undefined);
+    });
   }
 
   /** The change log records the ids at each end, as NetBox's cables do. */
   override async snapshot(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
-    const ends = (await this.ends(rows.map((r) => r.id as number), ctx)).filter((e) => e.cable_end === this.end);
+    const ends = (await cableEnds(rows.map((r) => r.id as number), ctx)).filter((e) => e.cable_end === this.end);
     return (row, out) => {
       out[this.name] = ends.filter((e) => e.cable_id === row.id).map((e) => e.termination_id as number).sort((a, b) => a - b);
     };
