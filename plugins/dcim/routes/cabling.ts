@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { HttpError, and, cmp, detailObject, notFound, type DataAccess, type Json, type JsonObject, type PluginContext, type Row } from '../../../kernel/index.js';
+import { HttpError, and, cmp, detailObject, notFound, type DataAccess, type Db, type Json, type JsonObject, type PluginContext, type Row } from '../../../kernel/index.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from '../cabling/nodes.js';
 import { destinations, pathFrom, pathsThrough, type StoredPath } from '../cabling/stored-paths.js';
 
@@ -38,19 +38,26 @@ async function hopsFrom(ctx: PluginContext, origin: PathNode): Promise<PathNode[
   const seen = new Set<PathNode>();
   for (let at: PathNode | undefined = origin; at && !seen.has(at); ) {
     seen.add(at);
-    const path = await pathFrom(ctx.db, at);
+    const path = await bridgedPathFrom(ctx.db, at);
     if (!path) break;
     hops.push(...path.path);
     if (hops.length % 3 === 1) hops.push([], []);
     else if (hops.length % 3 === 2) hops.splice(hops.length - 1, 0, []);
-    const far = destinations(path);
-    at = undefined;
-    if (far.length === 1 && parseNode(far[0]).model === 'dcim.interface') {
-      const bridge = (await ctx.db('dcim_interface').select('bridge_id').where('id', parseNode(far[0]).id).first()) as Row | undefined;
-      if (bridge?.bridge_id) at = nodeOf('dcim.interface', bridge.bridge_id as number);
-    }
+    at = path.bridge === null ? undefined : nodeOf('dcim.interface', path.bridge);
   }
   return hops;
+}
+
+/** The path starting at `origin` and, when it completes at one interface, the interface bridged to it: one statement. */
+async function bridgedPathFrom(db: Db, origin: PathNode): Promise<(StoredPath & { bridge: number | null }) | undefined> {
+  const { rows } = (await db.raw(
+    `select p.id, p.path, p.is_active, p.is_complete, p.is_split,
+       (select i.bridge_id from dcim_interface i where p.is_complete and jsonb_array_length(p.path -> -1) = 1
+          and p.path -> -1 ->> 0 like 'dcim.interface:%' and i.id = split_part(p.path -> -1 ->> 0, ':', 2)::int) as bridge
+     from dcim_cablepathnode n join dcim_cablepath p on p.id = n.path_id where n.origin and n.node = ?`,
+    [origin],
+  )) as { rows: (StoredPath & { bridge: number | null })[] };
+  return rows[0];
 }
 
 /** `GET …/<id>/trace/` of a path endpoint: `[near ends, cable, far ends]` per segment, until the path splits. */
