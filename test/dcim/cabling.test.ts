@@ -94,6 +94,20 @@ describe('cables between two interfaces', () => {
 });
 
 describe('paths through patch panels', () => {
+  it('trace on through an interface bridged to another, as NetBox does, and only that way', async () => {
+    const [host, hv, peer] = [await device('bridge-host'), await device('bridge-hv'), await device('bridge-peer')];
+    const nic = await iface(host, 'nic0');
+    const [uplink, bridged] = [await iface(hv, 'uplink'), await iface(hv, 'br-port')];
+    const far = await iface(peer, 'eth9');
+    const first = await cable([['dcim.interface', nic]], [['dcim.interface', uplink]]);
+    const second = await cable([['dcim.interface', bridged]], [['dcim.interface', far]]);
+    expect(await traced(`${API}/interfaces/${nic.id}/trace/`)).toEqual([[['nic0'], first.id, ['uplink']]]);
+    expect((await t.request('PATCH', `${API}/interfaces/${uplink.id}/`, { body: { bridge: bridged.id } })).status).toBe(200);
+    expect(await traced(`${API}/interfaces/${nic.id}/trace/`)).toEqual([[['nic0'], first.id, ['uplink']], [['br-port'], second.id, ['eth9']]]);
+    // The bridged interface is not bridged back: from the other side the trace ends there.
+    expect(await traced(`${API}/interfaces/${far.id}/trace/`)).toEqual([[['eth9'], second.id, ['br-port']]]);
+  });
+
   it('trace interface → front → rear → rear → front → interface, and follow a middle cable going and coming back', async () => {
     const left = await device('left');
     const right = await device('right');
