@@ -19,6 +19,7 @@ import { measure, measureCount, measureWork, report, summary } from './harness.j
 import { processesBench } from './processes.js';
 import { DEVICE_INTERFACES, VLAN_PREFIXES, deviceInterfacesRest, deviceInterfacesSql, vlanPrefixesRest, vlanPrefixesSql } from './graphql-baseline.js';
 import type { Db } from '../kernel/model/types.js';
+import { knex } from '@mikro-orm/knex';
 
 /**
  * `npm run bench`: Patchbay against hand-written SQL in the same process and the same run, reported as
@@ -27,6 +28,9 @@ import type { Db } from '../kernel/model/types.js';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 // A throwaway embedded PostgreSQL, or the server named by TEST_DATABASE_URL.
 const database = await startPostgres();
+// The baselines' own pool, with node-postgres's defaults (every statement parsed and planned), as a hand-written
+// server's would be; Patchbay's prepares the statements it repeats (PREPARED_STATEMENTS).
+const plain = knex({ client: 'pg', connection: database.adminUrl, pool: { min: 0, max: 10 } });
 const server = await createServer({
   builtins: builtinPlugins,
   env: { PATCHBAY_CONFIG: '' },
@@ -71,7 +75,7 @@ try {
 
   for (const limit of [50, 1000]) {
     for (const brief of [false, true]) {
-      await compare(`List ${limit} tenants, ${brief ? 'brief' : 'full'}`, `/api/tenancy/tenants/?limit=${limit}${brief ? '&brief=1' : ''}`, tenantList(db, brief));
+      await compare(`List ${limit} tenants, ${brief ? 'brief' : 'full'}`, `/api/tenancy/tenants/?limit=${limit}${brief ? '&brief=1' : ''}`, tenantList(plain, brief));
     }
   }
 
@@ -108,7 +112,7 @@ try {
       const n = serial++;
       return { name: `Bulk ${n}`, slug: `bulk-${n}`, group: { slug: `group-${(n % 100) + 1}` }, tags: [tag1.id, tag2.id], custom_fields: { cost: n } };
     });
-  const writer = await startBaseline(bulkCreateTenants(db, { tenant: tenantType }));
+  const writer = await startBaseline(bulkCreateTenants(plain, { tenant: tenantType }));
   try {
     const post = { body: tenants, status: 201 };
     const rows = [
@@ -133,7 +137,7 @@ try {
   await db.raw(`insert into tenancy_tenant (name, slug, group_id, description, created, last_updated)
     select 'Tenant ' || i, 'tenant-' || i, (i % 100) + 1, 'Tenant number ' || i, now(), now() from generate_series(1001, 100000) i`);
   await db.raw('analyze');
-  await compare('Filter 100,000 tenants: q=4242&group=group-43, 50 a page', '/api/tenancy/tenants/?q=4242&group=group-43', filteredTenants(db));
+  await compare('Filter 100,000 tenants: q=4242&group=group-43, 50 a page', '/api/tenancy/tenants/?q=4242&group=group-43', filteredTenants(plain));
 
   // DCIM: the demo data set (40 sites of 50 devices: 2,000 devices, about 39,000 interfaces).
   // With extras' config contexts (global, by region, by role, by tag) and the leaf switches' config template.
@@ -142,9 +146,9 @@ try {
   });
   await db.raw('analyze');
   const scenarios: [string, string, ReturnType<typeof interfaceList>][] = [50, 1000].flatMap((limit): [string, string, ReturnType<typeof interfaceList>][] => [
-    [`List ${limit} interfaces, full`, `/api/dcim/interfaces/?limit=${limit}`, interfaceList(db, false)],
-    [`List ${limit} interfaces, brief`, `/api/dcim/interfaces/?limit=${limit}&brief=1`, interfaceList(db, true)],
-    [`List ${limit} devices, full (with config_context)`, `/api/dcim/devices/?limit=${limit}`, deviceList(db)],
+    [`List ${limit} interfaces, full`, `/api/dcim/interfaces/?limit=${limit}`, interfaceList(plain, false)],
+    [`List ${limit} interfaces, brief`, `/api/dcim/interfaces/?limit=${limit}&brief=1`, interfaceList(plain, true)],
+    [`List ${limit} devices, full (with config_context)`, `/api/dcim/devices/?limit=${limit}`, deviceList(plain)],
   ]);
   for (const [title, path, handler] of scenarios) await compare(title, path, handler);
 
@@ -168,10 +172,10 @@ try {
     const found = new Set(cabled.map((r) => r[key]));
     if (!wanted.every((k) => found.has(k))) throw new Error(`The cabled page lacks ${key} ${wanted.filter((k) => !found.has(k)).join(', ')}`);
   }
-  await compare('List 1000 cabled interfaces, full', cabledPath, interfaceList(db, false, true));
+  await compare('List 1000 cabled interfaces, full', cabledPath, interfaceList(plain, false, true));
   const segments = (await (await fetch(`${base}/api/dcim/interfaces/${traced}/trace/`, { headers: auth })).json()) as unknown[];
   if (segments.length !== 10) throw new Error(`The trace has ${segments.length} segments, not 10`);
-  await compare('Trace one path of 10 hops', `/api/dcim/interfaces/${traced}/trace/`, interfaceTrace(db, traced));
+  await compare('Trace one path of 10 hops', `/api/dcim/interfaces/${traced}/trace/`, interfaceTrace(plain, traced));
 
   // Cable writes between free interfaces: each request uses up its own, so a fixed number of requests is timed, with
   // pairs from one pool; then what each side wrote per cable is compared.
@@ -183,7 +187,7 @@ try {
   });
   const typeOf = async (app: string, model: string) => ((await db('core_objecttype').where({ app_label: app, model }).first('id')) as { id: number }).id;
   const cableType = await typeOf('dcim', 'cable');
-  const cabler = await startBaseline(createCables(db, { cable: cableType, interface: await typeOf('dcim', 'interface') }));
+  const cabler = await startBaseline(createCables(plain, { cable: cableType, interface: await typeOf('dcim', 'interface') }));
   try {
     const writes = [
       { title: `Create ${singles} cables, one request each (4 clients)`, requests: singles, items: 1, concurrency: 4, warmup: 3, body: nextCable },
@@ -218,7 +222,7 @@ try {
   // with the device reached from the template, against the same text written by hand from three statements.
   const leaf = (await db('dcim_device as d').join('dcim_devicerole as r', 'r.id', 'd.role_id').where('r.name', 'Leaf switch').orderBy('d.id').first('d.id')) as { id: number };
   const renderPath = `/api/dcim/devices/${leaf.id}/render-config/`;
-  const renderer = await startBaseline(renderLeafBaseline(db, leaf.id));
+  const renderer = await startBaseline(renderLeafBaseline(plain, leaf.id));
   try {
     const post = (status: number) => ({ body: () => ({}), status });
     const rendered = async (url: string, headers: Record<string, string>) =>
@@ -250,8 +254,8 @@ try {
     return (await res.json()) as Record<string, unknown>;
   };
   const graphqlScenarios: [string, string, ReturnType<typeof vlanPrefixesSql>, typeof vlanPrefixesRest][] = [
-    ['GraphQL vlan_list { prefixes }', VLAN_PREFIXES, vlanPrefixesSql(db), vlanPrefixesRest],
-    ['GraphQL device_list { interfaces { ip_addresses } }, 1000 devices', DEVICE_INTERFACES, deviceInterfacesSql(db, await typeOf('dcim', 'interface')), deviceInterfacesRest],
+    ['GraphQL vlan_list { prefixes }', VLAN_PREFIXES, vlanPrefixesSql(plain), vlanPrefixesRest],
+    ['GraphQL device_list { interfaces { ip_addresses } }, 1000 devices', DEVICE_INTERFACES, deviceInterfacesSql(plain, await typeOf('dcim', 'interface')), deviceInterfacesRest],
   ];
   for (const [title, query, sql, rest] of graphqlScenarios) {
     const answers = [await sql(), await graphql(query), await rest(get)];
@@ -285,10 +289,10 @@ try {
     select set_masklen('120.0.0.0'::inet + i, 8), 'active', '', '', '', '', now(), now() from generate_series(1, 100000) i`);
   await db.raw('analyze');
   const ipamScenarios: [string, string, ReturnType<typeof prefixList>][] = [
-    ['Available IPs of a /8 holding 100,000 addresses, first 100', `/api/ipam/prefixes/${slash8.id}/available-ips/?limit=100`, availableIps(db, slash8.id)],
+    ['Available IPs of a /8 holding 100,000 addresses, first 100', `/api/ipam/prefixes/${slash8.id}/available-ips/?limit=100`, availableIps(plain, slash8.id)],
     ...[50, 1000].flatMap((limit): [string, string, ReturnType<typeof prefixList>][] => [
-      [`List ${limit} IP addresses, full`, `/api/ipam/ip-addresses/?limit=${limit}`, ipAddressList(db)],
-      [`List ${limit} prefixes with _depth and children, among 100,000`, `/api/ipam/prefixes/?limit=${limit}`, prefixList(db)],
+      [`List ${limit} IP addresses, full`, `/api/ipam/ip-addresses/?limit=${limit}`, ipAddressList(plain)],
+      [`List ${limit} prefixes with _depth and children, among 100,000`, `/api/ipam/prefixes/?limit=${limit}`, prefixList(plain)],
     ]),
   ];
   for (const [title, path, handler] of ipamScenarios) await compare(title, path, handler);
@@ -302,6 +306,7 @@ try {
     date: new Date().toISOString(), seconds, node: process.version, cpus: availableParallelism(), cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30),
   });
 } finally {
+  await plain.destroy();
   await server.close();
   await database.stop();
 }

@@ -78,6 +78,11 @@ export const SETTINGS = {
     'integer',
     'Seconds one SQL statement may run before PostgreSQL cancels it (the request then gets 503); 0 for no limit. Migrations run without it.',
   ),
+  PREPARED_STATEMENTS: setting(
+    defaulted(boolean(), true),
+    'boolean',
+    'Statements the server runs repeatedly are prepared once per database connection (PostgreSQL keeps their plans). Turn off behind a pooler that cannot keep them (PgBouncer in transaction mode before 1.21).',
+  ),
   MAX_BULK_OBJECTS: setting(
     defaulted(min(integer(), 1), 10_000),
     'integer',

@@ -2,6 +2,7 @@ import { MikroORM, type EntitySchema } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/knex';
 import { Migrator } from '@mikro-orm/migrations';
 import type { MigrationSource } from './migrations.js';
+import { PreparedStatements, type PgConnection } from './prepared.js';
 
 export const MIGRATIONS_TABLE = 'patchbay_migrations';
 
@@ -11,6 +12,8 @@ const MIGRATION_LOCK = BigInt('0x7061746368626179').toString();
 export interface DatabaseOptions {
   /** Milliseconds a statement may run before PostgreSQL cancels it; 0 for no limit. */
   statementTimeoutMs: number;
+  /** Repeated statements run as prepared statements (`PreparedStatements`). */
+  prepared?: boolean;
 }
 
 /** The ORM, its knex query builder and the migrations of every enabled plugin. */
@@ -29,8 +32,9 @@ export class Database {
     });
   }
 
-  static async open(url: string, entities: EntitySchema[], migrations: MigrationSource[], { statementTimeoutMs }: DatabaseOptions): Promise<Database> {
+  static async open(url: string, entities: EntitySchema[], migrations: MigrationSource[], { statementTimeoutMs, prepared }: DatabaseOptions): Promise<Database> {
     const connectListeners: (() => void)[] = [];
+    const statements = prepared ? new PreparedStatements() : undefined;
     const orm = await MikroORM.init({
       clientUrl: url,
       entities,
@@ -53,7 +57,8 @@ export class Database {
         max: 10,
         // A request waits this long for a connection (a busy pool, a database coming back), then answers 503.
         acquireTimeoutMillis: 10_000,
-        afterCreate: (connection: unknown, done: (err: Error | null, connection: unknown) => void) => {
+        afterCreate: (connection: PgConnection, done: (err: Error | null, connection: unknown) => void) => {
+          statements?.attach(connection);
           for (const listener of connectListeners) listener();
           done(null, connection);
         },

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { isStalePlan } from '../db/prepared.js';
 import { HttpError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { ItemErrors, ValidationError } from '../model/types.js';
@@ -49,6 +50,12 @@ export function errorHandler(log: Logger) {
       log.warn(`${req.method} ${requestedPath(req)}: conflicted with concurrent writes on every attempt (${pgCode})`, { request_id: req.requestId });
       res.set('Retry-After', '1');
       return send(req, res, 503, { detail: 'The change conflicted with concurrent changes and was not made; try again.', request_id: req.requestId });
+    }
+    if (isStalePlan(err)) {
+      // A schema change by another process outdated this connection's prepared statements: it is being replaced.
+      log.warn(`${req.method} ${requestedPath(req)}: a prepared statement outlived a change of the schema`, { request_id: req.requestId });
+      res.set('Retry-After', '1');
+      return send(req, res, 503, { detail: 'The database schema changed under this request; try again.', request_id: req.requestId });
     }
     if (pgCode === '23505') return send(req, res, 400, { __all__: ['An object with these values already exists.'] });
     if (pgCode === '23503') return send(req, res, 409, { detail: 'The change conflicts with objects that refer to this one.' });

@@ -1,5 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
 import { oneAtATime } from '../db/one-at-a-time.js';
+import { isStalePlan } from '../db/prepared.js';
 import type { Actor } from './context.js';
 import type { Gate } from './gate.js';
 import { WriteSession, type SessionServices } from './session.js';
@@ -14,7 +15,8 @@ export interface Writer {
 /**
  * Conflicts a concurrent write causes, which a fresh attempt resolves: a deadlock, a serialization failure, a lock
  * not granted in time (`lock_timeout`), and a unique violation by an object committed between our check and our
- * insert (the retry's check then words it).
+ * insert (the retry's check then words it). So does a prepared statement a schema change outdated (`isStalePlan`):
+ * the next attempt runs on a fresh connection.
  */
 const RETRIED = new Set(['40P01', '40001', '23505', '55P03']);
 const ATTEMPTS = 10;
@@ -41,7 +43,7 @@ export class WriteRunner {
         });
       } catch (err) {
         await session?.rolledBack();
-        if (attempt >= ATTEMPTS || !RETRIED.has((err as { code?: string }).code ?? '')) throw err;
+        if (attempt >= ATTEMPTS || !(RETRIED.has((err as { code?: string }).code ?? '') || isStalePlan(err))) throw err;
         // A random pause, longer each time (up to a second), lets the other writers finish first.
         await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * Math.min(1000, 10 * 2 ** attempt)));
         continue;
