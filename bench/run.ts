@@ -19,7 +19,7 @@ import { measure, measureCount, measureWork, report, summary } from './harness.j
 import { processesBench } from './processes.js';
 import { DEVICE_INTERFACES, VLAN_PREFIXES, deviceInterfacesRest, deviceInterfacesSql, vlanPrefixesRest, vlanPrefixesSql } from './graphql-baseline.js';
 import type { Db } from '../kernel/model/types.js';
-import { knex } from '@mikro-orm/knex';
+import { knex, type Knex } from '@mikro-orm/knex';
 
 /**
  * `npm run bench`: Patchbay against hand-written SQL in the same process and the same run, reported as
@@ -28,13 +28,17 @@ import { knex } from '@mikro-orm/knex';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 // A throwaway embedded PostgreSQL, or the server named by TEST_DATABASE_URL.
 const database = await startPostgres();
-// The baselines' own pool, with node-postgres's defaults (every statement parsed and planned), as a hand-written
-// server's would be; Patchbay's prepares the statements it repeats (PREPARED_STATEMENTS).
-const plain = knex({ client: 'pg', connection: database.adminUrl, pool: { min: 0, max: 10 } });
 const server = await createServer({
   builtins: builtinPlugins,
   env: { PATCHBAY_CONFIG: '' },
   settings: { DATABASE_URL: database.adminUrl, PORT: 0, LOG_LEVEL: 'error', SECRET_KEY: 'bench' },
+});
+// The baselines' own pool: Patchbay's connection settings and value parsing, but every statement parsed and planned
+// (node-postgres's default), as a hand-written server's would be; Patchbay prepares the statements it repeats.
+const plain = knex({
+  client: 'pg',
+  connection: { ...(server.db.knex.client as { connectionSettings: Knex.StaticConnectionConfig }).connectionSettings, connectionString: database.adminUrl },
+  pool: { min: 0, max: 10 },
 });
 try {
   const base = await server.listen();
