@@ -129,6 +129,8 @@ export class WriteSession {
     private readonly gate: Gate,
     /** Where rendered URLs point (the request's host); empty for host-less rendering. */
     private readonly baseUrl = '',
+    /** Which run of the write this is: a write that conflicted is run again (`WriteRunner`). */
+    readonly attempt = 1,
   ) {}
 
   get settings(): Settings {

@@ -36,7 +36,7 @@ export class WriteRunner {
       let result: T;
       try {
         result = await this.knex.transaction(async (trx) => {
-          session = new WriteSession(oneAtATime(trx), this.services, writer.actor, writer.gate, writer.baseUrl);
+          session = new WriteSession(oneAtATime(trx), this.services, writer.actor, writer.gate, writer.baseUrl, attempt);
           const done = await work(session);
           await session.storeEvents();
           return done;

@@ -1,6 +1,6 @@
 import type { Row, WriteSession } from '../../../kernel/index.js';
 import { nodeOf } from '../../dcim/cabling/nodes.js';
-import { retrace } from '../../dcim/cabling/paths.js';
+import { retraceIn } from '../../dcim/cabling/paths.js';
 import type { CableRole, PassThrough } from '../../dcim/cabling/roles.js';
 
 const TERMINATION = 'circuits.circuittermination';
@@ -45,5 +45,5 @@ export const circuitTerminationRole: CableRole = {
 export async function retraceCircuits(terminations: Row[], session: WriteSession): Promise<void> {
   const circuits = [...new Set(terminations.map((t) => t.circuit_id as number))];
   const ends = (await session.db(TERMINATION.replace('.', '_')).select('id').whereIn('circuit_id', circuits)) as Row[];
-  await retrace(session.db, session.registry, [...ends, ...terminations].map((t) => nodeOf(TERMINATION, t.id as number)));
+  await retraceIn(session, [...ends, ...terminations].map((t) => nodeOf(TERMINATION, t.id as number)));
 }

@@ -25,13 +25,19 @@ export class CablingLocks {
   private readonly held = new Set<PathNode>();
   private exclusive = false;
 
-  constructor(private readonly db: Db) {}
+  /** `alone`: take the exclusive lock at once (a change that kept meeting others runs by itself). */
+  constructor(private readonly db: Db, private readonly alone = false) {}
 
   /**
    * The first locks, in the statement that finds what to lock: the nodes `reached` (a query of one `node` column)
    * answers, in the order of their names, or the exclusive lock when they are too many.
    */
   async takeFirst(reached: string, bindings: readonly Knex.Value[]): Promise<void> {
+    if (this.alone) {
+      await this.db.raw('select pg_advisory_xact_lock(?::bigint)', [CABLING]);
+      this.exclusive = true;
+      return;
+    }
     const { rows } = (await this.db.raw(
       `with reached as materialized (select distinct node collate "C" as node from (${reached}) r order by 1)
        select array(select node from reached) as nodes,

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { Batcher, type Db, type ModelRegistry, type Row } from '../../../kernel/index.js';
+import { Batcher, type Db, type ModelRegistry, type Row, type WriteSession } from '../../../kernel/index.js';
 import { cableRole, isPathEndpoint } from './cabled.js';
 import { CablingLocks } from './locks.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from './nodes.js';
@@ -137,9 +137,9 @@ function reach(touched: PathNode[]): [string, Knex.Value[]] {
  * hold (old and new); when a round read objects it had not locked, it locks them and traces again, since another
  * change may have written them meanwhile. Changes on separate links run side by side.
  */
-export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode[]): Promise<void> {
+export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode[], options: { alone?: boolean } = {}): Promise<void> {
   if (!touched.length) return;
-  const locks = new CablingLocks(db);
+  const locks = new CablingLocks(db, options.alone);
   // What the traces will most likely read, locked at once: the paths through the touched objects and the ports on
   // the other side of the touched panels (a front port's rear port, a rear port's front ports).
   await locks.takeFirst(...reach(touched));
@@ -189,4 +189,13 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
      from jsonb_to_recordset(?::jsonb) as v(path int, k int, node text, origin boolean) left join fresh f on f.k = v.k`,
     [JSON.stringify(fresh.map(({ path, is_active, is_complete, is_split }, k) => ({ k, path, is_active, is_complete, is_split }))), JSON.stringify(nodes)],
   );
+}
+
+/**
+ * A write's re-trace. Changes that meet lock each other's objects in turns, and may deadlock (PostgreSQL then fails
+ * one, which is run again); from its third run on, a change takes the cabling lock for itself, so that on a busy
+ * server it cannot keep losing.
+ */
+export function retraceIn(session: Pick<WriteSession, 'db' | 'registry' | 'attempt'>, touched: PathNode[]): Promise<void> {
+  return retrace(session.db, session.registry, touched, { alone: session.attempt > 2 });
 }

@@ -4,7 +4,7 @@ import {
 } from '../../../kernel/index.js';
 import { cableEnds, claimsOf, CableEndField } from '../cabling/fields/cable-ends.js';
 import { idsByModel, nodeOf, type PathNode } from '../cabling/nodes.js';
-import { retrace } from '../cabling/paths.js';
+import { retraceIn } from '../cabling/paths.js';
 import { checkFree, compatible } from '../cabling/rules.js';
 import { attach, detach, endOf } from '../cabling/terminations.js';
 import { CableEnd, CableLengthUnit, CableType, LinkStatus } from '../choices.js';
@@ -24,7 +24,7 @@ async function retraceCables(cables: number[], session: WriteSession): Promise<v
   if (!cables.length) return;
   const ends = await cableEnds(cables, session);
   const touched: PathNode[] = [...cables.map((id) => nodeOf('dcim.cable', id)), ...ends.flatMap((e) => endOf(e, session.registry) ?? []).map((e) => nodeOf(e.model, e.id))];
-  await retrace(session.db, session.registry, touched);
+  await retraceIn(session, touched);
 }
 
 const changesPaths = (item: SavedItem) =>
@@ -132,12 +132,12 @@ export const CableTermination = defineModel('dcim.cabletermination', {
       const after = items.flatMap((i) => endOf(i.row, registry) ?? []);
       await detach(session.db, registry, before);
       await attach(session.db, registry, after);
-      await retrace(session.db, registry, [...before, ...after].flatMap((e) => [nodeOf('dcim.cable', e.cable), nodeOf(e.model, e.id)]));
+      await retraceIn(session, [...before, ...after].flatMap((e) => [nodeOf('dcim.cable', e.cable), nodeOf(e.model, e.id)]));
     },
     async afterDelete(rows, session) {
       const ends = rows.flatMap((r) => endOf(r, session.registry) ?? []);
       await detach(session.db, session.registry, ends);
-      await retrace(session.db, session.registry, ends.flatMap((e) => [nodeOf('dcim.cable', e.cable), nodeOf(e.model, e.id)]));
+      await retraceIn(session, ends.flatMap((e) => [nodeOf('dcim.cable', e.cable), nodeOf(e.model, e.id)]));
     },
   },
 });

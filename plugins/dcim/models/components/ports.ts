@@ -1,7 +1,7 @@
 import { ValidationError, f, type Row, type WriteSession } from '../../../../kernel/index.js';
 import { nodeOf } from '../../cabling/nodes.js';
 import { frontToRear, rearToFront } from '../../cabling/pass-through.js';
-import { retrace } from '../../cabling/paths.js';
+import { retraceIn } from '../../cabling/paths.js';
 import { ConsolePortSpeed, ConsolePortType, PortType, PowerOutletFeedLeg, PowerOutletStatus, PowerOutletType, PowerPortType } from '../../choices.js';
 import { countRows } from '../../rules/count-rows.js';
 import { defineComponent } from './component.js';
@@ -11,7 +11,7 @@ const PORTS_CONNECT_TO = ['dcim.consoleport', 'dcim.consoleserverport', 'dcim.in
 
 /** Re-traces the paths through front ports and their rear ports (a mapping changed, or the port went). */
 async function retracePorts(fronts: Row[], session: WriteSession): Promise<void> {
-  await retrace(session.db, session.registry, fronts.flatMap((f) => [nodeOf('dcim.frontport', f.id as number), nodeOf('dcim.rearport', f.rear_port_id as number)]));
+  await retraceIn(session, fronts.flatMap((f) => [nodeOf('dcim.frontport', f.id as number), nodeOf('dcim.rearport', f.rear_port_id as number)]));
 }
 
 export const ConsolePort = defineComponent('dcim.consoleport', {
@@ -80,7 +80,7 @@ export const RearPort = defineComponent('dcim.rearport', {
   hooks: {
     async afterSave(items, session) {
       const changed = items.filter((i) => i.instance && i.instance.positions !== i.row.positions);
-      await retrace(session.db, session.registry, changed.map((i) => nodeOf('dcim.rearport', i.row.id as number)));
+      await retraceIn(session, changed.map((i) => nodeOf('dcim.rearport', i.row.id as number)));
     },
   },
   async validate(row, ctx) {
