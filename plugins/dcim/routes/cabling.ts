@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
-import { HttpError, and, cmp, detailObject, notFound, type DataAccess, type Db, type Json, type JsonObject, type PluginContext, type Row } from '../../../kernel/index.js';
+import { HttpError, and, cmp, detailObject, notFound, type DataAccess, type Json, type JsonObject, type PluginContext, type Row } from '../../../kernel/index.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from '../cabling/nodes.js';
-import { destinations, pathFrom, pathsThrough, type StoredPath } from '../cabling/stored-paths.js';
+import { bridgedPathFrom, destinations, pathFrom, pathsThrough, type StoredPath } from '../cabling/stored-paths.js';
 
 /** The nested form of every node the reader may view, one list per model. */
 async function nested(nodes: PathNode[], reader: DataAccess, ctx: PluginContext): Promise<Map<PathNode, JsonObject>> {
@@ -46,18 +46,6 @@ async function hopsFrom(ctx: PluginContext, origin: PathNode): Promise<PathNode[
     at = path.bridge === null ? undefined : nodeOf('dcim.interface', path.bridge);
   }
   return hops;
-}
-
-/** The path starting at `origin` and, when it completes at one interface, the interface bridged to it: one statement. */
-async function bridgedPathFrom(db: Db, origin: PathNode): Promise<(StoredPath & { bridge: number | null }) | undefined> {
-  const { rows } = (await db.raw(
-    `select p.id, p.path, p.is_active, p.is_complete, p.is_split,
-       (select i.bridge_id from dcim_interface i where p.is_complete and jsonb_array_length(p.path -> -1) = 1
-          and p.path -> -1 ->> 0 like 'dcim.interface:%' and i.id = split_part(p.path -> -1 ->> 0, ':', 2)::int) as bridge
-     from dcim_cablepathnode n join dcim_cablepath p on p.id = n.path_id where n.origin and n.node = ?`,
-    [origin],
-  )) as { rows: (StoredPath & { bridge: number | null })[] };
-  return rows[0];
 }
 
 /** `GET …/<id>/trace/` of a path endpoint: `[near ends, cable, far ends]` per segment, until the path splits. */
