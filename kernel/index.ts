@@ -71,7 +71,7 @@ export { ValidationError, ItemErrors, type Memo, type Row, type Json, type JsonO
 export { HttpError, notFound } from './errors.js';
 export { escapeHtml } from './http/text.js';
 export { send } from './http/respond.js';
-export { isPlainObject, pythonType } from './model/values.js';
+export { isPlainObject, isStoredId, pythonType } from './model/values.js';
 export { paginate, pageOf } from './rest/pagination.js';
 export { Services } from './services.js';
 export type { JobRun, LogLevel, EnqueueOptions, QueuePort } from './queue/port.js';

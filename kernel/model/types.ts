@@ -38,10 +38,12 @@ export class ItemErrors extends Error {
 
 /**
  * Values computed once per request or write and shared by every field that needs them (custom field
- * definitions, say). A write clears it once it stored its objects.
+ * definitions, say). A write forgets what it read once it stored its objects, and remembers what it stored.
  */
 export class Memo {
   private readonly values = new Map<string, Promise<unknown>>();
+  /** What the write stored itself (the links it inserted): the database holds just that until it stores again. */
+  private readonly written = new Map<string, unknown>();
 
   get<T>(key: string, compute: () => Promise<T>): Promise<T> {
     let value = this.values.get(key) as Promise<T> | undefined;
@@ -54,6 +56,17 @@ export class Memo {
     return value;
   }
 
+  /** Keeps a value a store has just written, so that the reads after it (change records, the answer) need not read it back. */
+  remember(key: string, value: unknown): void {
+    this.written.set(key, value);
+  }
+
+  /** The value stored under `key` by this write, if it stored one. */
+  recall<T>(key: string): T | undefined {
+    return this.written.get(key) as T | undefined;
+  }
+
+  /** Forgets what was read (a store outdates it); what the write stored stays true. */
   clear(): void {
     this.values.clear();
   }

@@ -1,6 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import { applyFilter } from '../filters/compile.js';
 import { FilterError } from '../filters/errors.js';
+import { EQUALITY_LOOKUPS } from '../filters/lookups.js';
 import { and, cmp, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
@@ -52,14 +53,75 @@ function pathProblem(model: Model, path: string[], registry: ModelRegistry): str
   return undefined;
 }
 
+/** Column types a set of values can be sent in as one typed array. */
+const ARRAY_TYPES = /^(integer|bigint|smallint|boolean|text|varchar\(\d+\))$/;
+
+/** A part of the matching statement: its text and bindings. */
+interface Part {
+  sql: string;
+  bindings: readonly Knex.Value[];
+}
+
+/** An attribute set every attribute of which is one of the model's own columns compared for equality. */
+interface DirectSet {
+  shape: string;
+  columns: { name: string; type: string }[];
+  values: unknown[];
+}
+
 /**
- * Matches many attribute sets of one model in a single query: each set compiles through the filter tree
- * (relation paths become subqueries) and the sets are joined with UNION ALL, two rows at most each.
+ * The set as direct column comparisons, 'none' when a value cannot equal its column (it matches nothing, as in the
+ * filter), or undefined when an attribute needs the filter tree (a relation path, a null, a field's own equality).
+ */
+function directSet(model: Model, registry: ModelRegistry, paths: { path: string[]; value: unknown }[]): DirectSet | 'none' | undefined {
+  const set: DirectSet = { shape: '', columns: [], values: [] };
+  for (const { path, value } of paths) {
+    if (path.length !== 1 || value === null || typeof value === 'object') return undefined;
+    const field = registry.fieldOf(model, path[0]);
+    const columns = field?.columns();
+    if (!field || columns?.length !== 1 || field.lookups().exact !== EQUALITY_LOOKUPS.exact) return undefined;
+    const type = columns[0].type === 'serial' ? 'integer' : columns[0].type;
+    if (!ARRAY_TYPES.test(type)) return undefined;
+    try {
+      set.values.push(field.filterValue(value, 'exact'));
+    } catch (err) {
+      if (err instanceof FilterError && err.kind === 'value') return 'none';
+      throw err;
+    }
+    set.columns.push({ name: columns[0].name, type });
+  }
+  set.shape = set.columns.map((c) => c.name).join(',');
+  return set;
+}
+
+/**
+ * Sets of one shape (`{slug}` of a hundred tenants' groups) in one part whose text does not depend on their number:
+ * the values as typed arrays, each set's matches found through the indexes by a lateral subquery, two at most.
+ */
+async function directPart(scope: WriteScope, model: Model, sets: { i: number; set: DirectSet }[], gate?: Gate): Promise<Part> {
+  const { db } = scope;
+  const { columns } = sets[0].set;
+  const one = db(`${model.table} as t`).select('t.id');
+  for (const [n, c] of columns.entries()) one.whereRaw(`t.?? = v.c${n}`, [c.name]);
+  if (gate) await gate.restrict(one, model, 'view');
+  const inner = one.limit(2).toSQL();
+  const given = ['?::integer[]', ...columns.map((c) => `?::${c.type}[]`)].join(', ');
+  const names = ['k', ...columns.map((_, n) => `c${n}`)].join(', ');
+  return {
+    sql: `select v.k, m.id from unnest(${given}) as v(${names}) cross join lateral (${inner.sql}) as m`,
+    bindings: [sets.map(({ i }) => i), ...columns.map((_, n) => sets.map(({ set }) => set.values[n]) as Knex.Value), ...inner.bindings],
+  };
+}
+
+/**
+ * Matches many attribute sets of one model in a single query: sets of plain columns by shape (`directPart`), any
+ * other compiled through the filter tree (relation paths become subqueries), joined with UNION ALL.
  */
 async function matchAll(scope: WriteScope, model: Model, sets: Record<string, unknown>[], gate?: Gate): Promise<Match[]> {
   const { db, registry } = scope;
   const matches: Match[] = sets.map(() => ({ ids: [] }));
-  const parts: Knex.QueryBuilder[] = [];
+  const parts: Part[] = [];
+  const shapes = new Map<string, { i: number; set: DirectSet }[]>();
   for (const [i, attrs] of sets.entries()) {
     const paths = Object.entries(flatten(attrs)).map(([path, value]) => ({ path: path.split('__'), value }));
     const problem = paths.map(({ path }) => pathProblem(model, path, registry)).find(Boolean);
@@ -67,8 +129,14 @@ async function matchAll(scope: WriteScope, model: Model, sets: Record<string, un
       matches[i] = { error: problem };
       continue;
     }
+    const set = paths.length ? directSet(model, registry, paths) : undefined;
+    if (set === 'none') continue;
+    if (set) {
+      shapes.set(set.shape, [...(shapes.get(set.shape) ?? []), { i, set }]);
+      continue;
+    }
     const node: FilterNode = and(paths.map(({ path, value }) => cmp(path, 'exact', value)));
-    const qb = db(`${model.table} as t`).select(db.raw('? as k', [i]), 't.id');
+    const qb = db(`${model.table} as t`).select(db.raw('?::integer as k', [i]), 't.id');
     try {
       applyFilter(qb, model, node, { db, registry });
     } catch (err) {
@@ -78,11 +146,11 @@ async function matchAll(scope: WriteScope, model: Model, sets: Record<string, un
       continue;
     }
     if (gate) await gate.restrict(qb, model, 'view');
-    parts.push(qb.limit(2));
+    parts.push(qb.limit(2).toSQL());
   }
+  for (const shaped of shapes.values()) parts.push(await directPart(scope, model, shaped, gate));
   if (parts.length) {
-    const compiled = parts.map((p) => p.toSQL());
-    const { rows } = (await db.raw(compiled.map((c) => `(${c.sql})`).join(' union all '), compiled.flatMap((c) => c.bindings))) as {
+    const { rows } = (await db.raw(parts.map((c) => `(${c.sql})`).join(' union all '), parts.flatMap((c) => c.bindings))) as {
       rows: { k: number; id: number }[];
     };
     for (const row of rows) (matches[Number(row.k)] as { ids: number[] }).ids.push(row.id);

@@ -35,6 +35,8 @@ function clash(model: Model, constraint: UniqueConstraint): [string, string] {
  */
 export async function checkUnique(model: Model, candidates: UniqueCandidate[], db: Db): Promise<ErrorMap[]> {
   const found: ErrorMap[] = candidates.map(() => ({}));
+  const checks: { constraint: UniqueConstraint; applies: { c: UniqueCandidate; i: number }[]; keyOf: (row: Row) => string }[] = [];
+  const parts: Knex.Sql[] = [];
   for (const constraint of model.unique) {
     const typed = constraint.fields.flatMap((name) => columnsOf(model, name));
     const columns = typed.map((c) => c.name);
@@ -47,25 +49,34 @@ export async function checkUnique(model: Model, candidates: UniqueCandidate[], d
       .filter(({ c }) => !whenNull.some((col) => c.row[col] !== null && c.row[col] !== undefined) && !whenSet.some((col) => c.row[col] === '')
         && !columns.some((col) => c.row[col] === null || c.row[col] === undefined));
     if (!applies.length) continue;
-    const keyOf = (row: Row) => JSON.stringify(columns.map((col) => String(value(row, col))));
     // The candidates' values as one array per column, joined: a list of row values (`(a, b) in ((…), …)`) of ten
-    // thousand candidates exhausts PostgreSQL's stack.
-    const given = typed.map((c) => `?::${c.type}[]`);
+    // thousand candidates exhausts PostgreSQL's stack. Each match names its check and its candidate.
+    const given = ['?::integer[]', ...typed.map((c) => `?::${c.type}[]`)];
     const matches = typed.map((c, n) => (lower.has(c.name) ? `lower(t.??) = v.c${n}` : `t.?? = v.c${n}`));
     const qb = db(`${model.table} as t`)
-      .distinct('t.id', ...columns.map((col) => `t.${col}`))
-      .joinRaw(`join unnest(${given.join(', ')}) as v(${typed.map((_, n) => `c${n}`).join(', ')}) on ${matches.join(' and ')}`, [
+      .select(db.raw('?::integer as u', [checks.length]), 't.id', 'v.n')
+      .joinRaw(`join unnest(${given.join(', ')}) as v(n, ${typed.map((_, n) => `c${n}`).join(', ')}) on ${matches.join(' and ')}`, [
+        applies.map((_, n) => n),
         ...columns.map((col) => applies.map(({ c }) => value(c.row, col)) as Knex.Value),
         ...columns,
       ] as Knex.Value[]);
     for (const col of whenNull) qb.whereNull(`t.${col}`);
     for (const col of whenSet) qb.whereNot(`t.${col}`, '');
-    const holders = new Map<string, number[]>();
-    for (const row of (await qb) as Row[]) holders.set(keyOf(row), [...(holders.get(keyOf(row)) ?? []), row.id as number]);
+    checks.push({ constraint, applies, keyOf: (row) => JSON.stringify(columns.map((col) => String(value(row, col)))) });
+    parts.push(qb.toSQL());
+  }
+  if (!parts.length) return found;
+  // Every constraint in one statement.
+  const { rows } = (await db.raw(parts.map((p) => `(${p.sql})`).join(' union all '), parts.flatMap((p) => p.bindings))) as {
+    rows: { u: number; id: number; n: number }[];
+  };
+  for (const [u, { constraint, applies, keyOf }] of checks.entries()) {
+    const holders = new Map<number, number[]>();
+    for (const row of rows) if (row.u === u) holders.set(row.n, [...(holders.get(row.n) ?? []), row.id]);
     const claimed = new Set<string>();
-    for (const { c, i } of applies) {
+    for (const [n, { c, i }] of applies.entries()) {
       const key = keyOf(c.row);
-      if (claimed.has(key) || holders.get(key)?.some((id) => id !== c.id)) {
+      if (claimed.has(key) || holders.get(n)?.some((id) => id !== c.id)) {
         const [field, message] = clash(model, constraint);
         (found[i][field] ??= []).push(message);
       }

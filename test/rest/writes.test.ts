@@ -229,6 +229,42 @@ describe('related objects in writes', () => {
       group: ["Cannot resolve keyword 'colour' into field."],
     });
   });
+
+  it('resolves the attribute sets of a bulk write in one statement, each to its own object, whatever their shapes', async () => {
+    await t.post('/api/tenancy/tenant-groups/', { name: 'Earth', slug: 'earth' });
+    const groups = await t.post('/api/tenancy/tenant-groups/', [
+      { name: 'Asia', slug: 'asia', description: 'continent' },
+      { name: 'Africa', slug: 'africa', description: 'continent', parent: { slug: 'earth' } },
+    ]);
+    const [asia, africa] = groups.body as { id: number }[];
+    const sets = [{ slug: 'asia' }, { slug: 'africa' }, { name: 'Asia', description: 'continent' }, { id: africa.id }, { id: String(asia.id) }, { parent: { slug: 'earth' }, name: 'Africa' }];
+    const lookups = (good: unknown[], name = 'Lookup') => good.map((group, i) => ({ name: `${name} ${i}`, slug: `${name.toLowerCase()}-${i}`, group }));
+    const counted = async (body: unknown[]) => {
+      let reply = await t.post(TENANTS, []);
+      const count = await t.countQueries(async () => {
+        reply = await t.post(TENANTS, body);
+      });
+      return { count, reply };
+    };
+    const { reply, count } = await counted(lookups(sets));
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    expect((reply.body as { group: { id: number } }[]).map((r) => r.group.id)).toEqual([asia.id, africa.id, asia.id, africa.id, asia.id, africa.id]);
+    await t.request('DELETE', TENANTS, { body: (reply.body as { id: number }[]).map(({ id }) => ({ id })) });
+    // As many statements for six sets as for one.
+    const one = await counted(lookups([{ slug: 'asia' }]));
+    expect(one.reply.status).toBe(201);
+    expect(one.count).toBe(count);
+
+    const refused = await t.post(TENANTS, lookups([{ slug: 'asia' }, { slug: 'nowhere' }, { description: 'continent' }, { id: 'abc' }, { slug: 7 }], 'Refused'));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual([
+      {},
+      { group: ["Related object not found using the provided attributes: {'slug': 'nowhere'}"] },
+      { group: ["Multiple objects match the provided attributes: {'description': 'continent'}"] },
+      { group: ["Related object not found using the provided attributes: {'id': 'abc'}"] },
+      { group: ["Related object not found using the provided attributes: {'slug': 7}"] },
+    ]);
+  });
 });
 
 describe('OPTIONS', () => {

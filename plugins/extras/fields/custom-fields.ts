@@ -1,12 +1,20 @@
 import {
   ValidationError, inBatches,
-  type CheckEntry, type Db, type ErrorMap, type FieldRenderer, type Json, type JsonObject, type ModelRegistry, type RenderContext, type Row,
+  type CheckEntry, type ErrorMap, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row,
   type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
 import { SideTableField } from './side-table.js';
 import { cleanValue, definitionsOf } from '../custom-values.js';
 
 export const CUSTOM_FIELD_DATA = 'extras_customfielddata';
+
+/** A JSON value with its objects' keys in jsonb's order (shorter first, then by their UTF-8 bytes). */
+function jsonbOrdered<T extends Json>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => jsonbOrdered(v)) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const keys = Object.keys(value).sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b) || Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  return Object.fromEntries(keys.map((k) => [k, jsonbOrdered((value as JsonObject)[k])])) as T;
+}
 
 /**
  * `custom_fields` on every model declaring the feature: every defined field of the model, null when unset.
@@ -18,8 +26,16 @@ export class CustomFieldsField extends SideTableField {
     super('Custom fields');
   }
 
-  private async stored(db: Db, registry: ModelRegistry, ids: number[]): Promise<Map<number, JsonObject>> {
-    if (!ids.length) return new Map();
+  /** Where a write remembers the data it stored for object `id`. */
+  private storedKey(id: number): string {
+    return `extras.custom-field-data:${this.model.key}:${id}`;
+  }
+
+  /** The stored data of objects `ids`: what this write stored for them, or else read. */
+  private async stored(ctx: Pick<RenderContext, 'db' | 'registry' | 'memo'>, ids: number[]): Promise<Map<number, JsonObject>> {
+    const written = ids.map((id) => ctx.memo.recall<JsonObject>(this.storedKey(id)));
+    if (written.every(Boolean)) return new Map(ids.map((id, n) => [id, written[n]!]));
+    const { db, registry } = ctx;
     const rows = (await db(CUSTOM_FIELD_DATA).select('object_id', 'data').where('object_type_id', this.typeId(registry)).whereIn('object_id', ids)) as {
       object_id: number;
       data: JsonObject;
@@ -29,7 +45,7 @@ export class CustomFieldsField extends SideTableField {
 
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const defs = await definitionsOf(ctx, this.model.key);
-    const data = defs.length ? await this.stored(ctx.db, ctx.registry, rows.map((r) => r.id as number)) : new Map<number, JsonObject>();
+    const data = defs.length ? await this.stored(ctx, rows.map((r) => r.id as number)) : new Map<number, JsonObject>();
     // Object-type fields render nested objects: one query per related model.
     const nested = new Map<string, Map<number, JsonObject>>();
     for (const def of defs.filter((d) => d.type === 'object' || d.type === 'multiobject')) {
@@ -68,7 +84,7 @@ export class CustomFieldsField extends SideTableField {
     const defs = await definitionsOf(ctx, this.model.key);
     const id = ctx.instance?.id as number | undefined;
     const current = id === undefined ? undefined : await ctx.batch(`extras.custom-field-data:${this.model.key}`, id, async (ids: number[]) => {
-      const stored = await this.stored(ctx.db, ctx.registry, ids);
+      const stored = await this.stored(ctx, ids);
       return ids.map((i) => stored.get(i) ?? {});
     });
     const data: JsonObject = { ...(current ?? {}) };
@@ -137,10 +153,12 @@ export class CustomFieldsField extends SideTableField {
         .onConflict(['object_type_id', 'object_id'])
         .merge();
     }
+    // As jsonb gives it back: keys ordered by length, then bytes.
+    for (const e of entries) scope.memo.remember(this.storedKey(e.id), jsonbOrdered(e.value as JsonObject));
   }
 
   override async snapshot(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
-    const stored = await this.stored(ctx.db, ctx.registry, rows.map((r) => r.id as number));
+    const stored = await this.stored(ctx, rows.map((r) => r.id as number));
     return (row, out) => {
       out.custom_fields = stored.get(row.id as number) ?? {};
     };

@@ -1,5 +1,5 @@
 import {
-  ValidationError, insertAll, relationCondition,
+  ValidationError, insertAll, isStoredId, relationCondition,
   type Comparison, type ModelRegistry, type Walk, type FieldRenderer, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
 import { SideTableField } from './side-table.js';
@@ -15,11 +15,20 @@ export class TagsField extends SideTableField {
     super('Tags');
   }
 
+  /** Where a write remembers the tag ids it stored for object `id`. */
+  private storedKey(id: number): string {
+    return `extras.tags:${this.model.key}:${id}`;
+  }
+
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const ids = rows.map((r) => r.id as number);
-    const links = (ids.length
-      ? await ctx.db(TAGGED_ITEMS).select('object_id', 'tag_id').where('object_type_id', this.typeId(ctx.registry)).whereIn('object_id', ids)
-      : []) as { object_id: number; tag_id: number }[];
+    const written = ids.map((id) => ctx.memo.recall<number[]>(this.storedKey(id)));
+    const links = (written.every(Boolean)
+      ? ids.flatMap((id, n) => written[n]!.map((tagId) => ({ object_id: id, tag_id: tagId })))
+      : await ctx.db(TAGGED_ITEMS).select('object_id', 'tag_id').where('object_type_id', this.typeId(ctx.registry)).whereIn('object_id', ids)) as {
+      object_id: number;
+      tag_id: number;
+    }[];
     const tags = await ctx.registry.loadNested(ctx.registry.get('extras.tag'), links.map((l) => l.tag_id), ctx);
     const order = new Map([...tags.keys()].map((id, i) => [id, i]));
     const byObject = new Map<number, JsonObject[]>();
@@ -65,19 +74,24 @@ export class TagsField extends SideTableField {
     const value = body.tags;
     if (!Array.isArray(value)) throw ValidationError.of('tags', 'Expected a list of items.');
     const tagModel = ctx.registry.get('extras.tag');
-    const unique = [...new Set(await Promise.all(value.map((item) => ctx.resolve(tagModel, item, 'tags'))))];
-    // The tags of every item of the write, read once: a tag may be limited to some object types.
-    const tags = await Promise.all(
-      unique.map((id) =>
-        ctx.batch('extras.tag-scope', id, async (ids: number[]) => {
-          const rows = (await ctx.db(tagModel.table).select('id', 'name', 'object_types').whereIn('id', ids)) as { id: number; name: string; object_types: string[] }[];
-          return ids.map((i) => rows.find((r) => r.id === i)!);
-        }),
-      ),
+    // The tags of every item of the write, read once: a tag may be limited to some object types. A tag given by
+    // id is found by that read; attributes, or an id it does not find (to word the error), resolve first.
+    const scope = (id: number) =>
+      ctx.batch('extras.tag-scope', id, async (ids: number[]) => {
+        const rows = (await ctx.db(tagModel.table).select('id', 'name', 'object_types').whereIn('id', ids)) as { id: number; name: string; object_types: string[] }[];
+        return ids.map((i) => rows.find((r) => r.id === i));
+      });
+    const found = await Promise.all(
+      value.map(async (item) => {
+        const id = typeof item === 'number' || (typeof item === 'string' && /^\d+$/.test(item)) ? Number(item) : undefined;
+        const tag = id !== undefined && isStoredId(id) ? await scope(id) : undefined;
+        return tag ?? (await scope(await ctx.resolve(tagModel, item, 'tags')))!;
+      }),
     );
+    const tags = [...new Map(found.map((t) => [t.id, t])).values()];
     const refused = tags.find((t) => t.object_types.length > 0 && !t.object_types.includes(this.model.key));
     if (refused) throw ValidationError.of('tags', `Tag "${refused.name}" cannot be applied to ${this.model.key} objects.`);
-    out.values.tags = unique;
+    out.values.tags = tags.map((t) => t.id);
   }
 
   override async store(entries: StoreEntry[], scope: WriteScope): Promise<void> {
@@ -85,6 +99,7 @@ export class TagsField extends SideTableField {
     if (scope.mode !== 'create') await scope.db(TAGGED_ITEMS).where('object_type_id', typeId).whereIn('object_id', entries.map((e) => e.id)).delete();
     const links = entries.flatMap((e) => (e.value as number[]).map((tagId) => ({ tag_id: tagId, object_type_id: typeId, object_id: e.id })));
     await insertAll(scope.db, TAGGED_ITEMS, links);
+    for (const e of entries) scope.memo.remember(this.storedKey(e.id), e.value);
   }
 
   /** The change log records tag names, as NetBox does. */
