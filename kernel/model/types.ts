@@ -61,6 +61,11 @@ export class Memo {
     this.written.set(key, value);
   }
 
+  /** Forgets what the write stored under `key` (it deleted that object). */
+  forget(key: string): void {
+    this.written.delete(key);
+  }
+
   /** The value stored under `key` by this write, if it stored one. */
   recall<T>(key: string): T | undefined {
     return this.written.get(key) as T | undefined;

@@ -14,6 +14,8 @@ export interface Actor {
 export interface ReferenceOptions {
   /** Only objects the writer may view count (references to any object: generic relations, custom field objects). */
   viewable?: boolean;
+  /** Lock the object found by id, as `stored` with `lock` does (one read for both, when a rule locks it later). */
+  lock?: boolean;
 }
 
 /** `create`; `update` (PUT: every required field); `partial` (PATCH). */

@@ -9,6 +9,7 @@ import { ValidationError } from '../model/types.js';
 import { isStoredId } from '../model/values.js';
 import type { WriteScope } from './context.js';
 import type { Gate } from './gate.js';
+import { stored } from './stored.js';
 
 /** Python's repr of the flattened lookup, as NetBox words its related-object errors. */
 function pyRepr(params: Record<string, unknown>): string {
@@ -159,8 +160,9 @@ async function matchAll(scope: WriteScope, model: Model, sets: Record<string, un
 }
 
 /** Whether `id` exists in `model`'s table (and `gate`, when given, lets the writer view it); one query per round of the write. */
-export function exists(scope: WriteScope, model: Model, id: number, gate?: Gate): Promise<boolean> {
-  if (!isStoredId(id)) return Promise.resolve(false);
+export async function exists(scope: WriteScope, model: Model, id: number, gate?: Gate): Promise<boolean> {
+  if (!isStoredId(id)) return false;
+  if (gate && (await gate.unrestricted(model, 'view'))) gate = undefined;
   return scope.batch(`exists:${model.key}:${gate ? 'viewable' : 'any'}`, id, async (ids) => {
     const qb = scope.db(`${model.table} as t`).whereIn('t.id', ids);
     if (gate) await gate.restrict(qb, model, 'view');
@@ -173,10 +175,13 @@ export function exists(scope: WriteScope, model: Model, id: number, gate?: Gate)
  * Resolves a written related-object value (id, numeric string or attribute object) to one id of `model`,
  * or throws a ValidationError under `key` worded as NetBox words it. Lookups of one write are batched.
  */
-export async function resolveRelated(scope: WriteScope, model: Model, value: unknown, key: string, gate?: Gate): Promise<number> {
+export async function resolveRelated(scope: WriteScope, model: Model, value: unknown, key: string, gate?: Gate, lock = false): Promise<number> {
   if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) {
     const id = Number(value);
-    if (!(await exists(scope, model, id, gate))) throw ValidationError.of(key, `Related object not found using the provided numeric ID: ${value}`);
+    // To be locked anyway: the locked read tells whether it exists.
+    const viewable = async () => !gate || (await gate.unrestricted(model, 'view')) || (await exists(scope, model, id, gate));
+    const found = lock ? (await stored(scope, model, id, true)) !== undefined && (await viewable()) : await exists(scope, model, id, gate);
+    if (!found) throw ValidationError.of(key, `Related object not found using the provided numeric ID: ${value}`);
     return id;
   }
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {

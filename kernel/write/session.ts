@@ -19,7 +19,7 @@ import { planDeletion } from './deletion.js';
 import { viewableBy, type Gate } from './gate.js';
 import { exists, resolveRelated } from './resolve.js';
 import { insertRows, updateRows } from './store.js';
-import { stored } from './stored.js';
+import { stored, storedRow } from './stored.js';
 import { checkUnique } from './unique.js';
 
 /** What a write session needs from the server. */
@@ -157,7 +157,7 @@ export class WriteSession {
 
   /** The stored row `id` of `model` as the transaction sees it, batched with the write's other items; `lock` holds it. */
   stored(model: Model, id: number, options: { lock?: boolean } = {}): Promise<Row | undefined> {
-    return stored({ db: this.db, batch: (loader, key, load) => this.batcher.load(loader, key, load) }, model, id, options.lock === true);
+    return stored({ db: this.db, memo: this.memo, batch: (loader, key, load) => this.batcher.load(loader, key, load) }, model, id, options.lock === true);
   }
 
   /** Work to do once the transaction committed (removing files, for instance). */
@@ -207,6 +207,7 @@ export class WriteSession {
       const cleanup = { ...this.context(), afterCommit: (work: () => Promise<void>) => this.afterCommit(work) };
       for (const field of this.registry.outputFields(step.model, 'full')) await field.cleanup(ids, cleanup);
       await this.db(step.model.table).whereIn('id', ids).delete();
+      for (const id of ids) this.memo.forget(storedRow(step.model.key, id));
       await hook(() => hooks?.afterDelete?.(step.rows, this));
     }
     this.memo.clear();
@@ -289,7 +290,7 @@ export class WriteSession {
       internal: options.internal === true,
       batch: (loader, key, load) => this.batcher.load(loader, key, load),
       // Looking only among viewable objects is the writer's permission, not the server's.
-      resolve: (model, value, key, opts) => resolveRelated(scope, model, value, key, this.viewGate(opts, options)),
+      resolve: (model, value, key, opts) => resolveRelated(scope, model, value, key, this.viewGate(opts, options), opts?.lock === true),
       exists: (model, id, opts) => exists(scope, model, id, this.viewGate(opts, options)),
       stored: (model, id, opts) => stored(scope, model, id, opts?.lock === true),
       afterCommit: (work) => this.afterCommit(work),
@@ -373,6 +374,7 @@ export class WriteSession {
         ? await insertRows(this.db, model, stored.map((i) => i.values.columns))
         : await updateRows(this.db, model, stored.map((i) => ({ id: i.instance!.id as number, columns: i.values.columns })));
     stored.forEach((i, n) => (i.row = rows[n]));
+    for (const row of rows) this.memo.remember(storedRow(model.key, row.id as number), row);
     // Side data (tags, custom fields, a cable's ends) is stored side by side: stores of one kind share a round.
     await Promise.all(this.registry.outputFields(model, 'full').map(async (field) => {
       const entries = stored.filter((i) => field.name in i.values.values).map((i) => ({ id: i.row!.id as number, value: i.values.values[field.name] }));

@@ -4,16 +4,23 @@ import { isStoredId } from '../model/values.js';
 import type { WriteScope } from './context.js';
 
 /**
+ * Where a write keeps a row it stored (inserted, updated, or changed in SQL by a plugin that remembers it), for the
+ * reads later in the write that would read it back: `memo.recall(storedRow(model, id))`. Deleted rows are forgotten.
+ */
+export const storedRow = (model: string, id: number): string => `row:${model}:${id}`;
+
+/**
  * The stored row `id` of `model` as the transaction sees it, loaded with the rows the write's other items ask for
  * (one query per round). `lock` takes a row lock (in id order, so concurrent writes cannot deadlock on them): a
  * rule that reads one object to decide about another (free rack units) holds it until the write commits.
  */
-export function stored(scope: Pick<WriteScope, 'db' | 'batch'>, model: Model, id: number, lock: boolean): Promise<Row | undefined> {
+export function stored(scope: Pick<WriteScope, 'db' | 'batch' | 'memo'>, model: Model, id: number, lock: boolean): Promise<Row | undefined> {
   if (!isStoredId(id)) return Promise.resolve(undefined);
-  return scope.batch(`stored:${model.key}:${lock ? 'lock' : 'read'}`, id, async (ids) => {
+  // Until the write stores, a row read once is the row: a locked one cannot change, and the write reads one view.
+  return scope.memo.get(`stored:${model.key}:${lock ? 'lock' : 'read'}:${id}`, () => scope.batch(`stored:${model.key}:${lock ? 'lock' : 'read'}`, id, async (ids) => {
     const qb = scope.db(model.table).select('*').whereIn('id', ids).orderBy('id');
     const rows = (await (lock ? qb.forUpdate() : qb)) as Row[];
     const byId = new Map(rows.map((r) => [r.id as number, r]));
     return ids.map((i) => byId.get(i));
-  });
+  }));
 }

@@ -1,18 +1,24 @@
 import type { Knex } from '@mikro-orm/knex';
-import { Batcher, type Db, type ModelRegistry, type Row, type WriteSession } from '../../../kernel/index.js';
+import { Batcher, storedRow, type Db, type Memo, type ModelRegistry, type Row, type WriteSession } from '../../../kernel/index.js';
 import { cableRole, isPathEndpoint } from './cabled.js';
 import { CablingLocks } from './locks.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from './nodes.js';
 import type { TraceLoads } from './roles.js';
 import { pathsThrough } from './stored-paths.js';
+import { storedEnds } from './terminations.js';
 import { traceFrom, type TracedPath } from './trace.js';
+
+/** The row `id` of `model` as the write stored it, if it did (read back, it would be the same). */
+function written(memo: Memo | undefined, model: string, id: number): Row | undefined {
+  return memo?.recall<Row>(storedRow(model, id));
+}
 
 /**
  * The tracer's loads for one re-trace, batched across its traces (one query per model and round), one query at a
  * time (a transaction's connection runs one at a time anyway). Objects paths hold (cables and what they attach to)
  * are added to `read` as they load.
  */
-function batchedLoads(db: Db, registry: ModelRegistry, read: Set<PathNode>): TraceLoads {
+function batchedLoads(db: Db, registry: ModelRegistry, read: Set<PathNode>, memo?: Memo): TraceLoads {
   const inPaths = (model: string) => model === 'dcim.cable' || cableRole(registry, model) !== undefined;
   const note = (model: string, rows: Row[]) => {
     if (inPaths(model)) for (const row of rows) read.add(nodeOf(model, row.id as number));
@@ -30,18 +36,23 @@ function batchedLoads(db: Db, registry: ModelRegistry, read: Set<PathNode>): Tra
     async rows(model, ids) {
       const table = registry.get(model).table;
       const found = await Promise.all(
-        ids.map((id) =>
-          batcher.load(`rows:${model}`, id, async (keys: number[]) => {
+        ids.map((id) => {
+          const row = written(memo, model, id);
+          if (row) return note(model, [row])[0];
+          return batcher.load(`rows:${model}`, id, async (keys: number[]) => {
             const rows = note(model, (await inTurn(() => db(table).select('*').whereRaw('id = any(?)', [keys]))) as Row[]);
             const byId = new Map(rows.map((r) => [r.id as number, r]));
             return keys.map((k) => byId.get(k));
-          }),
-        ),
+          });
+        }),
       );
       return found.filter((r): r is Row => r !== undefined);
     },
     where(model, column, value) {
       const table = registry.get(model).table;
+      // A cable's ends as the write left them, when it wrote them.
+      const ends = model === 'dcim.cabletermination' && column === 'cable_id' ? memo?.recall<Row[]>(storedEnds(value)) : undefined;
+      if (ends) return Promise.resolve(note(model, ends));
       return batcher.load(`where:${model}:${column}`, value, async (keys: number[]) => {
         const rows = note(model, (await inTurn(() => db(table).select('*').whereRaw('?? = any(?)', [column, keys]).orderBy('id'))) as Row[]);
         const byKey = new Map<unknown, Row[]>();
@@ -80,7 +91,7 @@ interface Round {
 }
 
 /** Reads the paths through `touched` and traces every origin concerned again. */
-async function traceRound(db: Db, registry: ModelRegistry, touched: PathNode[]): Promise<Round> {
+async function traceRound(db: Db, registry: ModelRegistry, touched: PathNode[], memo?: Memo): Promise<Round> {
   const { rows: affected } = (await db.raw(
     `select p.id, coalesce(array_agg(n.node) filter (where n.origin), '{}') as origins, array_agg(n.node) as nodes
      from dcim_cablepath p join dcim_cablepathnode n on n.path_id = p.id where p.id in (${pathsThrough()}) group by p.id order by p.id`,
@@ -92,7 +103,11 @@ async function traceRound(db: Db, registry: ModelRegistry, touched: PathNode[]):
   const groups = new Map<string, Origin>();
   for (const [model, ids] of idsByModel(candidates)) {
     if (!isPathEndpoint(registry, model)) continue;
-    const rows = (await db(registry.get(model).table).select('*').whereRaw('id = any(?)', [ids]).whereNotNull('cable_id').orderBy('id')) as Row[];
+    // Rows the write stored are read from its memo, the others with their cable.
+    const known = ids.flatMap((id): Row[] => [written(memo, model, id) ?? []].flat());
+    const unknown = ids.filter((id) => !written(memo, model, id));
+    const stored = unknown.length ? ((await db(registry.get(model).table).select('*').whereRaw('id = any(?)', [unknown]).whereNotNull('cable_id')) as Row[]) : [];
+    const rows = [...known.filter((r) => r.cable_id !== null), ...stored].sort((a, b) => (a.id as number) - (b.id as number));
     for (const row of rows) {
       const key = `${model}|${row.cable_id}|${row.cable_end}`;
       const group = groups.get(key) ?? { model, rows: [] };
@@ -100,7 +115,7 @@ async function traceRound(db: Db, registry: ModelRegistry, touched: PathNode[]):
       groups.set(key, group);
     }
   }
-  const loads = batchedLoads(db, registry, read);
+  const loads = batchedLoads(db, registry, read, memo);
   const origins = [...groups.values()];
   const traced = await Promise.all(origins.map((o) => traceFrom(o, loads, (m) => cableRole(registry, m))));
   return { affected, origins, traced, read };
@@ -137,14 +152,14 @@ function reach(touched: PathNode[]): [string, Knex.Value[]] {
  * hold (old and new); when a round read objects it had not locked, it locks them and traces again, since another
  * change may have written them meanwhile. Changes on separate links run side by side.
  */
-export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode[], options: { alone?: boolean } = {}): Promise<void> {
+export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode[], options: { alone?: boolean; memo?: Memo } = {}): Promise<void> {
   if (!touched.length) return;
   const locks = new CablingLocks(db, options.alone);
   // What the traces will most likely read, locked at once: the paths through the touched objects and the ports on
   // the other side of the touched panels (a front port's rear port, a rear port's front ports).
   await locks.takeFirst(...reach(touched));
-  let round = await traceRound(db, registry, touched);
-  while (await locks.take(round.read)) round = await traceRound(db, registry, touched);
+  let round = await traceRound(db, registry, touched, options.memo);
+  while (await locks.take(round.read)) round = await traceRound(db, registry, touched, options.memo);
   const { affected, origins, traced } = round;
 
   // Each traced group keeps a path one of its origins had, if still free; the paths nobody keeps go.
@@ -196,6 +211,6 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
  * one, which is run again); from its third run on, a change takes the cabling lock for itself, so that on a busy
  * server it cannot keep losing.
  */
-export function retraceIn(session: Pick<WriteSession, 'db' | 'registry' | 'attempt'>, touched: PathNode[]): Promise<void> {
-  return retrace(session.db, session.registry, touched, { alone: session.attempt > 2 });
+export function retraceIn(session: Pick<WriteSession, 'db' | 'registry' | 'attempt' | 'memo'>, touched: PathNode[]): Promise<void> {
+  return retrace(session.db, session.registry, touched, { alone: session.attempt > 2, memo: session.memo });
 }

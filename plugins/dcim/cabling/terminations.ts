@@ -1,4 +1,14 @@
-import type { Db, ModelRegistry, ObjectRef, Row } from '../../../kernel/index.js';
+import { storedRow, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
+
+/** Where cable termination rows are written: the write's transaction, and its memo, which keeps the rows written. */
+export interface CablingScope {
+  db: Db;
+  registry: ModelRegistry;
+  memo: Memo;
+}
+
+/** Where a write remembers the termination rows it left cable `id` with (what a trace of the cable reads). */
+export const storedEnds = (id: number): string => `dcim.cable:stored-ends:${id}`;
 
 /** One object at one end of one cable. */
 export interface CableEndRef extends ObjectRef {
@@ -6,23 +16,30 @@ export interface CableEndRef extends ObjectRef {
   end: 'A' | 'B';
 }
 
+/** Keeps the rows an update answered as the write's stored rows of `model`. */
+function remember(memo: Memo, model: string, rows: Row[]): void {
+  for (const row of rows) memo.remember(storedRow(model, row.id as number), row);
+}
+
 /** Sets `cable` and `cable_end` on the objects now at a cable end: one statement per model. */
-export async function attach(db: Db, registry: ModelRegistry, ends: CableEndRef[]): Promise<void> {
+export async function attach({ db, registry, memo }: CablingScope, ends: CableEndRef[]): Promise<void> {
   for (const [model, rows] of byModel(ends)) {
-    await db.raw(
-      `update ?? t set cable_id = v.cable, cable_end = v.end from jsonb_to_recordset(?::jsonb) as v(id int, cable int, "end" text) where t.id = v.id`,
+    const { rows: updated } = (await db.raw(
+      `update ?? t set cable_id = v.cable, cable_end = v.end from jsonb_to_recordset(?::jsonb) as v(id int, cable int, "end" text) where t.id = v.id returning t.*`,
       [registry.get(model).table, JSON.stringify(rows.map((r) => ({ id: r.id, cable: r.cable, end: r.end })))],
-    );
+    )) as { rows: Row[] };
+    remember(memo, model, updated);
   }
 }
 
 /** Clears `cable` and `cable_end` on objects that left a cable (unless they are on another one already). */
-export async function detach(db: Db, registry: ModelRegistry, ends: Omit<CableEndRef, 'end'>[]): Promise<void> {
+export async function detach({ db, registry, memo }: CablingScope, ends: Omit<CableEndRef, 'end'>[]): Promise<void> {
   for (const [model, rows] of byModel(ends)) {
-    await db.raw(
-      `update ?? t set cable_id = null, cable_end = null from jsonb_to_recordset(?::jsonb) as v(id int, cable int) where t.id = v.id and t.cable_id = v.cable`,
+    const { rows: updated } = (await db.raw(
+      `update ?? t set cable_id = null, cable_end = null from jsonb_to_recordset(?::jsonb) as v(id int, cable int) where t.id = v.id and t.cable_id = v.cable returning t.*`,
       [registry.get(model).table, JSON.stringify(rows.map((r) => ({ id: r.id, cable: r.cable })))],
-    );
+    )) as { rows: Row[] };
+    remember(memo, model, updated);
   }
 }
 
@@ -48,9 +65,10 @@ export interface EndWrite {
 /**
  * Makes each write's `refs` the objects at its end of its cable: termination rows removed and added (one moving to
  * the cable's other end is moved), and the objects' `cable` and `cable_end` kept in step. Cables just created
- * (`created`) have no rows yet to compare with.
+ * (`created`) have no rows yet to compare with. The write remembers the termination rows each cable now has.
  */
-export async function replaceEnds(db: Db, registry: ModelRegistry, writes: EndWrite[], created: boolean): Promise<void> {
+export async function replaceEnds(scope: CablingScope, writes: EndWrite[], created: boolean): Promise<void> {
+  const { db, registry } = scope;
   const existing = created ? [] : ((await db('dcim_cabletermination').select('*').whereRaw('cable_id = any(?)', [[...new Set(writes.map((w) => w.cable))]])) as Row[]);
   const key = (r: ObjectRef) => `${r.model}:${r.id}`;
   const removed: Row[] = [];
@@ -64,16 +82,25 @@ export async function replaceEnds(db: Db, registry: ModelRegistry, writes: EndWr
   }
   if (removed.length) {
     await db('dcim_cabletermination').whereRaw('id = any(?)', [removed.map((r) => r.id as number)]).delete();
-    await detach(db, registry, removed.flatMap((r) => endOf(r, registry) ?? []));
+    await detach(scope, removed.flatMap((r) => endOf(r, registry) ?? []));
   }
+  let inserted: Row[] = [];
   if (added.length) {
     const rows = added.map((a) => ({ cable: a.cable, end: a.end, type: registry.objectTypes.idOf(a.model), id: a.id }));
-    await db.raw(
+    ({ rows: inserted } = (await db.raw(
       `insert into dcim_cabletermination (cable_id, cable_end, termination_type_id, termination_id, created, last_updated)
        select v.cable, v."end", v.type, v.id, now(), now() from jsonb_to_recordset(?::jsonb) as v(cable int, "end" text, type int, id int)
-       on conflict (termination_type_id, termination_id) do update set cable_id = excluded.cable_id, cable_end = excluded.cable_end, last_updated = now()`,
+       on conflict (termination_type_id, termination_id) do update set cable_id = excluded.cable_id, cable_end = excluded.cable_end, last_updated = now()
+       returning *`,
       [JSON.stringify(rows)],
-    );
-    await attach(db, registry, added);
+    )) as { rows: Row[] });
+    await attach(scope, added);
   }
+  // The rows kept, and those inserted or moved (a moved row is answered in its new form).
+  const now = new Map(existing.map((r) => [r.id as number, r]));
+  for (const r of removed) now.delete(r.id as number);
+  for (const r of inserted) now.set(r.id as number, r);
+  const ends = new Map(writes.map((w) => [w.cable, [] as Row[]]));
+  for (const row of [...now.values()].sort((a, b) => (a.id as number) - (b.id as number))) ends.get(row.cable_id as number)?.push(row);
+  for (const [cable, rows] of ends) scope.memo.remember(storedEnds(cable), rows);
 }

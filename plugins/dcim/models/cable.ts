@@ -130,13 +130,13 @@ export const CableTermination = defineModel('dcim.cabletermination', {
       const registry = session.registry;
       const before = items.flatMap((i) => (i.instance ? endOf(i.instance, registry) ?? [] : []));
       const after = items.flatMap((i) => endOf(i.row, registry) ?? []);
-      await detach(session.db, registry, before);
-      await attach(session.db, registry, after);
+      await detach(session, before);
+      await attach(session, after);
       await retraceIn(session, [...before, ...after].flatMap((e) => [nodeOf('dcim.cable', e.cable), nodeOf(e.model, e.id)]));
     },
     async afterDelete(rows, session) {
       const ends = rows.flatMap((r) => endOf(r, session.registry) ?? []);
-      await detach(session.db, session.registry, ends);
+      await detach(session, ends);
       await retraceIn(session, ends.flatMap((e) => [nodeOf('dcim.cable', e.cable), nodeOf(e.model, e.id)]));
     },
   },

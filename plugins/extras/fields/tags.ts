@@ -1,6 +1,6 @@
 import {
   ValidationError, insertAll, isStoredId, relationCondition,
-  type Comparison, type ModelRegistry, type Walk, type FieldRenderer, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
+  type Comparison, type ModelRegistry, type Walk, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
 import { SideTableField } from './side-table.js';
 
@@ -42,6 +42,11 @@ export class TagsField extends SideTableField {
 
   protected schema(): ValueSchema {
     return { type: 'array', relation: 'extras.tag', items: { type: 'object', relation: 'extras.tag' } };
+  }
+
+  /** A new object given no tags has none: stored as such, it is known to have none (nothing read back). */
+  override createDefault(): Json {
+    return [];
   }
 
   /** The tags of each object, related in SQL through the tagged items (GraphQL's `tags` with their own filters). */
@@ -104,12 +109,23 @@ export class TagsField extends SideTableField {
 
   /** The change log records tag names, as NetBox does. */
   override async snapshot(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
-    const links = (await ctx.db(`${TAGGED_ITEMS} as ti`)
-      .join('extras_tag as t', 't.id', 'ti.tag_id')
-      .where('ti.object_type_id', this.typeId(ctx.registry))
-      .whereIn('ti.object_id', rows.map((r) => r.id as number))
-      .orderBy('t.name')
-      .select('ti.object_id', 't.name')) as { object_id: number; name: string }[];
+    const ids = rows.map((r) => r.id as number);
+    const written = ids.map((id) => ctx.memo.recall<number[]>(this.storedKey(id)));
+    let links: { object_id: number; name: string }[];
+    if (written.every(Boolean)) {
+      // Ordered by name as PostgreSQL orders them.
+      const tagIds = [...new Set(written.flat() as number[])];
+      const tags = tagIds.length ? ((await ctx.db('extras_tag').select('id', 'name').whereIn('id', tagIds).orderBy('name')) as { id: number; name: string }[]) : [];
+      const rank = new Map(tags.map((t, i) => [t.id, i]));
+      links = ids.flatMap((id, n) => [...written[n]!].sort((a, b) => rank.get(a)! - rank.get(b)!).map((tagId) => ({ object_id: id, name: tags[rank.get(tagId)!].name })));
+    } else {
+      links = (await ctx.db(`${TAGGED_ITEMS} as ti`)
+        .join('extras_tag as t', 't.id', 'ti.tag_id')
+        .where('ti.object_type_id', this.typeId(ctx.registry))
+        .whereIn('ti.object_id', ids)
+        .orderBy('t.name')
+        .select('ti.object_id', 't.name')) as { object_id: number; name: string }[];
+    }
     const names = new Map<number, string[]>();
     for (const link of links) names.set(link.object_id, [...(names.get(link.object_id) ?? []), link.name]);
     return (row, out) => {

@@ -6,17 +6,19 @@ import { cableRole } from '../cabled.js';
 import { cabledModels } from './link-peers.js';
 import { nestedNodes } from '../nested.js';
 import { nodeOf } from '../nodes.js';
-import { replaceEnds, type EndWrite } from '../terminations.js';
+import { replaceEnds, storedEnds, type EndWrite } from '../terminations.js';
 
 /** How often each object is named as a termination by the cables of one write (an object takes one cable). */
 export const claimsOf = (ctx: Pick<WriteScope, 'memo'>) => ctx.memo.get('dcim.cable:claims', async () => new Map<string, number>());
 
 /**
- * The termination rows of cables `ids`, in id order: one query for both ends (and for the write's snapshots, its
- * re-trace and its answer; the session's memo is cleared when a write stores what changes them).
+ * The termination rows of cables `ids`, in id order: what the write stored for them, or one query for both ends
+ * (and for the write's snapshots, its re-trace and its answer; the session's memo is cleared when a write stores).
  */
 export function cableEnds(ids: number[], ctx: Pick<RenderContext, 'db' | 'memo'>): Promise<Row[]> {
   if (!ids.length) return Promise.resolve([]);
+  const written = ids.map((id) => ctx.memo.recall<Row[]>(storedEnds(id)));
+  if (written.every(Boolean)) return Promise.resolve((written.flat() as Row[]).sort((a, b) => (a.id as number) - (b.id as number)));
   return ctx.memo.get(`dcim.cable:ends:${ids.join(',')}`, async () => (await ctx.db('dcim_cabletermination').select('*').whereRaw('cable_id = any(?)', [ids]).orderBy('id')) as Row[]);
 }
 
@@ -86,7 +88,7 @@ export class CableEndField extends Field {
       if (!model) throw ValidationError.of(this.name, `Item ${n}: invalid object_type ${JSON.stringify(type ?? null)}; cables attach to ${this.accepted(ctx)}.`);
       const reference = item.object_id ?? item.object;
       if (reference === undefined) throw ValidationError.of(this.name, `Item ${n}: object_id is required.`);
-      const id = await ctx.resolve(model, reference, this.name, { viewable: true });
+      const id = await ctx.resolve(model, reference, this.name, { viewable: true, lock: true });
       if (refs.length && refs[0].model !== model.key) throw ValidationError.of(this.name, 'Cannot connect different termination types to same end of cable.');
       if (refs.some((r) => r.id === id)) throw ValidationError.of(this.name, `${model.key} ${id} is listed more than once.`);
       refs.push({ model: model.key, id });
@@ -104,7 +106,7 @@ export class CableEndField extends Field {
   override async store(entries: StoreEntry[], scope: WriteScope): Promise<void> {
     const writes = entries.map((e): EndWrite => ({ cable: e.id, end: this.end, refs: e.value as ObjectRef[] }));
     await scope.batch('dcim.cable:store-ends', writes, async (ends: EndWrite[][]) => {
-      await replaceEnds(scope.db, scope.registry, ends.flat(), scope.mode === 'create');
+      await replaceEnds(scope, ends.flat(), scope.mode === 'create');
       return ends.map(() => undefined);
     });
   }
