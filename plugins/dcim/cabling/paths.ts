@@ -187,22 +187,21 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
   }
   if (!kept.length && !fresh.length) return;
   // New paths take their ids from the sequence in the statement that writes them and everyone's nodes (`k` names a
-  // new path, `path` a kept one).
+  // new path, the k-th id drawn; `path` a kept one). An array of ids, not a join: a bulk write has thousands of each.
   const nodesOf = (p: TracedPath & { origins: PathNode[] }) => [...new Set(p.path.flat())].map((node) => ({ node, origin: p.origins.includes(node) }));
   const nodes = [
     ...kept.flatMap((p) => nodesOf(p).map((n) => ({ ...n, path: p.id }))),
-    ...fresh.flatMap((p, k) => nodesOf(p).map((n) => ({ ...n, k }))),
+    ...fresh.flatMap((p, k) => nodesOf(p).map((n) => ({ ...n, k: k + 1 }))),
   ];
   await db.raw(
-    `with fresh as materialized (
-       select v.k, nextval(pg_get_serial_sequence('dcim_cablepath', 'id'))::int as id, v.path, v.is_active, v.is_complete, v.is_split
-       from jsonb_to_recordset(?::jsonb) as v(k int, path jsonb, is_active boolean, is_complete boolean, is_split boolean)),
+    `with drawn as materialized (select array_agg(nextval(pg_get_serial_sequence('dcim_cablepath', 'id'))::int) as ids from generate_series(1, ?)),
      paths as (insert into dcim_cablepath (id, path, is_active, is_complete, is_split, created, last_updated)
-       select id, path, is_active, is_complete, is_split, now(), now() from fresh)
+       select (select ids from drawn)[v.k], v.path, v.is_active, v.is_complete, v.is_split, now(), now()
+       from jsonb_to_recordset(?::jsonb) as v(k int, path jsonb, is_active boolean, is_complete boolean, is_split boolean))
      insert into dcim_cablepathnode (path_id, node, origin, created, last_updated)
-     select coalesce(v.path, f.id), v.node, v.origin, now(), now()
-     from jsonb_to_recordset(?::jsonb) as v(path int, k int, node text, origin boolean) left join fresh f on f.k = v.k`,
-    [JSON.stringify(fresh.map(({ path, is_active, is_complete, is_split }, k) => ({ k, path, is_active, is_complete, is_split }))), JSON.stringify(nodes)],
+     select coalesce(v.path, (select ids from drawn)[v.k]), v.node, v.origin, now(), now()
+     from jsonb_to_recordset(?::jsonb) as v(path int, k int, node text, origin boolean)`,
+    [fresh.length, JSON.stringify(fresh.map(({ path, is_active, is_complete, is_split }, k) => ({ k: k + 1, path, is_active, is_complete, is_split }))), JSON.stringify(nodes)],
   );
 }
 
