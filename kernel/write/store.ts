@@ -6,24 +6,18 @@ import { inBatches } from '../db/batches.js';
 
 /**
  * Inserts the rows of a write in one statement (rows giving different columns get the others' defaults) and
- * returns them in the order given. The statement draws their ids first, as an array whose n-th id the n-th row
- * takes, and answers each row with its position (a name no table's column has): PostgreSQL does not promise RETURNING in the order of VALUES.
+ * returns them in the order given. PostgreSQL does not promise RETURNING in the order of VALUES, but it takes the
+ * rows of VALUES one after the other, each drawing its id from the sequence as it goes: ids rise in the order
+ * given, so the rows answered are put back in that order by id.
  */
 export async function insertRows(db: Knex.Transaction, model: Model, rows: Row[]): Promise<Row[]> {
   const width = new Set(rows.flatMap((r) => Object.keys(r))).size + 3;
   const out: Row[] = [];
   for (const chunk of inBatches(rows, width)) {
-    const numbered = chunk.map((r, i) => ({ ...r, id: db.raw(`(select drawn[${i + 1}] from ids)`), created: db.fn.now(), last_updated: db.fn.now() }));
-    const insert = db(model.table).insert(numbered).returning('*').toSQL();
-    const { rows: inserted } = (await db.raw(
-      `with ids as materialized (select array_agg(nextval(pg_get_serial_sequence(?, 'id'))::int) as drawn from generate_series(1, ?)),
-        ins as (${insert.sql})
-      select p.n as __drawn_position, ins.* from ins join unnest((select drawn from ids)) with ordinality as p(id, n) on p.id = ins.id`,
-      [model.table, chunk.length, ...insert.bindings],
-    )) as { rows: (Row & { __drawn_position: string })[] };
-    const placed: Row[] = new Array(chunk.length);
-    for (const { __drawn_position: position, ...row } of inserted) placed[Number(position) - 1] = row;
-    out.push(...placed);
+    const id = db.raw(`nextval(pg_get_serial_sequence(${db.raw('?', [model.table]).toQuery()}, 'id'))`);
+    const stamped = chunk.map((r) => ({ ...r, id, created: db.fn.now(), last_updated: db.fn.now() }));
+    const inserted = (await db(model.table).insert(stamped).returning('*')) as Row[];
+    out.push(...inserted.sort((a, b) => (a.id as number) - (b.id as number)));
   }
   return out;
 }
