@@ -14,7 +14,7 @@ export async function insertRows(db: Knex.Transaction, model: Model, rows: Row[]
   const width = new Set(rows.flatMap((r) => Object.keys(r))).size + 3;
   const out: Row[] = [];
   for (const chunk of inBatches(rows, width)) {
-    const id = db.raw(`nextval(pg_get_serial_sequence(${db.raw('?', [model.table]).toQuery()}, 'id'))`);
+    const id = db.raw(`nextval(pg_get_serial_sequence(?, 'id'))`, [model.table]);
     const stamped = chunk.map((r) => ({ ...r, id, created: db.fn.now(), last_updated: db.fn.now() }));
     const inserted = (await db(model.table).insert(stamped).returning('*')) as Row[];
     out.push(...inserted.sort((a, b) => (a.id as number) - (b.id as number)));

@@ -9,6 +9,9 @@ import type { WriteScope } from './context.js';
  */
 export const storedRow = (model: string, id: number): string => `row:${model}:${id}`;
 
+/** Where a write keeps every row of `model` whose `column` holds `value`, when it wrote all of them (a cable's ends). */
+export const storedRowsWhere = (model: string, column: string, value: unknown): string => `rows:${model}:${column}:${JSON.stringify(value)}`;
+
 /**
  * The stored row `id` of `model` as the transaction sees it, loaded with the rows the write's other items ask for
  * (one query per round). `lock` takes a row lock (in id order, so concurrent writes cannot deadlock on them): a

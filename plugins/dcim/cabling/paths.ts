@@ -1,11 +1,10 @@
 import type { Knex } from '@mikro-orm/knex';
-import { Batcher, storedRow, type Db, type Memo, type ModelRegistry, type Row, type WriteSession } from '../../../kernel/index.js';
+import { Batcher, storedRow, storedRowsWhere, type Db, type Memo, type ModelRegistry, type Row, type WriteSession } from '../../../kernel/index.js';
 import { cableRole, isPathEndpoint } from './cabled.js';
 import { CablingLocks } from './locks.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from './nodes.js';
 import type { TraceLoads } from './roles.js';
 import { pathsThrough } from './stored-paths.js';
-import { storedEnds } from './terminations.js';
 import { traceFrom, type TracedPath } from './trace.js';
 
 /** The row `id` of `model` as the write stored it, if it did (read back, it would be the same). */
@@ -50,9 +49,9 @@ function batchedLoads(db: Db, registry: ModelRegistry, read: Set<PathNode>, memo
     },
     where(model, column, value) {
       const table = registry.get(model).table;
-      // A cable's ends as the write left them, when it wrote them.
-      const ends = model === 'dcim.cabletermination' && column === 'cable_id' ? memo?.recall<Row[]>(storedEnds(value)) : undefined;
-      if (ends) return Promise.resolve(note(model, ends));
+      // Rows the write left as they are (a cable's ends), when it wrote them all.
+      const known = memo?.recall<Row[]>(storedRowsWhere(model, column, value));
+      if (known) return Promise.resolve(note(model, known));
       return batcher.load(`where:${model}:${column}`, value, async (keys: number[]) => {
         const rows = note(model, (await inTurn(() => db(table).select('*').whereRaw('?? = any(?)', [column, keys]).orderBy('id'))) as Row[]);
         const byKey = new Map<unknown, Row[]>();

@@ -1,4 +1,4 @@
-import { storedRow, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
+import { storedRow, storedRowsWhere, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
 
 /** Where cable termination rows are written: the write's transaction, and its memo, which keeps the rows written. */
 export interface CablingScope {
@@ -8,7 +8,7 @@ export interface CablingScope {
 }
 
 /** Where a write remembers the termination rows it left cable `id` with (what a trace of the cable reads). */
-export const storedEnds = (id: number): string => `dcim.cable:stored-ends:${id}`;
+export const storedEnds = (id: number): string => storedRowsWhere('dcim.cabletermination', 'cable_id', id);
 
 /** One object at one end of one cable. */
 export interface CableEndRef extends ObjectRef {
