@@ -101,6 +101,8 @@ function inputValue(type: GraphQLInputType, depth: number, wrong: boolean): unkn
 }
 
 const NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+/** A NUL or a lone surrogate as JSON escapes them. */
+const INVALID_TEXT = /\\u0000|\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i;
 
 /** A value as a GraphQL literal, typed where the type is known (enums bare). */
 function literal(type: GraphQLInputType | undefined, value: unknown): string {
@@ -127,12 +129,16 @@ interface Gql {
 /** One random query over the schema: a root field, its arguments inline or as variables, nested selections. */
 class QueryBuilder {
   private readonly definitions: string[] = [];
+  private aliases = 0;
   readonly variables: Record<string, unknown> = {};
+  /** Whether a value holds text GraphQL refuses before it runs (a NUL, a lone surrogate). */
+  invalidText = false;
 
   constructor(private readonly wrong: boolean) {}
 
   private argument(type: GraphQLInputType): string {
     const value = inputValue(type, 0, this.wrong);
+    this.invalidText ||= INVALID_TEXT.test(json(value) ?? '');
     if (!r.chance(0.4)) return literal(type, value);
     const name = `v${this.definitions.length}`;
     // Now and then declared with another type than the argument's: a validation error.
@@ -144,7 +150,8 @@ class QueryBuilder {
   field(field: GraphQLField<unknown, unknown>, depth: number): string {
     const args = field.args.filter((a) => isNonNullType(a.type) || r.chance(0.5)).map((a) => `${a.name}: ${this.argument(a.type)}`);
     const named = getNamedType(field.type);
-    const alias = r.chance(0.05) ? `a${r.int(3)}: ` : '';
+    // Aliases differ: two fields under one alias is a validation error, not a well-typed query.
+    const alias = this.aliases < MAX_ALIASES && r.chance(0.05) ? `a${this.aliases++}: ` : '';
     const selection = isCompositeType(named) ? ` { ${this.selection(named, depth + 1)} }` : '';
     return `${alias}${field.name}${args.length ? `(${args.join(', ')})` : ''}${selection}`;
   }
@@ -162,10 +169,10 @@ class QueryBuilder {
     return [...chosen].map((x) => this.field(x, depth)).join(' ') || '__typename';
   }
 
-  document(root: GraphQLField<unknown, unknown>): Gql {
+  document(root: GraphQLField<unknown, unknown>): Gql & { invalidText: boolean } {
     const body = this.field(root, 0);
     const head = this.definitions.length ? `query Q(${this.definitions.join(', ')})` : r.pick(['', 'query ', 'query Q ']);
-    return { query: `${head}{ ${body} }`, variables: this.definitions.length || r.chance(0.1) ? this.variables : undefined };
+    return { query: `${head}{ ${body} }`, variables: this.definitions.length || r.chance(0.1) ? this.variables : undefined, invalidText: this.invalidText };
   }
 }
 
@@ -315,18 +322,28 @@ describe(`graphql fuzz (seed ${f.seed})`, () => {
     let tried = 0;
     let executed = 0;
     let clean = 0;
+    let refusedText = 0;
     await f.waves(600, async () => {
       const wrong = r.chance(0.3);
-      const doc = new QueryBuilder(wrong).document(r.pick(roots));
-      const result = await gql(request(doc));
+      const { invalidText, ...doc } = new QueryBuilder(wrong).document(r.pick(roots));
+      const req = request(doc);
+      const result = await gql(req);
       if (wrong) return;
+      // Invalid text is refused before anything runs, naming what is wrong with it.
+      if (invalidText) {
+        refusedText++;
+        const messages = (result?.errors ?? []).map((e) => String(e.message)).join(' | ');
+        if (result && !/Null characters|Lone surrogates|Invalid Unicode escape/.test(messages)) f.fail(req, `invalid text not refused: ${messages || 'no error'}`, { status: 200, text: json(result) });
+        return;
+      }
       tried++;
       if (result && 'data' in result) executed++;
       if (result && 'data' in result && !result.errors) clean++;
     });
     f.verify();
     // The generator must reach the resolvers: well-typed queries pass validation, and many run without an error.
-    expect(executed / tried, `${executed} of ${tried} well-typed queries executed`).toBeGreaterThan(0.8);
+    expect(refusedText, 'queries with invalid text').toBeGreaterThan(0);
+    expect(executed / tried, `${executed} of ${tried} well-typed queries executed`).toBeGreaterThan(0.9);
     expect(clean / tried, `${clean} of ${tried} well-typed queries answered without errors`).toBeGreaterThan(0.15);
   }, 300_000);
 
