@@ -23,6 +23,7 @@ export type { ModelRegistry } from './model/registry.js';
 export { loadDisplays } from './model/display.js';
 export type { FieldSelection } from './model/render.js';
 export { Batcher } from './model/batch.js';
+export { appendTo } from './collections.js';
 
 // Defining a field kind.
 export {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from '../log.js';
 import type { Db } from '../model/types.js';
+import { appendTo } from '../collections.js';
 
 const CHANNEL = 'patchbay_models';
 
@@ -22,7 +23,7 @@ export class ModelWatch {
   constructor(private readonly log: Logger) {}
 
   watch(model: string, callback: WatchCallback): void {
-    this.callbacks.set(model, [...(this.callbacks.get(model) ?? []), callback]);
+    appendTo(this.callbacks, model, callback);
   }
 
   watched(model: string): boolean {

@@ -4,6 +4,7 @@ import {
 } from 'graphql';
 import type { Batch, Loaded } from './batch.js';
 import type { GraphContext } from './context.js';
+import { appendTo } from '../collections.js';
 
 /**
  * What a field of a model's type loads for a whole batch, ahead of GraphQL's resolution: the related objects (and
@@ -30,7 +31,7 @@ function collect(type: GraphQLObjectType, sets: readonly SelectionSetNode[], inf
       if (skipped(selection, info.variableValues)) continue;
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
-        fields.set(key, [...(fields.get(key) ?? []), selection]);
+        appendTo(fields, key, selection);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         if (applies(selection.typeCondition?.name.value)) visit(selection.selectionSet);
       } else if (!seen.has(selection.name.value)) {

@@ -5,6 +5,7 @@ import { offeredLists, type OfferedList } from './offered-lists.js';
 import { applyOrdering } from './ordering.js';
 import { columnsRead, readKeys, renderRows } from './render.js';
 import type { JsonObject, RenderContext, RenderMode } from './types.js';
+import { appendTo } from '../collections.js';
 
 /** A field of another model that refers to a model: what deleting its objects must look at. */
 export type Dependent = { model: Model; field: Field; reference: Reference };
@@ -63,7 +64,7 @@ export class ModelRegistry {
           if (this.fieldOf(owner, name)) throw new Error(`${owner.key}: field "${name}" is declared twice`);
           extra.attach(owner, name);
           if (brief) owner.addBrief(name);
-          this.derived.set(owner.key, [...(this.derived.get(owner.key) ?? []), extra]);
+          appendTo(this.derived, owner.key, extra);
         }
       }
     }

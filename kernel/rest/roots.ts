@@ -9,6 +9,7 @@ import type { RecordedRoute } from '../openapi/routes.js';
 import { API_VERSION, PATCHBAY_VERSION } from '../version.js';
 import { baseUrl } from '../http/request.js';
 import { send } from '../http/respond.js';
+import { appendTo } from '../collections.js';
 
 const sorted = (entries: [string, string][]) => Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 
@@ -50,7 +51,7 @@ export function rootRouter({ plugins, registry, db, queue, routes }: RootDeps): 
   for (const alias of plugins.flatMap((p) => p.aliases ?? [])) {
     const [, app, path] = /^(\/api\/[a-z0-9_-]+\/)([a-z0-9_-]+)\/$/.exec(alias.path) ?? [];
     if (!app || plugins.some((p) => p.basePath === app)) continue;
-    aliasApps.set(app, [...(aliasApps.get(app) ?? []), [path, alias.path]]);
+    appendTo(aliasApps, app, [path, alias.path]);
   }
   for (const [app, entries] of aliasApps) {
     router.get(app, (req, res) => send(req, res, 200, sorted(entries.map(([k, v]) => [k, `${baseUrl(req)}${v}`])), app));

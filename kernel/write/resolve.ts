@@ -10,6 +10,7 @@ import { isStoredId } from '../model/values.js';
 import type { WriteScope } from './context.js';
 import type { Gate } from './gate.js';
 import { stored } from './stored.js';
+import { appendTo } from '../collections.js';
 
 /** Python's repr of the flattened lookup, as NetBox words its related-object errors. */
 function pyRepr(params: Record<string, unknown>): string {
@@ -133,7 +134,7 @@ async function matchAll(scope: WriteScope, model: Model, sets: Record<string, un
     const set = paths.length ? directSet(model, registry, paths) : undefined;
     if (set === 'none') continue;
     if (set) {
-      shapes.set(set.shape, [...(shapes.get(set.shape) ?? []), { i, set }]);
+      appendTo(shapes, set.shape, { i, set });
       continue;
     }
     const node: FilterNode = and(paths.map(({ path, value }) => cmp(path, 'exact', value)));

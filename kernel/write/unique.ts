@@ -2,6 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Column } from '../model/field.js';
 import type { Model, UniqueConstraint } from '../model/model.js';
 import type { Db, ErrorMap, Row } from '../model/types.js';
+import { appendTo } from '../collections.js';
 
 /** One object about to be stored: its row as it will be, and its id when it exists already. */
 export interface UniqueCandidate {
@@ -72,7 +73,7 @@ export async function checkUnique(model: Model, candidates: UniqueCandidate[], d
   };
   for (const [u, { constraint, applies, keyOf }] of checks.entries()) {
     const holders = new Map<number, number[]>();
-    for (const row of rows) if (row.u === u) holders.set(row.n, [...(holders.get(row.n) ?? []), row.id]);
+    for (const row of rows) if (row.u === u) appendTo(holders, row.n, row.id);
     const claimed = new Set<string>();
     for (const [n, { c, i }] of applies.entries()) {
       const key = keyOf(c.row);

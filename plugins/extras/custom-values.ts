@@ -1,4 +1,4 @@
-import { ValidationError, parseDate, parseDateTime, userRegex, type Db, type Memo, type ModelRegistry, type PluginContext, type WriteScope } from '../../kernel/index.js';
+import { appendTo, ValidationError, parseDate, parseDateTime, userRegex, type Db, type Memo, type ModelRegistry, type PluginContext, type WriteScope } from '../../kernel/index.js';
 
 /** A custom field definition as stored. */
 export interface CustomFieldDef {
@@ -33,7 +33,7 @@ async function loadDefinitions(db: Db): Promise<Map<string, CustomFieldDef[]>> {
     for (const def of defs) def.choices = sets.find((s) => s.id === def.choice_set_id)?.extra_choices.map(([v]) => v);
   }
   const byModel = new Map<string, CustomFieldDef[]>();
-  for (const { object_types: types, ...def } of defs) for (const model of types) byModel.set(model, [...(byModel.get(model) ?? []), def]);
+  for (const { object_types: types, ...def } of defs) for (const model of types) appendTo(byModel, model, def);
   return byModel;
 }
 

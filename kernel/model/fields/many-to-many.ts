@@ -10,6 +10,7 @@ import type { Relate, Walk } from '../walk.js';
 import { ValidationError, type FieldRenderer, type JsonObject, type RenderContext, type Row } from '../types.js';
 import { CountField } from './computed.js';
 import { relatedModel, relationCondition } from './relation.js';
+import { appendTo } from '../../collections.js';
 
 export interface ManyToManyOptions extends CommonOptions {
   /** Adds a read-only count of objects linked to each target, under this name, to the target model. */
@@ -164,7 +165,7 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
       target: number;
     }[];
     const bySource = new Map<number, number[]>();
-    for (const link of links) bySource.set(link.source, [...(bySource.get(link.source) ?? []), link.target]);
+    for (const link of links) appendTo(bySource, link.source, link.target);
     return (row, out) => {
       out[this.name] = bySource.get(row.id as number) ?? [];
     };

@@ -9,6 +9,7 @@ import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
 import type { FieldRenderer, JsonObject, RenderContext, Row } from '../types.js';
 import type { Walk } from '../walk.js';
+import { appendTo } from '../../collections.js';
 
 export interface ReverseOptions extends CommonOptions {
   /** Every object pointing here, as a list (`mac_addresses`); default: the one object, or null (`installed_module`). */
@@ -95,7 +96,7 @@ export class ReverseField extends Field<ReverseOptions> {
     for (const row of pointing) {
       const target = via.pointsAt(row, registry)?.id;
       const object = nested.get(row.id as number);
-      if (target !== undefined && object) byTarget.set(target, [...(byTarget.get(target) ?? []), object]);
+      if (target !== undefined && object) appendTo(byTarget, target, object);
     }
     const { name, options } = this;
     return (row, out) => {

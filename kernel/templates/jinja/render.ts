@@ -18,6 +18,7 @@ import { pyRepr, pyStr } from './python.js';
 import { callValue, getattr, getitem, setattr, SliceValue } from './sandbox.js';
 import { Scope } from './scope.js';
 import { isDict, MISSING, PyFunction, tuple, type Kwargs } from './values.js';
+import { appendTo } from '../../collections.js';
 
 export interface RenderOptions {
   load?(name: string): string | undefined;
@@ -177,7 +178,7 @@ export class Renderer {
         if (frame.state.parent !== null) raise('TemplateRuntimeError', 'extended multiple times');
         const parent = this.loadOrFail(this.eval(node.template, scope));
         for (const [name, block] of collectBlocks(parent, new Map())) {
-          frame.state.blocks.set(name, [...(frame.state.blocks.get(name) ?? []), block]);
+          appendTo(frame.state.blocks, name, block);
         }
         frame.state.parent = parent;
         return;

@@ -1,3 +1,4 @@
+import { appendTo } from '../../../kernel/index.js';
 /** One object of a cable path, as paths store it: `<model key>:<id>` (`dcim.interface:12`). */
 export type PathNode = string;
 
@@ -13,7 +14,7 @@ export function idsByModel(nodes: Iterable<PathNode>): Map<string, number[]> {
   const found = new Map<string, number[]>();
   for (const node of nodes) {
     const { model, id } = parseNode(node);
-    found.set(model, [...(found.get(model) ?? []), id]);
+    appendTo(found, model, id);
   }
   return found;
 }

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { Batcher, storedRow, storedRowsWhere, type Db, type Memo, type ModelRegistry, type Row, type WriteSession } from '../../../kernel/index.js';
+import { appendTo, Batcher, storedRow, storedRowsWhere, type Db, type Memo, type ModelRegistry, type Row, type WriteSession } from '../../../kernel/index.js';
 import { cableRole, isPathEndpoint } from './cabled.js';
 import { CablingLocks } from './locks.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from './nodes.js';
@@ -55,7 +55,7 @@ function batchedLoads(db: Db, registry: ModelRegistry, read: Set<PathNode>, memo
       return batcher.load(`where:${model}:${column}`, value, async (keys: number[]) => {
         const rows = note(model, (await inTurn(() => db(table).select('*').whereRaw('?? = any(?)', [column, keys]).orderBy('id'))) as Row[]);
         const byKey = new Map<unknown, Row[]>();
-        for (const row of rows) byKey.set(row[column], [...(byKey.get(row[column]) ?? []), row]);
+        for (const row of rows) appendTo(byKey, row[column], row);
         return keys.map((k) => byKey.get(k) ?? []);
       });
     },

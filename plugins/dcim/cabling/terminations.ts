@@ -1,4 +1,4 @@
-import { storedRow, storedRowsWhere, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
+import { appendTo, storedRow, storedRowsWhere, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
 
 /** Where cable termination rows are written: the write's transaction, and its memo, which keeps the rows written. */
 export interface CablingScope {
@@ -45,7 +45,7 @@ export async function detach({ db, registry, memo }: CablingScope, ends: Omit<Ca
 
 function byModel<T extends ObjectRef>(refs: T[]): Map<string, T[]> {
   const found = new Map<string, T[]>();
-  for (const ref of refs) found.set(ref.model, [...(found.get(ref.model) ?? []), ref]);
+  for (const ref of refs) appendTo(found, ref.model, ref);
   return found;
 }
 

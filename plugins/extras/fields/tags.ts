@@ -1,5 +1,5 @@
 import {
-  ValidationError, insertAll, isStoredId, relationCondition,
+  ValidationError, appendTo, insertAll, isStoredId, relationCondition,
   type Comparison, type ModelRegistry, type Walk, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
 import { SideTableField } from './side-table.js';
@@ -33,7 +33,7 @@ export class TagsField extends SideTableField {
     const order = new Map([...tags.keys()].map((id, i) => [id, i]));
     const byObject = new Map<number, JsonObject[]>();
     for (const link of links.sort((a, b) => order.get(a.tag_id)! - order.get(b.tag_id)!)) {
-      byObject.set(link.object_id, [...(byObject.get(link.object_id) ?? []), tags.get(link.tag_id)!]);
+      appendTo(byObject, link.object_id, tags.get(link.tag_id)!);
     }
     return (row, out) => {
       out.tags = byObject.get(row.id as number) ?? [];
@@ -127,7 +127,7 @@ export class TagsField extends SideTableField {
         .select('ti.object_id', 't.name')) as { object_id: number; name: string }[];
     }
     const names = new Map<number, string[]>();
-    for (const link of links) names.set(link.object_id, [...(names.get(link.object_id) ?? []), link.name]);
+    for (const link of links) appendTo(names, link.object_id, link.name);
     return (row, out) => {
       out.tags = names.get(row.id as number) ?? [];
     };

@@ -1,4 +1,4 @@
-import { defineModel, f, loadDisplays, type RenderContext, type Row } from '../../../kernel/index.js';
+import { appendTo, defineModel, f, loadDisplays, type RenderContext, type Row } from '../../../kernel/index.js';
 import { ContactPriority } from '../choices.js';
 
 /** "Jane Doe (Primary) -> Acme", as NetBox displays an assignment. */
@@ -7,7 +7,7 @@ async function assignmentDisplays(rows: Row[], ctx: RenderContext): Promise<Map<
   const contacts = await loadDisplays(registry.get('tenancy.contact'), rows.map((r) => r.contact_id as number), ctx);
   const objects = new Map<string, string>();
   const byType = new Map<number, Row[]>();
-  for (const row of rows) byType.set(row.object_type_id as number, [...(byType.get(row.object_type_id as number) ?? []), row]);
+  for (const row of rows) appendTo(byType, row.object_type_id as number, row);
   for (const [typeId, typed] of byType) {
     const model = registry.find(registry.objectTypes.keyOf(typeId) ?? '');
     if (!model) continue;

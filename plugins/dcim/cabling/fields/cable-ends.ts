@@ -1,5 +1,5 @@
 import {
-  Field, ValidationError, isPlainObject,
+  Field, ValidationError, appendTo, isPlainObject,
   type ModelRegistry, type Walk, type Column, type FieldRenderer, type JsonObject, type ObjectRef, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../../kernel/index.js';
 import { cableRole } from '../cabled.js';
@@ -70,7 +70,7 @@ export class CableEndField extends Field {
         const byCable = new Map<number, ObjectRef[]>();
         for (const e of ends) {
           const model = ctx.registry.objectTypes.keyOf(e.termination_type_id as number);
-          if (model) byCable.set(e.cable_id as number, [...(byCable.get(e.cable_id as number) ?? []), { model, id: e.termination_id as number }]);
+          if (model) appendTo(byCable, e.cable_id as number, { model, id: e.termination_id as number });
         }
         return (row) => byCable.get(row.id as number) ?? [];
       },

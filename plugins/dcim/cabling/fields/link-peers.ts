@@ -1,4 +1,4 @@
-import { ReadOnlyField, type ModelRegistry, type Walk, type FieldRenderer, type JsonObject, type PropertyDescription, type RenderContext, type Row, type ValueSchema } from '../../../../kernel/index.js';
+import { appendTo, ReadOnlyField, type ModelRegistry, type Walk, type FieldRenderer, type JsonObject, type PropertyDescription, type RenderContext, type Row, type ValueSchema } from '../../../../kernel/index.js';
 import { nestedNodes } from '../nested.js';
 import { nodeOf, parseNode, type PathNode } from '../nodes.js';
 import type { CableRole } from '../roles.js';
@@ -43,7 +43,7 @@ export class LinkPeersField extends ReadOnlyField {
       const model = ctx.registry.objectTypes.keyOf(end.termination_type_id as number);
       if (!model) continue;
       const key = `${end.cable_id}:${end.cable_end}`;
-      peersOf.set(key, [...(peersOf.get(key) ?? []), nodeOf(model, end.termination_id as number)]);
+      appendTo(peersOf, key, nodeOf(model, end.termination_id as number));
     }
     return (row) => (row.cable_id ? peersOf.get(`${row.cable_id}:${row.cable_end === 'A' ? 'B' : 'A'}`) ?? [] : []);
   }
