@@ -152,6 +152,16 @@ export class ModelRegistry {
   async loadNested(model: Model, ids: number[], ctx: RenderContext, keys?: string[]): Promise<Map<number, JsonObject>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
+    // Renders side by side load the objects of one model in one query, each given the ones it asked for.
+    if (ctx.loads) {
+      const load = (asked: number[][]) => this.renderNested(model, [...new Set(asked.flat())], ctx, keys).then((all) => asked.map(() => all));
+      const all = await ctx.loads.load(`nested:${model.key}:${keys?.join(',') ?? ''}`, unique, load);
+      return new Map(unique.flatMap((id) => (all.has(id) ? [[id, all.get(id)!] as const] : [])));
+    }
+    return this.renderNested(model, unique, ctx, keys);
+  }
+
+  private async renderNested(model: Model, unique: number[], ctx: RenderContext, keys?: string[]): Promise<Map<number, JsonObject>> {
     const fields = keys?.map((k) => this.fieldOf(model, k)!) ?? this.outputFields(model, 'nested');
     const columns = columnsRead(fields);
     const qb = ctx.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*').whereIn('t.id', unique);

@@ -1,5 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Settings } from '../config/settings.js';
+import type { Batcher } from './batch.js';
 import type { Model } from './model.js';
 import type { ModelRegistry } from './registry.js';
 
@@ -87,6 +88,8 @@ export interface RenderContext {
   /** e.g. `http://127.0.0.1:8000`; empty for host-less rendering (events). */
   baseUrl: string;
   memo: Memo;
+  /** Where renders running side by side (one route's, over several models) gather their nested loads: one query a model. */
+  loads?: Batcher;
   /**
    * Which of `ids` the reader may view, for fields that may point at any object (generic relations, custom
    * field objects): what the reader may not view renders as null. Absent: everything (events, the server).

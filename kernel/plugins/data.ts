@@ -8,6 +8,7 @@ import { and, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Reader } from '../read/reader.js';
+import { Batcher } from '../model/batch.js';
 import { renderRows, type FieldSelection } from '../model/render.js';
 import { Memo, type JsonObject, type RenderMode, type Row } from '../model/types.js';
 import type { Actor } from '../write/context.js';
@@ -60,6 +61,7 @@ export interface DataServices {
 export function dataAccess(services: DataServices, who: { gate: Gate; userId: number | null; actor: () => Actor; baseUrl: string }): DataAccess {
   const { knex, registry, settings, filters, reads, writes } = services;
   const { gate, baseUrl } = who;
+  const loads = new Batcher();
   /** The query-string filters and the filter tree of a query, as one tree. */
   const selecting = async (model: Model, query: Pick<ListQuery, 'params' | 'where'>): Promise<FilterNode> => {
     const params = query.params ? await filterFromQuery(query.params, model, filters, { db: knex, registry }, settings.MAX_FILTER_VALUES) : and([]);
@@ -82,7 +84,7 @@ export function dataAccess(services: DataServices, who: { gate: Gate; userId: nu
       return reads.one(model, gate, id);
     },
     render: (model, rows, options = {}) =>
-      renderRows(model, rows, { db: knex, registry, settings, baseUrl, memo: new Memo(), viewable: viewableBy(gate, knex) }, options.mode ?? 'full', options.selection),
+      renderRows(model, rows, { db: knex, registry, settings, baseUrl, memo: new Memo(), loads, viewable: viewableBy(gate, knex) }, options.mode ?? 'full', options.selection),
     write: (work) => writes.run({ actor: who.actor(), gate, baseUrl }, work),
   };
 }

@@ -3,17 +3,20 @@ import { HttpError, and, cmp, detailObject, notFound, type DataAccess, type Json
 import { idsByModel, nodeOf, parseNode, type PathNode } from '../cabling/nodes.js';
 import { bridgedPathFrom, destinations, pathFrom, pathsThrough, type StoredPath } from '../cabling/stored-paths.js';
 
-/** The nested form of every node the reader may view, one list per model. */
+/**
+ * The brief form of every node the reader may view, one list per model; rendered side by side, so that what they
+ * nest (the ports' devices and cables) loads once for all models.
+ */
 async function nested(nodes: PathNode[], reader: DataAccess, ctx: PluginContext): Promise<Map<PathNode, JsonObject>> {
-  const found = new Map<PathNode, JsonObject>();
-  for (const [key, ids] of idsByModel(new Set(nodes))) {
-    const model = ctx.registry.find(key);
-    if (!model || !(await reader.can(model, 'view'))) continue;
-    const rows = await reader.list(model, { where: cmp(['id'], 'in', ids) });
-    const rendered = await reader.render(model, rows, { mode: 'brief' });
-    rendered.forEach((object) => found.set(nodeOf(key, object.id as number), object));
-  }
-  return found;
+  const lists = await Promise.all(
+    [...idsByModel(new Set(nodes))].map(async ([key, ids]) => {
+      const model = ctx.registry.find(key);
+      if (!model || !(await reader.can(model, 'view'))) return [];
+      return [{ key, model, rows: await reader.list(model, { where: cmp(['id'], 'in', ids) }) }];
+    }),
+  );
+  const rendered = await Promise.all(lists.flat().map(async ({ key, model, rows }) => ({ key, objects: await reader.render(model, rows, { mode: 'brief' }) })));
+  return new Map(rendered.flatMap(({ key, objects }) => objects.map((object) => [nodeOf(key, object.id as number), object] as const)));
 }
 
 const TRACED_CABLE = new Set(['id', 'url', 'display_url', 'type', 'status', 'label', 'color', 'length', 'length_unit', 'description']);
