@@ -64,6 +64,7 @@ export function entityOf(model: Model, registry: ModelRegistry): EntitySchema {
           nullable: col.nullable,
           deleteRule: col.references.onDelete === 'restrict' ? 'no action' : col.references.onDelete,
           updateRule: 'cascade',
+          createForeignKeyConstraint: col.references.constraint !== false,
         } as Property;
         indexes.push({ properties: [name], name: `${model.table}_${col.name}_idx` });
       } else {

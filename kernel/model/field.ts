@@ -22,7 +22,8 @@ export interface Column {
   /** SQL expression default, e.g. `now()`. */
   defaultRaw?: string;
   /** Foreign key target (a model key) and delete rule. */
-  references?: { model: string; onDelete: 'cascade' | 'set null' | 'restrict' };
+  /** `constraint: false`: no foreign key in the database (the model's own code keeps the column in step). */
+  references?: { model: string; onDelete: 'cascade' | 'set null' | 'restrict'; constraint?: false };
   index?: boolean;
 }
 

@@ -28,6 +28,11 @@ export interface ForeignKeyOptions extends CommonOptions {
   nullsFirst?: boolean;
   /** The list of this model's objects the target offers (GraphQL's `devices` on a site). */
   related?: string;
+  /**
+   * `false`: no foreign key constraint, for rows derived from the target that the model's own code writes and
+   * deletes with it (a path's nodes), where checking every row inserted against the target would cost a lookup each.
+   */
+  constraint?: false;
 }
 
 /** A reference to one object of another (or the same) model: read nested, written as id or attributes. */
@@ -46,7 +51,7 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
 
   columns(): Column[] {
     const onDelete = this.onDelete === 'protect' ? 'restrict' : this.onDelete;
-    return [{ name: this.column, type: 'integer', nullable: this.nullable, references: { model: this.target, onDelete }, index: true }];
+    return [{ name: this.column, type: 'integer', nullable: this.nullable, references: { model: this.target, onDelete, ...(this.options.constraint === false && { constraint: false as const }) }, index: true }];
   }
 
   override link(registry: ModelRegistry): DerivedField[] {

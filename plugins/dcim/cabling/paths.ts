@@ -175,7 +175,9 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
     kept.push({ ...path, id: reuse.id, origins: nodes });
   });
   const dropped = affected.filter((p) => !claimed.has(p.id)).map((p) => p.id);
-  if (dropped.length) await db('dcim_cablepath').whereRaw('id = any(?)', [dropped]).delete();
+  if (dropped.length) {
+    await db.raw('with gone as (delete from dcim_cablepath where id = any(?) returning id) delete from dcim_cablepathnode where path_id in (select id from gone)', [dropped]);
+  }
   if (kept.length) {
     await db.raw(
       `update dcim_cablepath p set path = v.path, is_active = v.is_active, is_complete = v.is_complete, is_split = v.is_split, last_updated = now()

@@ -175,7 +175,8 @@ export const CablePathNode = defineModel('dcim.cablepathnode', {
   path: 'cable-path-nodes',
   served: false,
   fields: {
-    path: f.fk('dcim.cablepath', { onDelete: 'cascade' }),
+    // Written and deleted with its path by the re-trace, thousands at once in a bulk write: no constraint to check.
+    path: f.fk('dcim.cablepath', { onDelete: 'cascade', constraint: false }),
     node: new NodeField(),
     origin: f.boolean({ default: false }),
   },
