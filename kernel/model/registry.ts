@@ -152,11 +152,13 @@ export class ModelRegistry {
   async loadNested(model: Model, ids: number[], ctx: RenderContext, keys?: string[]): Promise<Map<number, JsonObject>> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
-    // Renders side by side load the objects of one model in one query, each given the ones it asked for.
+    // Renders side by side load the objects of one model in one query, each given the ones it asked for in the
+    // model's order (lists of a many-to-many relation keep it).
     if (ctx.loads) {
       const load = (asked: number[][]) => this.renderNested(model, [...new Set(asked.flat())], ctx, keys).then((all) => asked.map(() => all));
       const all = await ctx.loads.load(`nested:${model.key}:${keys?.join(',') ?? ''}`, unique, load);
-      return new Map(unique.flatMap((id) => (all.has(id) ? [[id, all.get(id)!] as const] : [])));
+      const wanted = new Set(unique);
+      return new Map([...all].filter(([id]) => wanted.has(id)));
     }
     return this.renderNested(model, unique, ctx, keys);
   }
