@@ -4,7 +4,7 @@ import { ObjectTypes } from './object-types.js';
 import { offeredLists, type OfferedList } from './offered-lists.js';
 import { applyOrdering } from './ordering.js';
 import { columnsRead, readKeys, renderRows } from './render.js';
-import type { JsonObject, RenderContext, RenderMode } from './types.js';
+import type { JsonObject, RenderContext, RenderMode, Row } from './types.js';
 import { appendTo } from '../collections.js';
 
 /** A field of another model that refers to a model: what deleting its objects must look at. */
@@ -19,6 +19,12 @@ interface Mount {
 
 /** Fields one plugin adds to another plugin's model, by name (`tags`, `custom_fields`). */
 export type Contributor = (model: Model) => Record<string, Field>;
+
+/** Objects a field nests: their ids, and the keys of its form (absent: the model's nested form). */
+interface NestedForm {
+  ids: number[];
+  keys?: string[];
+}
 
 /** The models of one server: lookup by key, URLs, derived fields and relations between models. */
 export class ModelRegistry {
@@ -150,27 +156,31 @@ export class ModelRegistry {
    * exactly the fields `keys` names where NetBox nests another form (tree parents, interface LAGs).
    */
   async loadNested(model: Model, ids: number[], ctx: RenderContext, keys?: string[]): Promise<Map<number, JsonObject>> {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return new Map();
-    // Renders side by side load the objects of one model in one query, each given the ones it asked for in the
-    // model's order (lists of a many-to-many relation keep it).
-    if (ctx.loads) {
-      const load = (asked: number[][]) => this.renderNested(model, [...new Set(asked.flat())], ctx, keys).then((all) => asked.map(() => all));
-      const all = await ctx.loads.load(`nested:${model.key}:${keys?.join(',') ?? ''}`, unique, load);
-      const wanted = new Set(unique);
-      return new Map([...all].filter(([id]) => wanted.has(id)));
-    }
-    return this.renderNested(model, unique, ctx, keys);
+    const form: NestedForm = { ids: [...new Set(ids)], keys };
+    if (form.ids.length === 0) return new Map();
+    if (!ctx.loads) return (await this.renderNested(model, [form], ctx))[0];
+    // Renders side by side load the objects of one model in one query, whatever form each nests them in.
+    return ctx.loads.load(`nested:${model.key}`, form, (forms: NestedForm[]) => this.renderNested(model, forms, ctx));
   }
 
-  private async renderNested(model: Model, unique: number[], ctx: RenderContext, keys?: string[]): Promise<Map<number, JsonObject>> {
-    const fields = keys?.map((k) => this.fieldOf(model, k)!) ?? this.outputFields(model, 'nested');
-    const columns = columnsRead(fields);
-    const qb = ctx.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*').whereIn('t.id', unique);
+  /**
+   * The objects each form asks for, in the model's order (lists of a many-to-many relation keep it) and in its form:
+   * one query for them all, of the columns they all need.
+   */
+  private async renderNested(model: Model, forms: NestedForm[], ctx: RenderContext): Promise<Map<number, JsonObject>[]> {
+    const fieldSets = forms.map(({ keys }) => keys?.map((k) => this.fieldOf(model, k)!) ?? this.outputFields(model, 'nested'));
+    const needed = fieldSets.map(columnsRead);
+    const columns = needed.every((c) => c !== undefined) ? [...new Set(needed.flat())] : undefined;
+    const qb = ctx.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*').whereIn('t.id', [...new Set(forms.flatMap((f) => f.ids))]);
     applyOrdering(qb, model, model.ordering, this);
-    const rows = await qb;
-    const rendered = await renderRows(model, rows, ctx, 'nested', undefined, fields);
-    return new Map(rendered.map((obj) => [obj.id as number, obj]));
+    const rows = (await qb) as Row[];
+    return Promise.all(
+      forms.map(async ({ ids }, n) => {
+        const wanted = new Set(ids);
+        const rendered = await renderRows(model, rows.filter((r) => wanted.has(r.id as number)), ctx, 'nested', undefined, fieldSets[n]);
+        return new Map(rendered.map((obj) => [obj.id as number, obj]));
+      }),
+    );
   }
 
   /** Fields of every model that refer to objects of `model`, for deletes. */

@@ -126,7 +126,7 @@ describe('paths through patch panels', () => {
       [['F1'], c3.id, ['xe-0']],
     ]);
     // The endpoint, its path, a list per model on it, what they nest (devices, cables) and the traced cables.
-    expect(await t.countQueries(() => t.get(`${API}/interfaces/${a.id}/trace/`))).toBe(10);
+    expect(await t.countQueries(() => t.get(`${API}/interfaces/${a.id}/trace/`))).toBe(9);
     const paths = (await get(`${API}/rear-ports/${p1.rears[0].id}/paths/`)) as Body[];
     expect(paths).toHaveLength(2);
     expect(paths[0]).toMatchObject({ is_active: true, is_complete: true, is_split: false });
