@@ -11,6 +11,7 @@ import type { WriteScope } from './context.js';
 import type { Gate } from './gate.js';
 import { stored } from './stored.js';
 import { appendTo } from '../collections.js';
+import { elementType } from '../db/typed-arrays.js';
 
 /** Python's repr of the flattened lookup, as NetBox words its related-object errors. */
 function pyRepr(params: Record<string, unknown>): string {
@@ -55,8 +56,8 @@ function pathProblem(model: Model, path: string[], registry: ModelRegistry): str
   return undefined;
 }
 
-/** Column types a set of values can be sent in as one typed array. */
-const ARRAY_TYPES = /^(integer|bigint|smallint|boolean|text|varchar\(\d+\))$/;
+/** Column types whose values are compared by plain equality, sent as one typed array. */
+const ARRAY_TYPES = /^(integer|bigint|smallint|boolean|text)$/;
 
 /** A part of the matching statement: its text and bindings. */
 interface Part {
@@ -82,8 +83,8 @@ function directSet(model: Model, registry: ModelRegistry, paths: { path: string[
     const field = registry.fieldOf(model, path[0]);
     const columns = field?.columns();
     if (!field || columns?.length !== 1 || field.lookups().exact !== EQUALITY_LOOKUPS.exact) return undefined;
-    const type = columns[0].type === 'serial' ? 'integer' : columns[0].type;
-    if (!ARRAY_TYPES.test(type)) return undefined;
+    const type = elementType(columns[0].type);
+    if (!type || !ARRAY_TYPES.test(type)) return undefined;
     try {
       set.values.push(field.filterValue(value, 'exact'));
     } catch (err) {

@@ -3,6 +3,7 @@ import type { Column } from '../model/field.js';
 import type { Model, UniqueConstraint } from '../model/model.js';
 import type { Db, ErrorMap, Row } from '../model/types.js';
 import { appendTo } from '../collections.js';
+import { elementType } from '../db/typed-arrays.js';
 
 /** One object about to be stored: its row as it will be, and its id when it exists already. */
 export interface UniqueCandidate {
@@ -52,7 +53,7 @@ export async function checkUnique(model: Model, candidates: UniqueCandidate[], d
     if (!applies.length) continue;
     // The candidates' values as one array per column, joined: a list of row values (`(a, b) in ((…), …)`) of ten
     // thousand candidates exhausts PostgreSQL's stack. Each match names its check and its candidate.
-    const given = ['?::integer[]', ...typed.map((c) => `?::${c.type}[]`)];
+    const given = ['?::integer[]', ...typed.map((c) => `?::${elementType(c.type) ?? c.type}[]`)];
     const matches = typed.map((c, n) => (lower.has(c.name) ? `lower(t.??) = v.c${n}` : `t.?? = v.c${n}`));
     const qb = db(`${model.table} as t`)
       .select(db.raw('?::integer as u', [checks.length]), 't.id', 'v.n')

@@ -264,6 +264,13 @@ describe('related objects in writes', () => {
       { group: ["Related object not found using the provided attributes: {'id': 'abc'}"] },
       { group: ["Related object not found using the provided attributes: {'slug': 7}"] },
     ]);
+
+    // Text longer than its column is compared whole, never cut to the column's length first.
+    const long = 'l'.repeat(100);
+    await t.post('/api/tenancy/tenant-groups/', { name: 'Long', slug: long });
+    const longer = await t.post(TENANTS, { name: 'Longer', slug: 'longer', group: { slug: `${long}x` } });
+    expect(longer.status).toBe(400);
+    expect(longer.body).toEqual({ group: [`Related object not found using the provided attributes: {'slug': '${long}x'}`] });
   });
 });
 
