@@ -126,7 +126,7 @@ describe('paths through patch panels', () => {
       [['F1'], c3.id, ['xe-0']],
     ]);
     // The endpoint, its path, a list per model on it, what they nest (devices, cables) and the traced cables.
-    expect(await t.countQueries(() => t.get(`${API}/interfaces/${a.id}/trace/`))).toBe(9);
+    expect(await t.countQueries(() => t.get(`${API}/interfaces/${a.id}/trace/`))).toBe(8);
     const paths = (await get(`${API}/rear-ports/${p1.rears[0].id}/paths/`)) as Body[];
     expect(paths).toHaveLength(2);
     expect(paths[0]).toMatchObject({ is_active: true, is_complete: true, is_split: false });
@@ -142,6 +142,35 @@ describe('paths through patch panels', () => {
     const again = await cable([['dcim.rearport', p2.rears[0]]], [['dcim.rearport', p1.rears[0]]]);
     expect((await get(`${API}/interfaces/${a.id}/`)).connected_endpoints).toMatchObject([{ id: b.id }]);
     expect((await traced(`${API}/interfaces/${b.id}/trace/`))[1]).toEqual([['R1'], again.id, ['R1']]);
+  });
+});
+
+describe('a trace', () => {
+  it('answers 404 for an endpoint the reader may not view or that does not exist, 403 without the permission', async () => {
+    const [x, y] = [await device('trace-x'), await device('trace-y')];
+    const [ex, ey, free] = [await iface(x, 'eth0'), await iface(y, 'eth0'), await iface(y, 'eth1')];
+    const c = await cable([['dcim.interface', ex]], [['dcim.interface', ey]]);
+    expect(await traced(`${API}/interfaces/${ex.id}/trace/`)).toEqual([[['eth0'], c.id, ['eth0']]]);
+    expect(await get(`${API}/interfaces/${free.id}/trace/`)).toEqual([]);
+    for (const id of ['999999', 'abc', '0']) expect((await t.get(`${API}/interfaces/${id}/trace/`)).status).toBe(404);
+
+    const user = await t.createUser('tracer');
+    const grant = async (constraints: unknown) => {
+      await t.server.db.knex('users_objectpermission').delete();
+      for (const [name, types, only] of [['interfaces', ['dcim.interface'], constraints], ['cables', ['dcim.cable'], null]] as const) {
+        const res = await t.post('/api/users/permissions/', { name, object_types: types, actions: ['view'], constraints: only, users: [user.id] });
+        expect(res.status, JSON.stringify(res.body)).toBe(201);
+      }
+    };
+    const as = (path: string) => t.get(path, { token: user.token });
+    expect((await as(`${API}/interfaces/${ex.id}/trace/`)).status).toBe(403);
+    await grant({ device: y.id });
+    expect((await as(`${API}/interfaces/${ex.id}/trace/`)).status).toBe(404);
+    expect((await as(`${API}/interfaces/${free.id}/trace/`)).body).toEqual([]);
+    // From the endpoint the reader may view, without the far end it may not.
+    const seen = (await as(`${API}/interfaces/${ey.id}/trace/`)).body as Body[][];
+    expect(seen.map(([near, cab, far]) => [(near as Body[]).map((o) => o.id), (cab as Body | null)?.id, (far as Body[]).map((o) => o.id)])).toEqual([[[ey.id], c.id, []]]);
+    await t.server.db.knex('users_objectpermission').delete();
   });
 });
 

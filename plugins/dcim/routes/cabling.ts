@@ -51,14 +51,24 @@ async function hopsFrom(ctx: PluginContext, origin: PathNode): Promise<PathNode[
   return hops;
 }
 
-/** `GET …/<id>/trace/` of a path endpoint: `[near ends, cable, far ends]` per segment, until the path splits. */
+/**
+ * `GET …/<id>/trace/` of a path endpoint: `[near ends, cable, far ends]` per segment, until the path splits. The
+ * endpoint is read with the other objects of its path (it is the first), or alone when it has no path.
+ */
 export function traceRoute(ctx: PluginContext, key: string): RequestHandler {
   return async (req, res) => {
     const model = ctx.registry.get(key);
     const reader = ctx.as(req);
-    const row = await detailObject(req, reader, model);
-    const hops = await hopsFrom(ctx, nodeOf(key, row.id as number));
+    await reader.require(model, 'view');
+    const id = /^\d{1,9}$/.test(String(req.params.id)) ? Number(req.params.id) : undefined;
+    const origin = id === undefined ? undefined : nodeOf(key, id);
+    const hops = origin ? await hopsFrom(ctx, origin) : [];
+    if (!hops.length) {
+      await detailObject(req, reader, model);
+      return void res.json([]);
+    }
     const objects = await nested(hops.filter((_, n) => n % 3 !== 1).flat(), reader, ctx);
+    if (!objects.has(origin!)) throw notFound();
     const cables = await tracedCables(hops.filter((_, n) => n % 3 === 1).flat().map((n) => parseNode(n).id), reader, ctx);
     const segments: unknown[] = [];
     for (let n = 0; n + 2 < hops.length; n += 3) {
