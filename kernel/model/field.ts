@@ -21,8 +21,7 @@ export interface Column {
   default?: string | number | boolean;
   /** SQL expression default, e.g. `now()`. */
   defaultRaw?: string;
-  /** Foreign key target (a model key) and delete rule. */
-  /** `constraint: false`: no foreign key in the database (the model's own code keeps the column in step). */
+  /** Foreign key target (a model key) and delete rule; `constraint: false`: no foreign key in the database. */
   references?: { model: string; onDelete: 'cascade' | 'set null' | 'restrict'; constraint?: false };
   index?: boolean;
 }
