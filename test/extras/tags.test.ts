@@ -36,6 +36,19 @@ describe('tags', () => {
     expect(change.postchange_data.tags).toEqual(['Core', 'Edge']);
   });
 
+  it('keep tag order when renders side by side load them together', async () => {
+    // Weights order the tags against their ids.
+    const made = await t.post('/api/extras/tags/', [{ name: 'Heavy', slug: 'heavy', weight: 900 }, { name: 'Light', slug: 'light', weight: 100 }]);
+    const [heavy, light] = made.body as { id: number }[];
+    const tenants = await t.post(TENANTS, [{ name: 'Side 1', slug: 'side-1', tags: [heavy.id, light.id] }, { name: 'Side 2', slug: 'side-2', tags: [light.id, heavy.id] }]);
+    const model = t.server.registry.get('tenancy.tenant');
+    const rows = await t.server.db.knex('tenancy_tenant').whereIn('id', (tenants.body as { id: number }[]).map((r) => r.id)).orderBy('id');
+    const rendered = await Promise.all(rows.map((row) => t.server.system.render(model, [row])));
+    for (const [object] of rendered) expect((object.tags as { slug: string }[]).map((x) => x.slug)).toEqual(['light', 'heavy']);
+    await t.request('DELETE', TENANTS, { body: (tenants.body as { id: number }[]).map(({ id }) => ({ id })) });
+    await t.request('DELETE', '/api/extras/tags/', { body: [{ id: heavy.id }, { id: light.id }] });
+  });
+
   it('filter with AND semantics for repeated tags, tag__n and tag_id', async () => {
     expect(await names('tag=core')).toEqual(['Both', 'CoreOnly']);
     expect(await names('tag=core&tag=edge')).toEqual(['Both']);
