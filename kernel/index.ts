@@ -5,7 +5,7 @@
  */
 export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep, type EventHooks } from './plugin.js';
 export type { DataAccess, ListQuery } from './plugins/data.js';
-export { detailObject } from './plugins/data.js';
+export { detailId, detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, RequestHook } from './app/surface.js';
 export { insertAll, inBatches } from './db/batches.js';
 export type { MetricsDeclarations, MetricSpec, CounterMetric, HistogramMetric, GaugeMetric, Labels } from './metrics/registry.js';

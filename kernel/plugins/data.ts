@@ -89,9 +89,14 @@ export function dataAccess(services: DataServices, who: { gate: Gate; userId: nu
   };
 }
 
+/** The id a detail sub-endpoint's `:id` gives, if it is one. */
+export function detailId(req: Request): number | undefined {
+  return /^\d{1,9}$/.test(String(req.params.id)) ? Number(req.params.id) : undefined;
+}
+
 /** The object a detail sub-endpoint's `:id` names (`/devices/<id>/render-config/`), if `access` may view it; else a 404. */
 export async function detailObject(req: Request, access: DataAccess, model: Model): Promise<Row> {
-  const id = /^\d{1,9}$/.test(String(req.params.id)) ? Number(req.params.id) : undefined;
+  const id = detailId(req);
   const row = id === undefined ? undefined : await access.get(model, id);
   if (!row) throw notFound();
   return row;

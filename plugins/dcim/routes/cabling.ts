@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { HttpError, and, cmp, detailObject, notFound, type DataAccess, type Json, type JsonObject, type PluginContext, type Row } from '../../../kernel/index.js';
+import { HttpError, and, cmp, detailId, detailObject, notFound, type DataAccess, type Json, type JsonObject, type PluginContext, type Row } from '../../../kernel/index.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from '../cabling/nodes.js';
 import { bridgedPathFrom, destinations, pathFrom, pathsThrough, type StoredPath } from '../cabling/stored-paths.js';
 
@@ -60,7 +60,7 @@ export function traceRoute(ctx: PluginContext, key: string): RequestHandler {
     const model = ctx.registry.get(key);
     const reader = ctx.as(req);
     await reader.require(model, 'view');
-    const id = /^\d{1,9}$/.test(String(req.params.id)) ? Number(req.params.id) : undefined;
+    const id = detailId(req);
     const origin = id === undefined ? undefined : nodeOf(key, id);
     const hops = origin ? await hopsFrom(ctx, origin) : [];
     if (!hops.length) {
