@@ -89,9 +89,9 @@ interface Round {
   read: Set<PathNode>;
 }
 
-/** Reads the paths through `touched` and traces every origin concerned again. */
-async function traceRound(db: Db, registry: ModelRegistry, touched: PathNode[], memo?: Memo): Promise<Round> {
-  const { rows: affected } = (await db.raw(
+/** Reads the paths through `touched` (none when they are `unpathed`) and traces every origin concerned again. */
+async function traceRound(db: Db, registry: ModelRegistry, touched: PathNode[], memo?: Memo, unpathed = false): Promise<Round> {
+  const { rows: affected } = unpathed ? { rows: [] as AffectedPath[] } : (await db.raw(
     `select p.id, coalesce(array_agg(n.node) filter (where n.origin), '{}') as origins, array_agg(n.node) as nodes
      from dcim_cablepath p join dcim_cablepathnode n on n.path_id = p.id where p.id in (${pathsThrough()}) group by p.id order by p.id`,
     [[...new Set(touched)]],
@@ -151,14 +151,15 @@ function reach(touched: PathNode[]): [string, Knex.Value[]] {
  * hold (old and new); when a round read objects it had not locked, it locks them and traces again, since another
  * change may have written them meanwhile. Changes on separate links run side by side.
  */
-export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode[], options: { alone?: boolean; memo?: Memo } = {}): Promise<void> {
+export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode[], options: RetraceOptions = {}): Promise<void> {
   if (!touched.length) return;
   const locks = new CablingLocks(db, options.alone);
   // What the traces will most likely read, locked at once: the paths through the touched objects and the ports on
   // the other side of the touched panels (a front port's rear port, a rear port's front ports).
   await locks.takeFirst(...reach(touched));
-  let round = await traceRound(db, registry, touched, options.memo);
-  while (await locks.take(round.read)) round = await traceRound(db, registry, touched, options.memo);
+  const next = () => traceRound(db, registry, touched, options.memo, options.unpathed);
+  let round = await next();
+  while (await locks.take(round.read)) round = await next();
   const { affected, origins, traced } = round;
 
   // Each traced group keeps a path one of its origins had, if still free; the paths nobody keeps go.
@@ -206,11 +207,24 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
   );
 }
 
+/** How a re-trace runs. */
+export interface RetraceOptions {
+  /** Take the cabling lock for itself (a change that kept losing to others). */
+  alone?: boolean;
+  /** The write's memo, holding the rows it stored. */
+  memo?: Memo;
+  /**
+   * No stored path runs through any of the touched objects (new cables between endpoints that were free: a path
+   * holds an endpoint only while it is cabled), so none is read.
+   */
+  unpathed?: boolean;
+}
+
 /**
  * A write's re-trace. Changes that meet lock each other's objects in turns, and may deadlock (PostgreSQL then fails
  * one, which is run again); from its third run on, a change takes the cabling lock for itself, so that on a busy
  * server it cannot keep losing.
  */
-export function retraceIn(session: Pick<WriteSession, 'db' | 'registry' | 'attempt' | 'memo'>, touched: PathNode[]): Promise<void> {
-  return retrace(session.db, session.registry, touched, { alone: session.attempt > 2, memo: session.memo });
+export function retraceIn(session: Pick<WriteSession, 'db' | 'registry' | 'attempt' | 'memo'>, touched: PathNode[], unpathed = false): Promise<void> {
+  return retrace(session.db, session.registry, touched, { alone: session.attempt > 2, memo: session.memo, unpathed });
 }

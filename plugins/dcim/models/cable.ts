@@ -4,6 +4,7 @@ import {
 } from '../../../kernel/index.js';
 import { cableEnds, claimsOf, CableEndField } from '../cabling/fields/cable-ends.js';
 import { idsByModel, nodeOf, type PathNode } from '../cabling/nodes.js';
+import { isPathEndpoint } from '../cabling/cabled.js';
 import { retraceIn } from '../cabling/paths.js';
 import { checkFree, compatible } from '../cabling/rules.js';
 import { attach, detach, endOf } from '../cabling/terminations.js';
@@ -19,12 +20,18 @@ async function endType(ctx: ValidateContext, cable: number, end: 'A' | 'B'): Pro
   return row ? ctx.registry.objectTypes.keyOf(row.termination_type_id as number) : undefined;
 }
 
-/** Re-traces what the written cables touch: the cables themselves and the objects now at their ends. */
-async function retraceCables(cables: number[], session: WriteSession): Promise<void> {
-  if (!cables.length) return;
-  const ends = await cableEnds(cables, session);
-  const touched: PathNode[] = [...cables.map((id) => nodeOf('dcim.cable', id)), ...ends.flatMap((e) => endOf(e, session.registry) ?? []).map((e) => nodeOf(e.model, e.id))];
-  await retraceIn(session, touched);
+/**
+ * Re-traces what the written cables touch: the cables themselves and the objects now at their ends. New cables
+ * between endpoints (interfaces, console and power ports) are on no stored path yet, nor are their ends, which
+ * validation found free: no path is read.
+ */
+async function retraceCables(items: SavedItem[], session: WriteSession): Promise<void> {
+  if (!items.length) return;
+  const cables = items.map((i) => i.row.id as number);
+  const ends = (await cableEnds(cables, session)).flatMap((e) => endOf(e, session.registry) ?? []);
+  const touched: PathNode[] = [...cables.map((id) => nodeOf('dcim.cable', id)), ...ends.map((e) => nodeOf(e.model, e.id))];
+  const unpathed = items.every((i) => i.action === 'create') && ends.every((e) => isPathEndpoint(session.registry, e.model));
+  await retraceIn(session, touched, unpathed);
 }
 
 const changesPaths = (item: SavedItem) =>
@@ -84,7 +91,7 @@ export const Cable = defineModel('dcim.cable', {
       if (item.row.length === null || item.row.length === undefined) item.columns.length_unit = null;
     },
     async afterSave(items, session) {
-      await retraceCables(items.filter(changesPaths).map((i) => i.row.id as number), session);
+      await retraceCables(items.filter(changesPaths), session);
     },
   },
 });
