@@ -71,11 +71,13 @@ export async function replaceEnds(scope: CablingScope, writes: EndWrite[], creat
   const { db, registry } = scope;
   const existing = created ? [] : ((await db('dcim_cabletermination').select('*').whereRaw('cable_id = any(?)', [[...new Set(writes.map((w) => w.cable))]])) as Row[]);
   const key = (r: ObjectRef) => `${r.model}:${r.id}`;
+  const atEnd = new Map<string, Row[]>();
+  for (const row of existing) appendTo(atEnd, `${row.cable_id}:${row.cable_end}`, row);
   const removed: Row[] = [];
   const added: CableEndRef[] = [];
   for (const { cable, end, refs } of writes) {
     const wanted = new Set(refs.map(key));
-    const current = existing.filter((r) => r.cable_id === cable && r.cable_end === end).map((r) => ({ row: r, ref: endOf(r, registry) }));
+    const current = (atEnd.get(`${cable}:${end}`) ?? []).map((r) => ({ row: r, ref: endOf(r, registry) }));
     removed.push(...current.filter((c) => !c.ref || !wanted.has(key(c.ref))).map((c) => c.row));
     const kept = new Set(current.flatMap((c) => (c.ref ? [key(c.ref)] : [])));
     added.push(...refs.filter((r) => !kept.has(key(r))).map((r) => ({ ...r, cable, end })));
