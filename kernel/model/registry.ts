@@ -6,6 +6,7 @@ import { applyOrdering } from './ordering.js';
 import { columnsRead, readKeys, renderRows } from './render.js';
 import type { JsonObject, RenderContext, RenderMode, Row } from './types.js';
 import { appendTo } from '../collections.js';
+import { storedRow } from '../write/stored.js';
 
 /** A field of another model that refers to a model: what deleting its objects must look at. */
 export type Dependent = { model: Model; field: Field; reference: Reference };
@@ -152,6 +153,23 @@ export class ModelRegistry {
   }
 
   /**
+   * Nested representations of `ids` by id, in no set order: those the write stored render from the rows it holds
+   * (read back, they would be the same), the others load as `loadNested` loads them.
+   */
+  async nestedById(model: Model, ids: number[], ctx: RenderContext, keys?: string[]): Promise<Map<number, JsonObject>> {
+    const unique = [...new Set(ids)];
+    const held = unique.map((id) => ctx.memo.recall<Row>(storedRow(model.key, id))).filter((r): r is Row => r !== undefined);
+    if (!held.length) return this.loadNested(model, unique, ctx, keys);
+    const known = new Set(held.map((r) => r.id as number));
+    const [loaded, rendered] = await Promise.all([
+      this.loadNested(model, unique.filter((id) => !known.has(id)), ctx, keys),
+      renderRows(model, held, ctx, 'nested', undefined, this.nestedFields(model, keys)),
+    ]);
+    for (const object of rendered) loaded.set(object.id as number, object);
+    return loaded;
+  }
+
+  /**
    * Nested representations of `ids`, in the model's default ordering: id, url, display and the brief fields, or
    * exactly the fields `keys` names where NetBox nests another form (tree parents, interface LAGs).
    */
@@ -168,7 +186,7 @@ export class ModelRegistry {
    * one query for them all, of the columns they all need.
    */
   private async renderNested(model: Model, forms: NestedForm[], ctx: RenderContext): Promise<Map<number, JsonObject>[]> {
-    const fieldSets = forms.map(({ keys }) => keys?.map((k) => this.fieldOf(model, k)!) ?? this.outputFields(model, 'nested'));
+    const fieldSets = forms.map(({ keys }) => this.nestedFields(model, keys));
     const needed = fieldSets.map(columnsRead);
     const columns = needed.every((c) => c !== undefined) ? [...new Set(needed.flat())] : undefined;
     const qb = ctx.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*').whereIn('t.id', [...new Set(forms.flatMap((f) => f.ids))]);
@@ -181,6 +199,11 @@ export class ModelRegistry {
         return new Map(rendered.map((obj) => [obj.id as number, obj]));
       }),
     );
+  }
+
+  /** The fields of a nested form: those `keys` names, or the model's nested fields. */
+  private nestedFields(model: Model, keys?: string[]): Field[] {
+    return keys?.map((k) => this.fieldOf(model, k)!) ?? this.outputFields(model, 'nested');
   }
 
   /** Fields of every model that refer to objects of `model`, for deletes. */

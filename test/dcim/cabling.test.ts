@@ -58,6 +58,8 @@ describe('cables between two interfaces', () => {
       a_terminations: [{ object_type: 'dcim.interface', object_id: a.id, object: { id: a.id, name: 'eth0', device: { id: sw1.id }, cable: { id: c.id }, _occupied: true } }],
       b_terminations: [{ object_type: 'dcim.interface', object_id: b.id, object: { id: b.id } }],
     });
+    // The ends the write stored render from its rows, as they read back.
+    expect(c).toEqual(await get(`${API}/cables/${c.id}/`));
     const read = await get(`${API}/interfaces/${a.id}/`);
     expect(read).toMatchObject({
       cable: { id: c.id, display: 'X1', label: 'X1' }, cable_end: 'A', _occupied: true, mark_connected: false,
@@ -79,7 +81,8 @@ describe('cables between two interfaces', () => {
 
     // Moving the B end to another interface frees the first one.
     const b2 = await iface(sw2, 'eth1');
-    await t.request('PATCH', `${API}/cables/${c.id}/`, { body: { b_terminations: [ref('dcim.interface', b2)] } });
+    const moved = await t.request('PATCH', `${API}/cables/${c.id}/`, { body: { b_terminations: [ref('dcim.interface', b2)] } });
+    expect(moved.body).toEqual(await get(`${API}/cables/${c.id}/`));
     expect(await get(`${API}/interfaces/${b.id}/`)).toMatchObject({ cable: null, cable_end: null, link_peers: [], link_peers_type: null, connected_endpoints: null, _occupied: false });
     expect((await get(`${API}/interfaces/${a.id}/`)).connected_endpoints).toMatchObject([{ id: b2.id, name: 'eth1' }]);
     expect((await get(`${API}/interfaces/${b2.id}/`)).connected_endpoints).toMatchObject([{ id: a.id }]);

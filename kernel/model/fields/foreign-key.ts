@@ -96,7 +96,7 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const { column, name } = this;
     const ids = rows.map((r) => r[column] as number | null).filter((id): id is number => id !== null && id !== undefined);
-    const nested = await ctx.registry.loadNested(ctx.registry.get(this.target), ids, ctx, this.options.nested);
+    const nested = await ctx.registry.nestedById(ctx.registry.get(this.target), ids, ctx, this.options.nested);
     return (row, out) => {
       const id = row[column] as number | null;
       out[name] = id === null || id === undefined ? null : nested.get(id) ?? null;

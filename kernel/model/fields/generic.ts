@@ -124,7 +124,7 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
       if (!model) continue;
       // Objects the reader may not view stay null: their type and id show, nothing of them.
       const viewable = ctx.viewable ? await ctx.viewable(model, ids) : undefined;
-      loaded.set(typeId, await ctx.registry.loadNested(model, viewable ? ids.filter((id) => viewable.has(id)) : ids, ctx, this.options.nested?.[model.key]));
+      loaded.set(typeId, await ctx.registry.nestedById(model, viewable ? ids.filter((id) => viewable.has(id)) : ids, ctx, this.options.nested?.[model.key]));
     }
     return (row, out) => {
       const typeId = row[this.typeColumn] as number | null;

@@ -27,7 +27,7 @@ export class TerminationSide extends ReadOnlyField {
     const ids = rows.map((r) => r.id as number);
     const sides = await ctx.memo.get(`circuits.sides:${ids.join(',')}`, async () => {
       const found = ids.length ? ((await ctx.db('circuits_circuittermination').select('id', 'circuit_id', 'term_side').whereIn('circuit_id', ids)) as Row[]) : [];
-      const nested = await ctx.registry.loadNested(ctx.registry.get('circuits.circuittermination'), found.map((r) => r.id as number), ctx, KEYS);
+      const nested = await ctx.registry.nestedById(ctx.registry.get('circuits.circuittermination'), found.map((r) => r.id as number), ctx, KEYS);
       return new Map(found.map((r) => [`${r.circuit_id}:${r.term_side}`, nested.get(r.id as number) ?? null]));
     });
     return (row, out) => {

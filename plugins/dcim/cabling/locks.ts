@@ -51,6 +51,15 @@ export class CablingLocks {
   }
 
   /**
+   * Counts `nodes` as held without a statement: the objects of new cables between endpoints that were free, whose
+   * rows the write has locked. No other change reaches them before the write commits (a path holds an endpoint only
+   * while it is cabled), and every change that would touch them waits for those row locks.
+   */
+  assume(nodes: Iterable<PathNode>): void {
+    for (const node of nodes) this.held.add(node);
+  }
+
+  /**
    * Locks those of `nodes` not yet held, after the first ones, waiting MORE_LOCKS_WAIT at most; returns whether it
    * took any (what was read before may have changed).
    */

@@ -8,7 +8,7 @@ export async function nestedNodes(nodes: Iterable<PathNode>, ctx: RenderContext)
     const model = ctx.registry.find(key);
     if (!model) continue;
     const viewable = ctx.viewable ? await ctx.viewable(model, ids) : undefined;
-    const loaded = await ctx.registry.loadNested(model, viewable ? ids.filter((id) => viewable.has(id)) : ids, ctx);
+    const loaded = await ctx.registry.nestedById(model, viewable ? ids.filter((id) => viewable.has(id)) : ids, ctx);
     for (const [id, object] of loaded) found.set(nodeOf(key, id), object);
   }
   return found;

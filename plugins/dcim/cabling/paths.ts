@@ -155,8 +155,10 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
   if (!touched.length) return;
   const locks = new CablingLocks(db, options.alone);
   // What the traces will most likely read, locked at once: the paths through the touched objects and the ports on
-  // the other side of the touched panels (a front port's rear port, a rear port's front ports).
-  await locks.takeFirst(...reach(touched));
+  // the other side of the touched panels (a front port's rear port, a rear port's front ports). Unpathed objects
+  // are all there is to read, and out of other changes' reach.
+  if (options.unpathed) locks.assume(touched);
+  else await locks.takeFirst(...reach(touched));
   const next = () => traceRound(db, registry, touched, options.memo, options.unpathed);
   let round = await next();
   while (await locks.take(round.read)) round = await next();

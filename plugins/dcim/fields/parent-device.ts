@@ -18,8 +18,8 @@ export class ParentDeviceField extends ReadOnlyField {
     const ids = rows.map((r) => r.id as number);
     const bays = ids.length ? ((await ctx.db('dcim_devicebay').select('id', 'device_id', 'installed_device_id').whereIn('installed_device_id', ids)) as Row[]) : [];
     const [parents, nestedBays] = await Promise.all([
-      registry.loadNested(this.model, bays.map((b) => b.device_id as number), ctx, ['id', 'url', 'display_url', 'display', 'name']),
-      registry.loadNested(registry.get('dcim.devicebay'), bays.map((b) => b.id as number), ctx, ['id', 'url', 'display_url', 'display', 'device', 'name']),
+      registry.nestedById(this.model, bays.map((b) => b.device_id as number), ctx, ['id', 'url', 'display_url', 'display', 'name']),
+      registry.nestedById(registry.get('dcim.devicebay'), bays.map((b) => b.id as number), ctx, ['id', 'url', 'display_url', 'display', 'device', 'name']),
     ]);
     const byChild = new Map<number, JsonObject>();
     for (const bay of bays) {

@@ -53,7 +53,7 @@ export class CustomFieldsField extends SideTableField {
       const ids = [...data.values()].flatMap((d) => (d[def.name] === null || d[def.name] === undefined ? [] : ([] as number[]).concat(d[def.name] as number)));
       // Objects the reader may not view render as null.
       const viewable = ctx.viewable ? await ctx.viewable(target, ids) : undefined;
-      nested.set(def.name, await ctx.registry.loadNested(target, viewable ? ids.filter((id) => viewable.has(id)) : ids, ctx));
+      nested.set(def.name, await ctx.registry.nestedById(target, viewable ? ids.filter((id) => viewable.has(id)) : ids, ctx));
     }
     return (row, out) => {
       const stored = data.get(row.id as number) ?? {};

@@ -83,7 +83,7 @@ export class PreferredIpField extends ReadOnlyField {
   async prepare(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
     const chosen = (row: Row) => (row.primary_ip6_id ?? row.primary_ip4_id ?? null) as number | null;
     const ids = rows.map(chosen).filter((id): id is number => id !== null);
-    const nested = await ctx.registry.loadNested(ctx.registry.get('ipam.ipaddress'), ids, ctx);
+    const nested = await ctx.registry.nestedById(ctx.registry.get('ipam.ipaddress'), ids, ctx);
     return (row, out) => {
       const id = chosen(row);
       out[this.name] = id === null ? null : nested.get(id) ?? null;
