@@ -161,12 +161,15 @@ export class ModelRegistry {
     const held = unique.map((id) => ctx.memo.recall<Row>(storedRow(model.key, id))).filter((r): r is Row => r !== undefined);
     if (!held.length) return this.loadNested(model, unique, ctx, keys);
     const known = new Set(held.map((r) => r.id as number));
-    const [loaded, rendered] = await Promise.all([
-      this.loadNested(model, unique.filter((id) => !known.has(id)), ctx, keys),
-      renderRows(model, held, ctx, 'nested', undefined, this.nestedFields(model, keys)),
-    ]);
-    for (const object of rendered) loaded.set(object.id as number, object);
+    const [loaded, rendered] = await Promise.all([this.loadNested(model, unique.filter((id) => !known.has(id)), ctx, keys), this.nestedOf(model, held, ctx, keys)]);
+    for (const [id, object] of rendered) loaded.set(id, object);
     return loaded;
+  }
+
+  /** Nested representations of `rows` the caller holds (all their columns), in their order. */
+  async nestedOf(model: Model, rows: Row[], ctx: RenderContext, keys?: string[]): Promise<Map<number, JsonObject>> {
+    const rendered = await renderRows(model, rows, ctx, 'nested', undefined, this.nestedFields(model, keys));
+    return new Map(rendered.map((object) => [object.id as number, object]));
   }
 
   /**

@@ -49,6 +49,27 @@ describe('tags', () => {
     await t.request('DELETE', '/api/extras/tags/', { body: [{ id: heavy.id }, { id: light.id }] });
   });
 
+  it('are read once by a write: its answer and change record order them as reads do', async () => {
+    // Weights and names disagree with ids; the lower-case name sorts as the database's collation says.
+    const made = await t.post('/api/extras/tags/', [
+      { name: 'Zulu', slug: 'zulu', weight: 100 }, { name: 'alpha', slug: 'alpha', weight: 100 }, { name: 'Mid', slug: 'mid', weight: 50 },
+    ]);
+    const ids = (made.body as { id: number }[]).map((r) => r.id);
+    const texts: string[] = [];
+    const seen = (q: { sql: string }) => texts.push(q.sql);
+    t.server.db.knex.on('query', seen);
+    const res = await t.post(TENANTS, [{ name: 'Read once', slug: 'read-once', tags: ids }, { name: 'Read once 2', slug: 'read-once-2', tags: [ids[1]] }]);
+    t.server.db.knex.off('query', seen);
+    expect(res.status).toBe(201);
+    expect(texts.filter((sql) => /from "extras_tag"/.test(sql))).toHaveLength(1);
+    for (const object of res.body as { id: number }[]) expect(object).toEqual((await t.get(`${TENANTS}${object.id}/`)).body);
+    const byName = (await t.server.db.knex('extras_tag').whereIn('id', ids).orderBy('name').select('name')).map((r: { name: string }) => r.name);
+    const [first] = (await t.get(`/api/extras/object-changes/?request_id=${res.headers.get('x-request-id')}&changed_object_id=${res.body[0].id}`)).body.results;
+    expect(first.postchange_data.tags).toEqual(byName);
+    await t.request('DELETE', TENANTS, { body: (res.body as { id: number }[]).map(({ id }) => ({ id })) });
+    await t.request('DELETE', '/api/extras/tags/', { body: ids.map((id) => ({ id })) });
+  });
+
   it('filter with AND semantics for repeated tags, tag__n and tag_id', async () => {
     expect(await names('tag=core')).toEqual(['Both', 'CoreOnly']);
     expect(await names('tag=core&tag=edge')).toEqual(['Both']);

@@ -1,10 +1,36 @@
 import {
   ValidationError, appendTo, insertAll, isStoredId, relationCondition,
-  type Comparison, type ModelRegistry, type Walk, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
+  type Comparison, type Memo, type ModelRegistry, type Walk, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
 import { SideTableField } from './side-table.js';
 
 export const TAGGED_ITEMS = 'extras_taggeditem';
+
+/** A tag as a write reads it to validate it, with its rank by name among the tags of that read. */
+interface ReadTag extends Row {
+  id: number;
+  name: string;
+  weight: number;
+  object_types: string[];
+  by_name: number;
+  /** Which read of the write found it: ranks compare within one read only. */
+  read: number;
+}
+
+/**
+ * The tags each write has read, by id: its change records and its answer name and nest them from these rows. A
+ * write stores no tags, and it names them as it validated them.
+ */
+const readTags = new WeakMap<Memo, { reads: number; asked: Set<number>; rows: Map<number, ReadTag> }>();
+
+/** The rows of tags `ids` from one read of the write, when it read them all in one. */
+function fromOneRead(memo: Memo, ids: number[]): ReadTag[] | undefined {
+  const known = readTags.get(memo)?.rows;
+  const rows = ids.map((id) => known?.get(id));
+  if (rows.some((r) => r === undefined)) return undefined;
+  const found = rows as ReadTag[];
+  return found.every((r) => r.read === found[0]?.read) ? found : undefined;
+}
 
 /**
  * `tags` on every model declaring the feature: read as nested tags, written as ids or attribute objects
@@ -29,7 +55,13 @@ export class TagsField extends SideTableField {
       object_id: number;
       tag_id: number;
     }[];
-    const tags = await ctx.registry.loadNested(ctx.registry.get('extras.tag'), links.map((l) => l.tag_id), ctx);
+    const tagModel = ctx.registry.get('extras.tag');
+    const tagIds = [...new Set(links.map((l) => l.tag_id))];
+    // Tags the write read render from their rows, in the tags' order (weight, name, id).
+    const read = written.every(Boolean) ? fromOneRead(ctx.memo, tagIds) : undefined;
+    const tags = read
+      ? await ctx.registry.nestedOf(tagModel, read.sort((a, b) => a.weight - b.weight || a.by_name - b.by_name || a.id - b.id), ctx)
+      : await ctx.registry.loadNested(tagModel, tagIds, ctx);
     const order = new Map([...tags.keys()].map((id, i) => [id, i]));
     const byObject = new Map<number, JsonObject[]>();
     for (const link of links.sort((a, b) => order.get(a.tag_id)! - order.get(b.tag_id)!)) {
@@ -81,10 +113,17 @@ export class TagsField extends SideTableField {
     const tagModel = ctx.registry.get('extras.tag');
     // The tags of every item of the write, read once: a tag may be limited to some object types. A tag given by
     // id is found by that read; attributes, or an id it does not find (to word the error), resolve first.
+    const known = readTags.get(ctx.memo) ?? { reads: 0, asked: new Set<number>(), rows: new Map<number, ReadTag>() };
+    readTags.set(ctx.memo, known);
     const scope = (id: number) =>
       ctx.batch('extras.tag-scope', id, async (ids: number[]) => {
-        const rows = (await ctx.db(tagModel.table).select('id', 'name', 'object_types').whereIn('id', ids)) as { id: number; name: string; object_types: string[] }[];
-        return ids.map((i) => rows.find((r) => r.id === i));
+        // A later read takes in the tags asked for before, so that the last ranks them all.
+        const read = known.reads++;
+        for (const i of ids) known.asked.add(i);
+        const rows = (await ctx.db(tagModel.table).select('*', ctx.db.raw('row_number() over (order by name)::int as by_name')).whereIn('id', [...known.asked])) as ReadTag[];
+        for (const row of rows) if ((known.rows.get(row.id)?.read ?? -1) < read) known.rows.set(row.id, { ...row, read });
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        return ids.map((i) => byId.get(i));
       });
     const found = await Promise.all(
       value.map(async (item) => {
@@ -115,7 +154,8 @@ export class TagsField extends SideTableField {
     if (written.every(Boolean)) {
       // Ordered by name as PostgreSQL orders them.
       const tagIds = [...new Set(written.flat() as number[])];
-      const tags = tagIds.length ? ((await ctx.db('extras_tag').select('id', 'name').whereIn('id', tagIds).orderBy('name')) as { id: number; name: string }[]) : [];
+      const read = fromOneRead(ctx.memo, tagIds)?.sort((a, b) => a.by_name - b.by_name);
+      const tags = read ?? (tagIds.length ? ((await ctx.db('extras_tag').select('id', 'name').whereIn('id', tagIds).orderBy('name')) as { id: number; name: string }[]) : []);
       const rank = new Map(tags.map((t, i) => [t.id, i]));
       links = ids.flatMap((id, n) => [...written[n]!].sort((a, b) => rank.get(a)! - rank.get(b)!).map((tagId) => ({ object_id: id, name: tags[rank.get(tagId)!].name })));
     } else {
