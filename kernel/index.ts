@@ -4,7 +4,7 @@
  * `ctx.as(req)` and `ctx.system` (see docs/plugins.md).
  */
 export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep, type EventHooks } from './plugin.js';
-export type { DataAccess, ListQuery } from './plugins/data.js';
+export type { Alongside, DataAccess, ListQuery } from './plugins/data.js';
 export { detailId, detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, RequestHook } from './app/surface.js';
 export { insertAll, inBatches } from './db/batches.js';

@@ -15,12 +15,21 @@ import type { Actor } from '../write/context.js';
 import { viewableBy, type Action, type Gate } from '../write/gate.js';
 import type { WriteSession } from '../write/session.js';
 import type { WriteRunner } from '../write/writer.js';
+import { storedRow } from '../write/stored.js';
+
+/** Whole rows of one model, read by the caller. */
+export interface Alongside {
+  model: Model;
+  rows: Row[];
+}
 
 /** Which objects `list` returns: the API's query-string filters and/or a filter tree, ordered and paged. */
 export interface ListQuery {
   /** Query-string filters exactly as a list endpoint takes them: `{ status: 'active', tenant_id: ['1', '2'] }`. */
   params?: QueryParams;
   where?: FilterNode;
+  /** Only these objects. */
+  ids?: number[];
   /** Default: the model's ordering. */
   ordering?: string[];
   limit?: number;
@@ -42,8 +51,11 @@ export interface DataAccess {
   count(model: Model, query?: Pick<ListQuery, 'params' | 'where'>): Promise<number>;
   /** One object this reader may view, or undefined. */
   get(model: Model, id: number): Promise<Row | undefined>;
-  /** Rows as the API renders them (`full`, `brief`), URLs from this reader's request or host-less. */
-  render(model: Model, rows: Row[], options?: { mode?: RenderMode; selection?: FieldSelection }): Promise<JsonObject[]>;
+  /**
+   * Rows as the API renders them (`full`, `brief`), URLs from this reader's request or host-less. `alongside`: whole
+   * rows of other objects the caller has read for the same answer; objects nested by id render from them.
+   */
+  render(model: Model, rows: Row[], options?: { mode?: RenderMode; selection?: FieldSelection; alongside?: Alongside[] }): Promise<JsonObject[]>;
   /** One transaction: every write is validated, permission-checked, change-logged and evented; all or nothing. */
   write<T>(work: (session: WriteSession) => Promise<T>): Promise<T>;
 }
@@ -73,7 +85,7 @@ export function dataAccess(services: DataServices, who: { gate: Gate; userId: nu
     require: (model, action) => gate.require(model, action),
     async list(model, query = {}) {
       await gate.require(model, 'view');
-      return reads.rows(model, gate, { where: await selecting(model, query), ordering: query.ordering, limit: query.limit, offset: query.offset });
+      return reads.rows(model, gate, { where: await selecting(model, query), ids: query.ids, ordering: query.ordering, limit: query.limit, offset: query.offset });
     },
     async count(model, query = {}) {
       await gate.require(model, 'view');
@@ -83,8 +95,12 @@ export function dataAccess(services: DataServices, who: { gate: Gate; userId: nu
       await gate.require(model, 'view');
       return reads.one(model, gate, id);
     },
-    render: (model, rows, options = {}) =>
-      renderRows(model, rows, { db: knex, registry, settings, baseUrl, memo: new Memo(), loads, viewable: viewableBy(gate, knex) }, options.mode ?? 'full', options.selection),
+    render(model, rows, options = {}) {
+      const memo = new Memo();
+      // Read for this answer, they are what a read would return: as rows a write stored are to its answer.
+      for (const { model: other, rows: read } of options.alongside ?? []) for (const row of read) memo.remember(storedRow(other.key, row.id as number), row);
+      return renderRows(model, rows, { db: knex, registry, settings, baseUrl, memo, loads, viewable: viewableBy(gate, knex) }, options.mode ?? 'full', options.selection);
+    },
     write: (work) => writes.run({ actor: who.actor(), gate, baseUrl }, work),
   };
 }

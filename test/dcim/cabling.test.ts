@@ -68,7 +68,9 @@ describe('cables between two interfaces', () => {
     });
     expect((await get(`${API}/interfaces/${b.id}/`)).cable_end).toBe('B');
     expect(await traced(`${API}/interfaces/${a.id}/trace/`)).toEqual([[['eth0'], c.id, ['eth0']]]);
-    const [[, tracedCable]] = (await get(`${API}/interfaces/${a.id}/trace/`)) as Body[][];
+    const [[[near], tracedCable]] = (await get(`${API}/interfaces/${a.id}/trace/`)) as Body[][][];
+    // Its cable renders from the cables the trace lists, as a read renders it.
+    expect(near).toEqual(await get(`${API}/interfaces/${a.id}/?brief=1`));
     expect(tracedCable).toEqual({
       id: c.id, url: expect.stringContaining(`/api/dcim/cables/${c.id}/`), display_url: expect.any(String), type: 'cat6', status: 'connected', label: 'X1',
       color: '', length: 2.5, length_unit: 'm', description: '',
@@ -128,8 +130,9 @@ describe('paths through patch panels', () => {
       [['R1'], trunk.id, ['R1']],
       [['F1'], c3.id, ['xe-0']],
     ]);
-    // The endpoint, its path, a list per model on it, what they nest (devices, cables) and the traced cables.
-    expect(await t.countQueries(() => t.get(`${API}/interfaces/${a.id}/trace/`))).toBe(8);
+    // The token, the path, a list per model on it and of its cables, and the devices the ports nest (their cables
+    // render from the cables listed).
+    expect(await t.countQueries(() => t.get(`${API}/interfaces/${a.id}/trace/`))).toBe(7);
     const paths = (await get(`${API}/rear-ports/${p1.rears[0].id}/paths/`)) as Body[];
     expect(paths).toHaveLength(2);
     expect(paths[0]).toMatchObject({ is_active: true, is_complete: true, is_split: false });

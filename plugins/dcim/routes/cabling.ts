@@ -1,34 +1,38 @@
 import type { RequestHandler } from 'express';
-import { HttpError, and, cmp, detailId, detailObject, notFound, type DataAccess, type Json, type JsonObject, type PluginContext, type Row } from '../../../kernel/index.js';
+import { HttpError, and, cmp, detailId, detailObject, notFound, type Alongside, type DataAccess, type Json, type PluginContext, type Row } from '../../../kernel/index.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from '../cabling/nodes.js';
 import { bridgedPathFrom, destinations, pathFrom, pathsThrough, type StoredPath } from '../cabling/stored-paths.js';
 
-/**
- * The brief form of every node the reader may view, one list per model; rendered side by side, so that what they
- * nest (the ports' devices and cables) loads once for all models.
- */
-async function nested(nodes: PathNode[], reader: DataAccess, ctx: PluginContext): Promise<Map<PathNode, JsonObject>> {
+/** The objects of `nodes` the reader may view, one list per model. */
+async function listed(nodes: PathNode[], reader: DataAccess, ctx: PluginContext): Promise<(Alongside & { key: string })[]> {
   const lists = await Promise.all(
     [...idsByModel(new Set(nodes))].map(async ([key, ids]) => {
       const model = ctx.registry.find(key);
       if (!model || !(await reader.can(model, 'view'))) return [];
-      return [{ key, model, rows: await reader.list(model, { where: cmp(['id'], 'in', ids) }) }];
+      return [{ key, model, rows: await reader.list(model, { ids }) }];
     }),
   );
-  const rendered = await Promise.all(lists.flat().map(async ({ key, model, rows }) => ({ key, objects: await reader.render(model, rows, { mode: 'brief' }) })));
-  return new Map(rendered.flatMap(({ key, objects }) => objects.map((object) => [nodeOf(key, object.id as number), object] as const)));
+  return lists.flat();
 }
 
 const TRACED_CABLE = new Set(['id', 'url', 'display_url', 'type', 'status', 'label', 'color', 'length', 'length_unit', 'description']);
 
-/** Cables as a trace shows them: NetBox's TracedCableSerializer, with plain choice values. */
-async function tracedCables(ids: number[], reader: DataAccess, ctx: PluginContext): Promise<Map<number, JsonObject>> {
-  const cables = ctx.registry.get('dcim.cable');
-  if (!ids.length || !(await reader.can(cables, 'view'))) return new Map();
-  const rows = await reader.list(cables, { where: cmp(['id'], 'in', ids) });
-  const rendered = await reader.render(cables, rows, { selection: { only: TRACED_CABLE } });
+/**
+ * The brief form of every object listed, by node, and the cables as a trace shows them (NetBox's
+ * TracedCableSerializer, with plain choice values), rendered side by side: what the objects nest (the ports' devices)
+ * loads once for all models, and the cables they nest render from the cables listed.
+ */
+async function rendered(objects: (Alongside & { key: string })[], cables: Alongside | undefined, reader: DataAccess) {
+  const alongside = cables ? [cables] : [];
+  const [forms, traced] = await Promise.all([
+    Promise.all(objects.map(async ({ key, model, rows }) => ({ key, objects: await reader.render(model, rows, { mode: 'brief', alongside }) }))),
+    cables ? reader.render(cables.model, cables.rows, { selection: { only: TRACED_CABLE } }) : [],
+  ]);
   const plain = (row: Row, key: string) => (row[key] ?? null) as Json;
-  return new Map(rendered.map((c, n) => [c.id as number, { ...c, type: plain(rows[n], 'type'), status: plain(rows[n], 'status'), length_unit: plain(rows[n], 'length_unit') }]));
+  return {
+    objects: new Map(forms.flatMap(({ key, objects: list }) => list.map((object) => [nodeOf(key, object.id as number), object] as const))),
+    cables: new Map(traced.map((c, n) => [c.id as number, { ...c, type: plain(cables!.rows[n], 'type'), status: plain(cables!.rows[n], 'status'), length_unit: plain(cables!.rows[n], 'length_unit') }])),
+  };
 }
 
 /**
@@ -67,9 +71,14 @@ export function traceRoute(ctx: PluginContext, key: string): RequestHandler {
       await detailObject(req, reader, model);
       return void res.json([]);
     }
-    const objects = await nested(hops.filter((_, n) => n % 3 !== 1).flat(), reader, ctx);
-    if (!objects.has(origin!)) throw notFound();
-    const cables = await tracedCables(hops.filter((_, n) => n % 3 === 1).flat().map((n) => parseNode(n).id), reader, ctx);
+    const cableModel = ctx.registry.get('dcim.cable');
+    const cableIds = hops.filter((_, n) => n % 3 === 1).flat().map((n) => parseNode(n).id);
+    const [lists, cableRows] = await Promise.all([
+      listed(hops.filter((_, n) => n % 3 !== 1).flat(), reader, ctx),
+      cableIds.length && (await reader.can(cableModel, 'view')) ? reader.list(cableModel, { ids: cableIds }) : undefined,
+    ]);
+    if (!lists.some(({ key, rows }) => key === model.key && rows.some((r) => r.id === id))) throw notFound();
+    const { objects, cables } = await rendered(lists, cableRows && { model: cableModel, rows: cableRows }, reader);
     const segments: unknown[] = [];
     for (let n = 0; n + 2 < hops.length; n += 3) {
       const [near, cable, far] = hops.slice(n, n + 3);
@@ -88,7 +97,7 @@ export function pathsRoute(ctx: PluginContext, key: string): RequestHandler {
     const reader = ctx.as(req);
     const row = await detailObject(req, reader, model);
     const paths = (await ctx.db('dcim_cablepath').select('*').whereRaw(`id in (${pathsThrough()})`, [[nodeOf(key, row.id as number)]]).orderBy('id')) as StoredPath[];
-    const objects = await nested(paths.flatMap((p) => p.path.flat()), reader, ctx);
+    const { objects } = await rendered(await listed(paths.flatMap((p) => p.path.flat()), reader, ctx), undefined, reader);
     res.json(paths.map((p) => ({
       id: p.id,
       path: p.path.map((hop) => hop.flatMap((node) => objects.get(node) ?? [])),
