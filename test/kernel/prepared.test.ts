@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PreparedStatements, type PgConnection } from '../../kernel/db/prepared.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 /** The statements prepared on the connection a transaction of `t`'s pool runs on, after running `text` twice there. */
@@ -27,6 +28,31 @@ describe('prepared statements', () => {
     const text = 'select 42 as answer where ? = ?';
     expect(await preparedAfterTwoRuns(t, text)).toContain('select 42 as answer where $1 = $2');
     expect(await preparedAfterTwoRuns(off, text)).not.toContain('select 42 as answer where $1 = $2');
+  });
+
+  it('keeps the statements a connection used last, deallocating the one used longest ago', async () => {
+    const client = new pg.Client({ connectionString: t.server.db.url });
+    await client.connect();
+    try {
+      new PreparedStatements(2).attach(client as unknown as PgConnection);
+      // As knex calls it: a config and a callback.
+      const run = (text: string) => new Promise<pg.QueryResult>((resolve, reject) => {
+        (client.query as unknown as PgConnection['query'])({ text, values: [1] }, (err: Error | null, result: pg.QueryResult) => (err ? reject(err) : resolve(result)));
+      });
+      const prepared = async () => ((await client.query('select statement from pg_prepared_statements order by statement')).rows as { statement: string }[]).map((r) => r.statement);
+      const texts = [1, 2, 3].map((n) => `select ${n} as n where $1 = 1`);
+      await client.query('begin');
+      for (const text of texts) for (let i = 0; i < 2; i++) expect((await run(text)).rows).toEqual([{ n: Number(text.split(' ')[1]) }]);
+      expect(await prepared()).toEqual([texts[1], texts[2]]);
+      // The first comes back (it lost its name, and gets it again the second time): prepared again, displacing the
+      // one used longest ago.
+      for (let i = 0; i < 2; i++) await run(texts[0]);
+      expect(await prepared()).toEqual([texts[0], texts[2]]);
+      expect((await run(texts[1])).rows).toEqual([{ n: 2 }]);
+      await client.query('commit');
+    } finally {
+      await client.end();
+    }
   });
 
   it('survives a schema change by another process: reads answer 200 or 503 (never 500) until the pool has fresh connections, writes are run again', async () => {
