@@ -157,6 +157,7 @@ export class ModelRegistry {
    * (read back, they would be the same), the others load as `loadNested` loads them.
    */
   async nestedById(model: Model, ids: number[], ctx: RenderContext, keys?: string[]): Promise<Map<number, JsonObject>> {
+    if (ctx.memo.remembersNothing) return this.loadNested(model, ids, ctx, keys);
     const unique = [...new Set(ids)];
     const held = unique.map((id) => ctx.memo.recall<Row>(storedRow(model.key, id))).filter((r): r is Row => r !== undefined);
     if (!held.length) return this.loadNested(model, unique, ctx, keys);

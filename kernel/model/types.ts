@@ -67,6 +67,11 @@ export class Memo {
     this.written.delete(key);
   }
 
+  /** Whether nothing is remembered (most reads): lookups in `recall` are then not worth making. */
+  get remembersNothing(): boolean {
+    return this.written.size === 0;
+  }
+
   /** The value stored under `key` by this write, if it stored one. */
   recall<T>(key: string): T | undefined {
     return this.written.get(key) as T | undefined;
