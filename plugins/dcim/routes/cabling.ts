@@ -16,6 +16,7 @@ async function listed(nodes: PathNode[], reader: DataAccess, ctx: PluginContext)
 }
 
 const TRACED_CABLE = new Set(['id', 'url', 'display_url', 'type', 'status', 'label', 'color', 'length', 'length_unit', 'description']);
+const PLAIN_CHOICES = ['type', 'status', 'length_unit'];
 
 /**
  * The brief form of every object listed, by node, and the cables as a trace shows them (NetBox's
@@ -28,10 +29,11 @@ async function rendered(objects: (Alongside & { key: string })[], cables: Alongs
     Promise.all(objects.map(async ({ key, model, rows }) => ({ key, objects: await reader.render(model, rows, { mode: 'brief', alongside }) }))),
     cables ? reader.render(cables.model, cables.rows, { selection: { only: TRACED_CABLE } }) : [],
   ]);
-  const plain = (row: Row, key: string) => (row[key] ?? null) as Json;
+  // Choices as their plain values, from the rows.
+  const plain = (row: Row) => Object.fromEntries(PLAIN_CHOICES.map((key) => [key, (row[key] ?? null) as Json]));
   return {
     objects: new Map(forms.flatMap(({ key, objects: list }) => list.map((object) => [nodeOf(key, object.id as number), object] as const))),
-    cables: new Map(traced.map((c, n) => [c.id as number, { ...c, type: plain(cables!.rows[n], 'type'), status: plain(cables!.rows[n], 'status'), length_unit: plain(cables!.rows[n], 'length_unit') }])),
+    cables: new Map((cables?.rows ?? []).map((row, n) => [row.id as number, { ...traced[n], ...plain(row) }])),
   };
 }
 
@@ -75,7 +77,7 @@ export function traceRoute(ctx: PluginContext, key: string): RequestHandler {
     const cableIds = hops.filter((_, n) => n % 3 === 1).flat().map((n) => parseNode(n).id);
     const [lists, cableRows] = await Promise.all([
       listed(hops.filter((_, n) => n % 3 !== 1).flat(), reader, ctx),
-      cableIds.length && (await reader.can(cableModel, 'view')) ? reader.list(cableModel, { ids: cableIds }) : undefined,
+      cableIds.length > 0 && (await reader.can(cableModel, 'view')) ? reader.list(cableModel, { ids: cableIds }) : undefined,
     ]);
     if (!lists.some(({ key, rows }) => key === model.key && rows.some((r) => r.id === id))) throw notFound();
     const { objects, cables } = await rendered(lists, cableRows && { model: cableModel, rows: cableRows }, reader);
