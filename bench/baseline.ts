@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { Db } from '../kernel/model/types.js';
 import { formatDateTime } from '../kernel/model/fields/time.js';
-import { insertAll } from '../kernel/db/batches.js';
+import { inBatches } from '../kernel/db/batches.js';
 
 interface TenantRow {
   id: number;
@@ -126,6 +126,21 @@ export interface TenantBody {
 }
 
 /**
+ * The baseline's inserts as knex writes them by hand: multi-row VALUES in statements under PostgreSQL's parameter
+ * limit (Patchbay's own `insertAll` sends rows as one JSON parameter; the baseline keeps the common idiom).
+ */
+async function insertValues<R = Record<string, unknown>>(db: Db, table: string, rows: Record<string, unknown>[], returning?: string[]): Promise<R[]> {
+  const width = new Set(rows.flatMap((r) => Object.keys(r))).size;
+  const out: R[] = [];
+  for (const batch of inBatches(rows, width)) {
+    const query = db(table).insert(batch);
+    if (returning) out.push(...((await query.returning(returning)) as R[]));
+    else await query;
+  }
+  return out;
+}
+
+/**
  * The hand-written equivalent of POST /api/tenancy/tenants/ with a list of tenants carrying a group (by slug), tags
  * and a custom field: in one transaction, the group lookup, one insert each for the tenants, their tag links, their
  * custom field data and their change records, then the created tenants as JSON. No validation beyond the database's.
@@ -138,12 +153,12 @@ export function bulkCreateTenants(db: Db, types: { tenant: number }): Handler {
         ((await trx('tenancy_tenantgroup').whereIn('slug', [...new Set(bodies.map((b) => b.group.slug))]).select('id', 'slug')) as { id: number; slug: string }[]).map((g) => [g.slug, g.id]),
       );
       // Inserts in batches under PostgreSQL's 65,535 parameters, as Patchbay's.
-      const rows = await insertAll<TenantRow>(
+      const rows = await insertValues<TenantRow>(
         trx, 'tenancy_tenant', bodies.map((b) => ({ name: b.name, slug: b.slug, group_id: groups.get(b.group.slug), created: trx.fn.now(), last_updated: trx.fn.now() })), ['*'],
       );
-      await insertAll(trx, 'extras_taggeditem', rows.flatMap((r, i) => bodies[i].tags.map((tag) => ({ tag_id: tag, object_type_id: types.tenant, object_id: r.id }))));
-      await insertAll(trx, 'extras_customfielddata', rows.map((r, i) => ({ object_type_id: types.tenant, object_id: r.id, data: JSON.stringify(bodies[i].custom_fields) })));
-      await insertAll(
+      await insertValues(trx, 'extras_taggeditem', rows.flatMap((r, i) => bodies[i].tags.map((tag) => ({ tag_id: tag, object_type_id: types.tenant, object_id: r.id }))));
+      await insertValues(trx, 'extras_customfielddata', rows.map((r, i) => ({ object_type_id: types.tenant, object_id: r.id, data: JSON.stringify(bodies[i].custom_fields) })));
+      await insertValues(
         trx, 'extras_objectchange', rows.map((r, i) => ({
           user_name: 'bench', request_id: '00000000-0000-0000-0000-000000000000', action: 'create', changed_object_type_id: types.tenant,
           changed_object_id: r.id, object_repr: r.name, message: '', postchange_data: JSON.stringify({ name: r.name, slug: r.slug, group: r.group_id, tags: bodies[i].tags }),

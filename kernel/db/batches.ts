@@ -11,17 +11,73 @@ export function inBatches<T>(items: T[], perItem: number): T[][] {
   return out;
 }
 
+/** How `insertAll` writes. */
+export interface InsertOptions {
+  /** Columns answered for every row inserted. */
+  returning?: string[];
+  /** Columns stamped with the transaction's time (`created`, `last_updated`). */
+  now?: string[];
+  /** Columns whose values are JSON text already (a json field's stored form): sent as they are, not as strings. */
+  json?: string[];
+  /** The columns of a unique index: a row clashing there overwrites the stored row's other columns. */
+  upsert?: string[];
+}
+
+const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
+
+/** Consecutive rows writing the same columns (an undefined value writes none), in order. */
+function runsOfColumns(rows: Record<string, unknown>[]): { columns: string[]; rows: Record<string, unknown>[] }[] {
+  const runs: { shape: string; columns: string[]; rows: Record<string, unknown>[] }[] = [];
+  for (const row of rows) {
+    const columns = Object.keys(row).filter((c) => row[c] !== undefined);
+    const shape = columns.join(',');
+    const last = runs[runs.length - 1];
+    if (last?.shape === shape) last.rows.push(row);
+    else runs.push({ shape, columns, rows: [row] });
+  }
+  return runs;
+}
+
+/** The rows as one JSON array of their `columns`, JSON text of the `json` columns kept as it is. */
+function encodeRows(rows: Record<string, unknown>[], columns: string[], json: Set<string>): string {
+  const keys = columns.map((c) => `${JSON.stringify(c)}:`);
+  const raw = columns.map((c) => json.has(c));
+  const parts: string[] = [];
+  for (const row of rows) {
+    let text = '{';
+    for (let i = 0; i < columns.length; i++) {
+      const value = row[columns[i]];
+      text += `${i ? ',' : ''}${keys[i]}${raw[i] && typeof value === 'string' ? value : JSON.stringify(value ?? null)}`;
+    }
+    parts.push(`${text}}`);
+  }
+  return `[${parts.join(',')}]`;
+}
+
 /**
- * Inserts `rows` into `table` in as few statements as PostgreSQL's parameter limit allows (one for a usual write),
- * returning the `returning` columns of every row, batch after batch.
+ * Inserts `rows` into `table`: one statement for consecutive rows writing the same columns (usually all of them),
+ * whatever their number. The rows travel as one JSON parameter read by `json_populate_recordset` in the table's own
+ * column types, so the text depends only on the columns (prepared once) and nothing is compiled or bound per value.
+ * Values are as JSON carries them (arrays become PostgreSQL arrays); columns a row leaves out take their defaults.
+ * Returns the `returning` columns of every row, run after run.
  */
-export async function insertAll<R = Record<string, unknown>>(db: Knex | Knex.Transaction, table: string, rows: Record<string, unknown>[], returning?: string[]): Promise<R[]> {
-  const width = new Set(rows.flatMap((r) => Object.keys(r))).size;
+export async function insertAll<R = Record<string, unknown>>(
+  db: Knex | Knex.Transaction, table: string, rows: Record<string, unknown>[], options: InsertOptions = {},
+): Promise<R[]> {
+  const now = new Set(options.now);
+  const json = new Set(options.json);
   const out: R[] = [];
-  for (const batch of inBatches(rows, width)) {
-    const query = db(table).insert(batch);
-    if (returning) out.push(...((await query.returning(returning)) as R[]));
-    else await query;
+  for (const run of runsOfColumns(rows)) {
+    const given = run.columns.filter((c) => !now.has(c));
+    const written = [...given, ...now];
+    const values = [...given.map((c) => `v.${quote(c)}`), ...[...now].map(() => 'now()')];
+    const upsert = options.upsert
+      ? ` on conflict (${options.upsert.map(quote).join(', ')}) do update set ${written.filter((c) => !options.upsert!.includes(c)).map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`
+      : '';
+    const returning = options.returning ? ` returning ${options.returning.map((c) => (c === '*' ? c : quote(c))).join(', ')}` : '';
+    const sql = `insert into ${quote(table)} (${written.map(quote).join(', ')}) select ${values.join(', ')} from json_populate_recordset(null::${quote(table)}, ?::json) as v${upsert}${returning}`;
+    const { rows: inserted } = (await db.raw(sql, [encodeRows(run.rows, given, json)])) as { rows: R[] };
+    out.push(...inserted);
   }
   return out;
 }

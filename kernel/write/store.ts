@@ -1,25 +1,17 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Model } from '../model/model.js';
 import type { Row } from '../model/types.js';
-import { inBatches } from '../db/batches.js';
-
+import { inBatches, insertAll } from '../db/batches.js';
 
 /**
- * Inserts the rows of a write in one statement (rows giving different columns get the others' defaults) and
- * returns them in the order given. PostgreSQL does not promise RETURNING in the order of VALUES, but it takes the
- * rows of VALUES one after the other, each drawing its id from the sequence as it goes: ids rise in the order
- * given, so the rows answered are put back in that order by id.
+ * Inserts the rows of a write in one statement (`insertAll`) and returns them in the order given. PostgreSQL does not
+ * promise RETURNING in the order of the rows, but it takes them one after the other, each drawing its id from the
+ * sequence as it goes: ids rise in the order given, so the rows answered are put back in that order by id.
  */
 export async function insertRows(db: Knex.Transaction, model: Model, rows: Row[]): Promise<Row[]> {
-  const width = new Set(rows.flatMap((r) => Object.keys(r))).size + 3;
-  const out: Row[] = [];
-  for (const chunk of inBatches(rows, width)) {
-    const id = db.raw(`nextval(pg_get_serial_sequence(?, 'id'))`, [model.table]);
-    const stamped = chunk.map((r) => ({ ...r, id, created: db.fn.now(), last_updated: db.fn.now() }));
-    const inserted = (await db(model.table).insert(stamped).returning('*')) as Row[];
-    out.push(...inserted.sort((a, b) => (a.id as number) - (b.id as number)));
-  }
-  return out;
+  const json = model.fields.flatMap((f) => f.columns()).filter((c) => c.type === 'json' || c.type === 'jsonb').map((c) => c.name);
+  const inserted = await insertAll<Row>(db, model.table, rows, { returning: ['*'], now: ['created', 'last_updated'], json });
+  return inserted.sort((a, b) => (a.id as number) - (b.id as number));
 }
 
 /**

@@ -23,9 +23,8 @@ export async function recordChanges(changes: ChangeRecord[], ctx: PluginContext)
       message: change.message,
       prechange_data: json(change.before),
       postchange_data: json(change.after),
-      created: db.fn.now(),
-      last_updated: db.fn.now(),
     })),
+    { now: ['created', 'last_updated'], json: ['prechange_data', 'postchange_data'] },
   );
 }
 

@@ -74,11 +74,11 @@ export async function receiveEvents(events: ObjectEvent[], claim: EventClaim, ct
       status: 'pending',
       attempts: '[]',
       context: JSON.stringify(contextOf(event, rule.actionData)),
-      created: claim.db.fn.now(),
-      last_updated: claim.db.fn.now(),
     })),
   );
-  const recorded = await insertAll<Recorded>(claim.db, WebhookDelivery.table, rows, ['id', 'created']);
+  const recorded = await insertAll<Recorded>(claim.db, WebhookDelivery.table, rows, {
+    returning: ['id', 'created'], now: ['created', 'last_updated'], json: ['attempts', 'context'],
+  });
   if (recorded.length) claim.afterCommit(() => enqueue(ctx, recorded));
 }
 
