@@ -361,9 +361,13 @@ export class WriteSession {
       const errors = await check(checked.map((i) => ({ row: merged(i), id: i.instance?.id as number | undefined })), scope);
       errors.forEach((e, n) => e && Object.assign(checked[n].errors, e));
     }
-    const candidates = live();
-    const clashes = await checkUnique(model, candidates.map((i) => ({ row: merged(i), id: i.instance?.id as number | undefined })), this.db);
-    clashes.forEach((clash, n) => Object.assign(candidates[n].errors, clash));
+    // Every unique constraint is a unique index too: a first attempt at creating valid objects lets the insert find a
+    // clash (23505), and the write's next attempt checks here to word it. Updates check first (values may swap).
+    if (action === 'update' || this.attempt > 1 || items.some(failed)) {
+      const candidates = live();
+      const clashes = await checkUnique(model, candidates.map((i) => ({ row: merged(i), id: i.instance?.id as number | undefined })), this.db);
+      clashes.forEach((clash, n) => Object.assign(candidates[n].errors, clash));
+    }
     if (items.some(failed)) throw new ItemErrors(items.map((i) => i.errors));
 
     const stored = live();

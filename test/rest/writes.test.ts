@@ -69,6 +69,15 @@ describe('create', () => {
     expect(bad.body).toEqual([{}, { slug: ['This field is required.'] }, { __all__: ['Tenant name must be globally unique.'] }]);
     expect(await names()).toEqual(['Acme', 'B1', 'B2']);
   });
+
+  it('words the clashes of otherwise valid objects, which the insert finds first, with a stored object and among themselves', async () => {
+    const bad = await t.post(TENANTS, [{ name: 'D1', slug: 'd1' }, { name: 'Acme', slug: 'acme-3' }, { name: 'D1', slug: 'd1b' }, { name: 'D2', slug: 'd1' }]);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual([
+      {}, { __all__: ['Tenant name must be globally unique.'] }, { __all__: ['Tenant name must be globally unique.'] }, { __all__: ['Tenant slug must be globally unique.'] },
+    ]);
+    expect(await names()).toEqual(['Acme', 'B1', 'B2']);
+  });
 });
 
 describe('update', () => {
