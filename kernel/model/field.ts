@@ -197,6 +197,14 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return this.columns().map((c) => c.name);
   }
 
+  /**
+   * SQL over the row `t` computing this field's value in the select of a nested read (`_depth` of a tree parent),
+   * selected under the field's name; undefined (most fields) when rendering reads columns or loads on its own.
+   */
+  selected(): string | undefined {
+    return undefined;
+  }
+
   /** Columns the database derives for this field (a natural-order key); never written, read or rendered. */
   generatedColumns(): GeneratedColumn[] {
     return [];

@@ -194,6 +194,10 @@ export class ModelRegistry {
     const needed = fieldSets.map(columnsRead);
     const columns = needed.every((c) => c !== undefined) ? [...new Set(needed.flat())] : undefined;
     const qb = ctx.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*').whereIn('t.id', [...new Set(forms.flatMap((f) => f.ids))]);
+    for (const field of new Set(fieldSets.flat())) {
+      const sql = field.selected();
+      if (sql) qb.select(ctx.db.raw(`${sql} as ??`, [field.name]));
+    }
     applyOrdering(qb, model, model.ordering, this);
     const rows = (await qb) as Row[];
     return Promise.all(

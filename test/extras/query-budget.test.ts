@@ -42,7 +42,7 @@ const server = seededServer(async (db) => {
 /** SQL statements per extras list request: the same at page sizes 1, 50 and 1000. */
 const BUDGETS: ListBudgets = {
   // Thirteen assignments and the tags: the links, then the nested objects (with a tree's depth) of each.
-  '/api/extras/config-contexts/': { full: 37, brief: 3 },
+  '/api/extras/config-contexts/': { full: 31, brief: 3 },
   '/api/extras/config-context-profiles/': { full: 4, brief: 3 },
   '/api/extras/config-templates/': { full: 4, brief: 3 },
   '/api/extras/export-templates/': { full: 3, brief: 3 },

@@ -14,8 +14,8 @@ const server = seededServer(async (db) => {
 /** SQL statements per ipam list request: the same at page sizes 1, 50 and 1000. */
 const BUDGETS: ListBudgets = {
   // ipam's fields on dcim models: AS numbers and prefix counts, primary and out-of-band addresses, VLANs and counts.
-  '/api/dcim/sites/': { full: 13, brief: 3 },
-  '/api/dcim/devices/': { full: 24, brief: 3 },
+  '/api/dcim/sites/': { full: 11, brief: 3 },
+  '/api/dcim/devices/': { full: 21, brief: 3 },
   '/api/dcim/virtual-device-contexts/': { full: 9, brief: 4 },
   '/api/dcim/interfaces/?ordering=-id': { full: 24, brief: 4 },
   '/api/ipam/route-targets/': { full: 5, brief: 3 },

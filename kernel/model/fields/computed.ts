@@ -163,6 +163,21 @@ const pageCounts = new WeakMap<RenderContext, Batcher>();
 
 /** `_depth` of a tree model: how many ancestors an object has (0 for a root). */
 export class DepthField extends ComputedField {
+  /** Nested (a site's region), the depth is selected with the row: no query of its own. */
+  override selected(): string {
+    const table = this.model.table;
+    return `(with recursive anc(parent_id, depth) as (select t.parent_id, 0
+      union all select p.parent_id, anc.depth + 1 from anc join ${table} p on p.id = anc.parent_id where anc.depth < 1000)
+      select max(depth)::int from anc)`;
+  }
+
+  override async prepare(rows: Row[], ctx: RenderContext, mode: RenderMode): Promise<FieldRenderer> {
+    if (!rows.length || !rows.every((r) => typeof r[this.name] === 'number')) return super.prepare(rows, ctx, mode);
+    return (row, out) => {
+      out[this.name] = row[this.name] as number;
+    };
+  }
+
   protected async load(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
     const table = this.model.table;
     const { rows } = (await ctx.db.raw(
