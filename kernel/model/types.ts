@@ -105,6 +105,11 @@ export interface RenderContext {
    * (GraphQL); absent, or null for a reader who may view them all: every object counts (REST, as NetBox counts).
    */
   countable?(model: Model): Promise<{ ids: Knex.QueryBuilder } | null>;
+  /**
+   * Objects of `model` nothing refers to yet: a write created them and changed nothing else, so every count of
+   * theirs is 0 without a query.
+   */
+  unreferenced?: { model: string; ids: ReadonlySet<number> };
 }
 
 /** Rendering modes: the full object, `?brief=1`, or nested inside another object. */

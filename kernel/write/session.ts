@@ -152,7 +152,18 @@ export class WriteSession {
 
   /** Renders rows as the API does (inside the transaction, so a write's response shows what it wrote). */
   render(model: Model, rows: Row[], options: { mode?: RenderMode; selection?: FieldSelection; created?: boolean } = {}): Promise<JsonObject[]> {
-    return renderRows(model, rows, this.context({ created: options.created }), options.mode ?? 'full', options.selection);
+    const ctx = this.context({ created: options.created });
+    if (options.created && this.onlyCreated(model)) ctx.unreferenced = { model: model.key, ids: new Set(rows.map((r) => r.id as number)) };
+    return renderRows(model, rows, ctx, options.mode ?? 'full', options.selection);
+  }
+
+  /**
+   * Whether this write only created objects of `model`: a row referring to one of them could only have been written
+   * by a later step of the write (a hook creating components), and there was none.
+   */
+  private onlyCreated(model: Model): boolean {
+    const changes = this.counts.get(model.key);
+    return this.counts.size === 1 && changes !== undefined && changes.update === 0 && changes.delete === 0;
   }
 
   /** The stored row `id` of `model` as the transaction sees it, batched with the write's other items; `lock` holds it. */

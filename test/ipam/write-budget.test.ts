@@ -48,8 +48,8 @@ describe('ipam write query budgets', () => {
     });
   });
 
-  it('VLANs in a site-scoped group: 9 statements for 1 or 100', async () => {
-    await expectFlatWrites(9, async (size) => {
+  it('VLANs in a site-scoped group: 8 statements for 1 or 100', async () => {
+    await expectFlatWrites(8, async (size) => {
       const bodies = Array.from({ length: size }, () => {
         const n = serial++;
         return { vid: (n % 4000) + 1, name: `VLAN ${n}`, group: group.id };

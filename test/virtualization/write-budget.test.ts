@@ -23,15 +23,15 @@ const statements = async (status: number, send: () => Promise<Reply>) => (await 
 
 describe('virtualization write query budgets', () => {
   // The created VMs are answered with their config context: one statement for all of them.
-  it('virtual machines in a cluster at a site (the site taken from the cluster): 11 statements for 1 or 100', async () => {
-    await expectFlatWrites(11, async (size) =>
+  it('virtual machines in a cluster at a site (the site taken from the cluster): 10 statements for 1 or 100', async () => {
+    await expectFlatWrites(10, async (size) =>
       statements(201, () => t.post('/api/virtualization/virtual-machines/', Array.from({ length: size }, () => ({ name: `vm${serial++}`, cluster: cluster.id, vcpus: 2 })))),
     );
   });
 
-  it('VM interfaces with VLANs of their VM\'s site, and virtual disks (recounting the VM disk size): 21 and 8 statements for 1 or 100', async () => {
+  it('VM interfaces with VLANs of their VM\'s site, and virtual disks (recounting the VM disk size): 20 and 8 statements for 1 or 100', async () => {
     const { body: vms } = await t.post('/api/virtualization/virtual-machines/', Array.from({ length: 100 }, () => ({ name: `host${serial++}`, site: site.id })));
-    await expectFlatWrites(21, async (size) =>
+    await expectFlatWrites(20, async (size) =>
       statements(201, () => t.post('/api/virtualization/interfaces/', vms.slice(0, size).map((vm: Body) => ({
         virtual_machine: vm.id, name: `eth${serial++}`, mode: 'tagged', untagged_vlan: vlan.id, tagged_vlans: [vlan.id],
       })))),

@@ -103,6 +103,8 @@ export class CountField extends ComputedField {
   }
 
   protected async load(ids: number[], ctx: RenderContext): Promise<Map<number, number>> {
+    const { unreferenced } = ctx;
+    if (unreferenced?.model === this.model.key && ids.every((id) => unreferenced.ids.has(id))) return new Map();
     let batcher = pageCounts.get(ctx);
     if (!batcher) pageCounts.set(ctx, (batcher = new Batcher()));
     return batcher.load(`${this.model.key}:${ids.join(',')}`, this.name, (names) => this.loadAll(names, ids, ctx));
