@@ -62,7 +62,7 @@ export { parseBoolean, parseWholeNumber, parseNumber } from './filters/values.js
 
 // Writes, changes and events.
 export type { WriteSession, WriteOptions, Target } from './write/session.js';
-export { storedRow, storedRowsWhere } from './write/stored.js';
+export { lockedRow, storedRow, storedRowsWhere } from './write/stored.js';
 export type { WriteContext, WriteScope, Actor, WriteMode } from './write/context.js';
 export type { ChangeRecord } from './write/changes.js';
 export type { Action } from './write/gate.js';

@@ -57,6 +57,11 @@ export class Memo {
     return value;
   }
 
+  /** The value computed under `key` since the write last stored, if one was: never computes it. */
+  held<T>(key: string): Promise<T> | undefined {
+    return this.values.get(key) as Promise<T> | undefined;
+  }
+
   /** Keeps a value a store has just written, so that the reads after it (change records, the answer) need not read it back. */
   remember(key: string, value: unknown): void {
     this.written.set(key, value);

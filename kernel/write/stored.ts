@@ -1,5 +1,5 @@
 import type { Model } from '../model/model.js';
-import type { Row } from '../model/types.js';
+import type { Memo, Row } from '../model/types.js';
 import { isStoredId } from '../model/values.js';
 import type { WriteScope } from './context.js';
 
@@ -12,6 +12,17 @@ export const storedRow = (model: string, id: number): string => `row:${model}:${
 /** Where a write keeps every row of `model` whose `column` holds `value`, when it wrote all of them (a cable's ends). */
 export const storedRowsWhere = (model: string, column: string, value: unknown): string => `rows:${model}:${column}:${JSON.stringify(value)}`;
 
+const storedKey = (model: string, lock: boolean, id: number) => `stored:${model}:${lock ? 'lock' : 'read'}:${id}`;
+
+/**
+ * The row `id` of `model` as this step of the write read it under a row lock (`stored` with `lock`, as `resolve`
+ * with `lock: true` reads it), if it did: no other transaction can have changed it since, but this step may have (a
+ * row it remembers under `storedRow` is newer). Never reads.
+ */
+export function lockedRow(memo: Memo, model: string, id: number): Promise<Row | undefined> | undefined {
+  return memo.held<Row | undefined>(storedKey(model, true, id));
+}
+
 /**
  * The stored row `id` of `model` as the transaction sees it, loaded with the rows the write's other items ask for
  * (one query per round). `lock` takes a row lock (in id order, so concurrent writes cannot deadlock on them): a
@@ -20,7 +31,7 @@ export const storedRowsWhere = (model: string, column: string, value: unknown): 
 export function stored(scope: Pick<WriteScope, 'db' | 'batch' | 'memo'>, model: Model, id: number, lock: boolean): Promise<Row | undefined> {
   if (!isStoredId(id)) return Promise.resolve(undefined);
   // Until the write stores, a row read once is the row: a locked one cannot change, and the write reads one view.
-  return scope.memo.get(`stored:${model.key}:${lock ? 'lock' : 'read'}:${id}`, () => scope.batch(`stored:${model.key}:${lock ? 'lock' : 'read'}`, id, async (ids) => {
+  return scope.memo.get(storedKey(model.key, lock, id), () => scope.batch(`stored:${model.key}:${lock ? 'lock' : 'read'}`, id, async (ids) => {
     const qb = scope.db(model.table).select('*').whereIn('id', ids).orderBy('id');
     const rows = (await (lock ? qb.forUpdate() : qb)) as Row[];
     const byId = new Map(rows.map((r) => [r.id as number, r]));

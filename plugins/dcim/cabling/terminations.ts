@@ -1,4 +1,4 @@
-import { appendTo, storedRow, storedRowsWhere, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
+import { appendTo, lockedRow, storedRow, storedRowsWhere, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
 
 /** Where cable termination rows are written: the write's transaction, and its memo, which keeps the rows written. */
 export interface CablingScope {
@@ -21,15 +21,22 @@ function remember(memo: Memo, model: string, rows: Row[]): void {
   for (const row of rows) memo.remember(storedRow(model, row.id as number), row);
 }
 
+/** Sets `cable` and `cable_end` on objects of one table (bindings: the table, `attachment` of the ends). */
+const ATTACH = `update ?? t set cable_id = v.cable, cable_end = v.end from jsonb_to_recordset(?::jsonb) as v(id int, cable int, "end" text) where t.id = v.id`;
+const attachment = (ends: CableEndRef[]): string => JSON.stringify(ends.map((r) => ({ id: r.id, cable: r.cable, end: r.end })));
+
 /** Sets `cable` and `cable_end` on the objects now at a cable end: one statement per model. */
 export async function attach({ db, registry, memo }: CablingScope, ends: CableEndRef[]): Promise<void> {
   for (const [model, rows] of byModel(ends)) {
-    const { rows: updated } = (await db.raw(
-      `update ?? t set cable_id = v.cable, cable_end = v.end from jsonb_to_recordset(?::jsonb) as v(id int, cable int, "end" text) where t.id = v.id returning t.*`,
-      [registry.get(model).table, JSON.stringify(rows.map((r) => ({ id: r.id, cable: r.cable, end: r.end })))],
-    )) as { rows: Row[] };
+    const { rows: updated } = (await db.raw(`${ATTACH} returning t.*`, [registry.get(model).table, attachment(rows)])) as { rows: Row[] };
     remember(memo, model, updated);
   }
+}
+
+/** The rows of `refs` as this step holds them (remembered, or read under its row locks); undefined unless it holds all. */
+async function heldRows({ memo }: CablingScope, model: string, refs: ObjectRef[]): Promise<Row[] | undefined> {
+  const rows = await Promise.all(refs.map((r) => memo.recall<Row>(storedRow(model, r.id)) ?? lockedRow(memo, model, r.id)));
+  return rows.every((r): r is Row => r !== undefined) ? rows : undefined;
 }
 
 /** Clears `cable` and `cable_end` on objects that left a cable (unless they are on another one already). */
@@ -88,15 +95,23 @@ export async function replaceEnds(scope: CablingScope, writes: EndWrite[], creat
   }
   let inserted: Row[] = [];
   if (added.length) {
+    // Objects this step locked (every end a cable names) are updated in the statement inserting the rows: their new
+    // rows are the locked ones with the new cable, as nothing else can have changed them. Others answer their update.
+    const byModels = [...byModel(added)];
+    const known = await Promise.all(byModels.map(([model, refs]) => heldRows(scope, model, refs)));
+    const updates = byModels.filter((_, k) => known[k]).map(([model, refs]) => ({ table: registry.get(model).table, refs }));
     const rows = added.map((a) => ({ cable: a.cable, end: a.end, type: registry.objectTypes.idOf(a.model), id: a.id }));
     ({ rows: inserted } = (await db.raw(
-      `insert into dcim_cabletermination (cable_id, cable_end, termination_type_id, termination_id, created, last_updated)
-       select v.cable, v."end", v.type, v.id, now(), now() from jsonb_to_recordset(?::jsonb) as v(cable int, "end" text, type int, id int)
-       on conflict (termination_type_id, termination_id) do update set cable_id = excluded.cable_id, cable_end = excluded.cable_end, last_updated = now()
-       returning *`,
-      [JSON.stringify(rows)],
+      `with ${updates.map((_, k) => `u${k} as (${ATTACH}), `).join('')}inserted as (
+         insert into dcim_cabletermination (cable_id, cable_end, termination_type_id, termination_id, created, last_updated)
+         select v.cable, v."end", v.type, v.id, now(), now() from jsonb_to_recordset(?::jsonb) as v(cable int, "end" text, type int, id int)
+         on conflict (termination_type_id, termination_id) do update set cable_id = excluded.cable_id, cable_end = excluded.cable_end, last_updated = now()
+         returning *)
+       select * from inserted`,
+      [...updates.flatMap((u) => [u.table, attachment(u.refs)]), JSON.stringify(rows)],
     )) as { rows: Row[] });
-    await attach(scope, added);
+    byModels.forEach(([model, refs], k) => known[k] && remember(scope.memo, model, known[k]!.map((row, n) => ({ ...row, cable_id: refs[n].cable, cable_end: refs[n].end }))));
+    await attach(scope, byModels.filter((_, k) => !known[k]).flatMap(([, refs]) => refs));
   }
   // The rows kept, and those inserted or moved (a moved row is answered in its new form).
   const now = new Map(existing.map((r) => [r.id as number, r]));
