@@ -9,6 +9,7 @@ import type { Database } from './db/database.js';
 import { JobRunner } from './core/jobs.js';
 import { EventOutbox } from './events/outbox.js';
 import { ModelWatch } from './events/watch.js';
+import { TokenCache } from './auth/token-cache.js';
 import { FilterSets } from './filters/filterset.js';
 import type { Lifecycle } from './http/health.js';
 import { baseUrl } from './http/request.js';
@@ -82,6 +83,9 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     : undefined;
   const outbox = new EventOutbox(db.knex, log);
   const watch = new ModelWatch(log);
+  // A token or user changed anywhere: this process's tokens are read again.
+  const tokens = new TokenCache(settings.TOKEN_CACHE_SECONDS);
+  for (const model of ['users.token', 'users.user']) watch.watch(model, () => tokens.clear());
   const filters = new FilterSets(registry);
   const changeHooks: ChangeHook[] = [];
   const writes = new WriteRunner(db.knex, {
@@ -147,7 +151,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
 
   const lifecycle: Lifecycle = { draining: false };
   let app: Express | undefined;
-  const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts, as, metrics, sharedMetrics: shared, lifecycle }));
+  const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts, as, metrics, sharedMetrics: shared, lifecycle, tokens }));
 
   let http: Server | undefined;
   /**

@@ -23,6 +23,7 @@ import type { Metrics } from '../metrics/registry.js';
 import type { SharedMetrics } from '../metrics/shared.js';
 import { ViewNames } from '../metrics/views.js';
 import { MountList, type RequestHook } from './surface.js';
+import type { TokenCache } from '../auth/token-cache.js';
 
 export interface AppDeps extends RestApiDeps {
   log: Logger;
@@ -32,6 +33,8 @@ export interface AppDeps extends RestApiDeps {
   /** Reads as the user of a request, as plugins' routes do. */
   as(req: Request): DataAccess;
   lifecycle: Lifecycle;
+  /** The tokens this process authenticated a moment ago. */
+  tokens: TokenCache;
 }
 
 /** The response side of the hooks, for every request (those the pipeline refuses too), once it is answered. */

@@ -7,6 +7,7 @@ import type { ModelRegistry } from '../model/registry.js';
 import { Access, forbidden, notAuthenticated } from './access.js';
 import { ANONYMOUS, type Principal } from './principal.js';
 import { csrfValid, sessionPrincipal } from './sessions.js';
+import type { TokenCache } from './token-cache.js';
 import { tokenPrincipal } from './tokens.js';
 
 declare global {
@@ -31,17 +32,18 @@ export interface AuthDeps {
   db: Database;
   settings: Settings;
   registry: ModelRegistry;
+  tokens: TokenCache;
 }
 
 /**
  * The authentication stage of the pipeline: a `Token` header, else a session cookie, else anonymous.
  * Then the rules that hold for every route: LOGIN_REQUIRED, read-only tokens, CSRF, maintenance mode.
  */
-export function authenticate({ db, settings, registry }: AuthDeps, readsOnly: (path: string) => boolean = () => false) {
+export function authenticate({ db, settings, registry, tokens }: AuthDeps, readsOnly: (path: string) => boolean = () => false) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const header = req.get('authorization');
     let principal = ANONYMOUS;
-    if (header && /^token(\s|$)/i.test(header.trim())) principal = await tokenPrincipal(header, req, db.knex, settings);
+    if (header && /^token(\s|$)/i.test(header.trim())) principal = await tokenPrincipal(header, req, db.knex, settings, tokens);
     else principal = (await sessionPrincipal(db.knex, settings, req)) ?? ANONYMOUS;
     req.principal = principal;
     req.access = new Access(principal, settings, registry, db.knex);

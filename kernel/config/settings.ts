@@ -151,6 +151,10 @@ export const SETTINGS = {
   TEMPLATE_MAX_OUTPUT: setting(defaulted(min(integer(), 1024), 10_485_760), 'integer', 'Most characters one template render may produce.'),
   TEMPLATE_WORKERS: setting(defaulted(min(integer(), 1), 2), 'integer', 'Worker threads rendering templates; renders beyond them wait their turn.'),
   TEMPLATE_MEMORY_MB: setting(defaulted(min(integer(), 32), 256), 'integer', 'Heap limit of each template worker thread, in MiB; a render exceeding it ends with a 400.'),
+  TOKEN_CACHE_SECONDS: setting(
+    defaulted(min(integer(), 0), 5), 'integer',
+    'Seconds a process trusts a token it authenticated, without reading it again; changes through Patchbay apply at once, changes in SQL by hand within this time. 0: read every time.',
+  ),
   SESSION_COOKIE_AGE: setting(defaulted(min(integer(), 60), 1_209_600), 'integer', 'Lifetime of a browser login session, in seconds.'),
 };
 

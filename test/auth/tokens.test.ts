@@ -5,7 +5,7 @@ let t: TestServer;
 const TENANTS = '/api/tenancy/tenants/';
 
 beforeAll(async () => {
-  t = await startServer({ settings: { TRUSTED_PROXIES: ['127.0.0.1/32'] } });
+  t = await startServer({ settings: { TRUSTED_PROXIES: ['127.0.0.1/32'], TOKEN_CACHE_SECONDS: 5 } });
 });
 afterAll(async () => {
   await t?.close();
@@ -80,22 +80,30 @@ describe('token authentication refusals', () => {
 });
 
 describe('last_used', () => {
-  it('moves at most once in 60 seconds', async () => {
-    const user = await t.createUser('clock', { superuser: true, tokenFields: { last_used: null } });
-    const db = t.server.db.knex;
-    await t.get(TENANTS, { token: user.token });
-    const first = await lastUsed(user.token);
-    expect(first).not.toBeNull();
-    await db('users_token').where('key', user.token).update({ last_used: db.raw("now() - interval '30 seconds'") });
-    const recent = await lastUsed(user.token);
-    await t.get(TENANTS, { token: user.token });
-    expect(await lastUsed(user.token)).toBe(recent);
-    await db('users_token').where('key', user.token).update({ last_used: db.raw("now() - interval '61 seconds'") });
-    const stale = await lastUsed(user.token);
-    await t.get(TENANTS, { token: user.token });
-    expect(Date.parse((await lastUsed(user.token))!.replace(' ', 'T').replace(/\+00$/, 'Z'))).toBeGreaterThan(
-      Date.parse(stale!.replace(' ', 'T').replace(/\+00$/, 'Z')),
-    );
+  it('moves at most once in 60 seconds, judged by the stored time once the cached token is read again', async () => {
+    // A token is read again after TOKEN_CACHE_SECONDS: the changes made here in SQL apply from then on.
+    const short = await startServer({ settings: { TOKEN_CACHE_SECONDS: 1 } });
+    const stored = async (token: string) => (await short.server.db.knex('users_token').where('key', token).first('last_used')).last_used as string;
+    const asDate = (text: string) => Date.parse(text.replace(' ', 'T').replace(/\+00$/, 'Z'));
+    const afterTheCache = () => new Promise((resolve) => setTimeout(resolve, 1_100));
+    try {
+      const user = await short.createUser('clock', { superuser: true, tokenFields: { last_used: null } });
+      const db = short.server.db.knex;
+      await short.get(TENANTS, { token: user.token });
+      expect(await stored(user.token)).not.toBeNull();
+      await db('users_token').where('key', user.token).update({ last_used: db.raw("now() - interval '30 seconds'") });
+      const recent = await stored(user.token);
+      await afterTheCache();
+      await short.get(TENANTS, { token: user.token });
+      expect(await stored(user.token)).toBe(recent);
+      await db('users_token').where('key', user.token).update({ last_used: db.raw("now() - interval '61 seconds'") });
+      const stale = await stored(user.token);
+      await afterTheCache();
+      await short.get(TENANTS, { token: user.token });
+      expect(asDate(await stored(user.token))).toBeGreaterThan(asDate(stale));
+    } finally {
+      await short.close();
+    }
   });
 
   it('never moves in maintenance mode, where writes are refused', async () => {
@@ -125,6 +133,64 @@ describe('behind a proxy', () => {
       expect(direct.body.url).toMatch(/^http:\/\//);
     } finally {
       await untrusted.close();
+    }
+  });
+});
+
+describe('token cache', () => {
+  it('authenticates a token it read a moment ago without SQL, and reads it again once it or its user changed', async () => {
+    const user = await t.createUser('cached', { superuser: true });
+    expect((await t.get(TENANTS, { token: user.token })).status).toBe(200);
+    expect(await t.countQueries(async () => expect((await t.get(`${TENANTS}?limit=1&brief=1`, { token: user.token })).status).toBe(200))).toBe(2);
+    const [token] = (await t.get(`/api/users/tokens/?user_id=${user.id}`)).body.results as { id: number }[];
+    // Through the API, a change applies to the next request: read-only now, then inactive, then gone.
+    expect((await t.request('PATCH', `/api/users/tokens/${token.id}/`, { body: { write_enabled: false } })).status).toBe(200);
+    expect((await t.post(TENANTS, { name: 'Cached', slug: 'cached' }, { token: user.token })).status).toBe(403);
+    expect((await t.request('PATCH', `/api/users/users/${user.id}/`, { body: { is_active: false } })).status).toBe(200);
+    expect((await t.get(TENANTS, { token: user.token })).body).toEqual({ detail: 'User inactive' });
+    expect((await t.request('PATCH', `/api/users/users/${user.id}/`, { body: { is_active: true } })).status).toBe(200);
+    expect((await t.get(TENANTS, { token: user.token })).status).toBe(200);
+    expect((await t.request('DELETE', `/api/users/tokens/${token.id}/`)).status).toBe(204);
+    expect((await t.get(TENANTS, { token: user.token })).body).toEqual({ detail: 'Invalid token' });
+  });
+
+  it('refuses a cached token once it expires, on the database\'s clock', async () => {
+    const db = t.server.db.knex;
+    const user = await t.createUser('expiring', { superuser: true, tokenFields: { expires: db.raw("now() + interval '1 second'") } });
+    expect((await t.get(TENANTS, { token: user.token })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect((await t.get(TENANTS, { token: user.token })).body).toEqual({ detail: 'Token expired' });
+  });
+
+  it('reads a token again in every process once it changed in one: another server refuses a token deleted here', async () => {
+    // An hour's cache: only the commit's notice can make the other server read the token again.
+    const hour = { TOKEN_CACHE_SECONDS: 3600 };
+    const a = await startServer({ settings: hour });
+    const b = await startServer({ joining: a, settings: hour });
+    try {
+      const user = await a.createUser('shared', { superuser: true });
+      expect((await b.get(TENANTS, { token: user.token })).status).toBe(200);
+      const [token] = (await a.get(`/api/users/tokens/?user_id=${user.id}`)).body.results as { id: number }[];
+      expect((await a.request('DELETE', `/api/users/tokens/${token.id}/`)).status).toBe(204);
+      let refused = false;
+      for (let i = 0; i < 50 && !refused; i++) {
+        refused = (await b.get(TENANTS, { token: user.token })).status === 403;
+        if (!refused) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(refused).toBe(true);
+    } finally {
+      await b.close();
+      await a.close();
+    }
+  });
+
+  it('reads every time with TOKEN_CACHE_SECONDS=0', async () => {
+    const uncached = await startServer();
+    try {
+      expect((await uncached.get(TENANTS)).status).toBe(200);
+      expect(await uncached.countQueries(async () => expect((await uncached.get(`${TENANTS}?limit=1&brief=1`)).status).toBe(200))).toBe(3);
+    } finally {
+      await uncached.close();
     }
   });
 });

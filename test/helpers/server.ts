@@ -122,6 +122,8 @@ export async function startServer(options: { plugins?: string[]; settings?: Part
       ...(joined ? { MEDIA_ROOT: joined.MEDIA_ROOT } : {}),
       // No periodic outbox sweep during a test (its statements would count in query budgets); tests of it set their own.
       OUTBOX_SWEEP_SECONDS: 3600,
+      // Every request reads its token, as query budgets count it; tests of the token cache set their own.
+      TOKEN_CACHE_SECONDS: 0,
       PORT: 0,
       LOG_LEVEL: 'error',
       SECRET_KEY: 'test-secret',
