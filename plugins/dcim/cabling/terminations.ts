@@ -110,7 +110,10 @@ export async function replaceEnds(scope: CablingScope, writes: EndWrite[], creat
        select * from inserted`,
       [...updates.flatMap((u) => [u.table, attachment(u.refs)]), JSON.stringify(rows)],
     )) as { rows: Row[] });
-    byModels.forEach(([model, refs], k) => known[k] && remember(scope.memo, model, known[k]!.map((row, n) => ({ ...row, cable_id: refs[n].cable, cable_end: refs[n].end }))));
+    for (const [k, [model, refs]] of byModels.entries()) {
+      const held = known[k];
+      if (held) remember(scope.memo, model, held.map((row, n) => ({ ...row, cable_id: refs[n].cable, cable_end: refs[n].end })));
+    }
     await attach(scope, byModels.filter((_, k) => !known[k]).flatMap(([, refs]) => refs));
   }
   // The rows kept, and those inserted or moved (a moved row is answered in its new form).
