@@ -157,6 +157,8 @@ export class Model {
   readonly verboseName: string;
   readonly verboseNamePlural: string;
   readonly fields: Field[];
+  /** The fields by name: rendering and writing look fields up per row. */
+  private readonly byName: ReadonlyMap<string, Field>;
   readonly features: ReadonlySet<string>;
 
   constructor(readonly key: string, readonly decl: ModelDeclaration, standard: { head: Record<string, Field>; tail: Record<string, Field> }) {
@@ -177,6 +179,7 @@ export class Model {
       field.attach(this, fieldName);
       return field;
     });
+    this.byName = new Map(this.fields.map((f) => [f.name, f]));
     this.features = new Set(decl.features ?? []);
   }
 
@@ -221,7 +224,7 @@ export class Model {
   }
 
   field(name: string): Field | undefined {
-    return this.fields.find((f) => f.name === name);
+    return this.byName.get(name);
   }
 
   /** `IPAddress` from `IP address`, unless declared. */

@@ -112,7 +112,8 @@ export class ModelRegistry {
 
   /** A declared field, or one contributed by a plugin or derived by another model's field. */
   fieldOf(model: Model, name: string): Field | undefined {
-    return model.field(name) ?? [...(this.contributed.get(model.key) ?? []), ...(this.derived.get(model.key) ?? [])].find((f) => f.name === name);
+    const named = (f: Field) => f.name === name;
+    return model.field(name) ?? this.contributed.get(model.key)?.find(named) ?? this.derived.get(model.key)?.find(named);
   }
 
   /** The list another model's relation offers on `model` under `name` (`terminations` on a circuit), if one does. */

@@ -1,5 +1,5 @@
 import {
-  StringField, ValidationError, defineModel, f, loadDisplays,
+  StringField, ValidationError, appendTo, defineModel, f, loadDisplays,
   type ExpressionIndex, type ObjectRef, type Row, type SavedItem, type ValidateContext, type WriteSession,
 } from '../../../kernel/index.js';
 import { cableEnds, claimsOf, CableEndField } from '../cabling/fields/cable-ends.js';
@@ -14,7 +14,9 @@ import { CableEnd, CableLengthUnit, CableType, LinkStatus } from '../choices.js'
 async function endType(ctx: ValidateContext, cable: number, end: 'A' | 'B'): Promise<string | undefined> {
   const rows = await ctx.batch('dcim.cable:ends', cable, async (ids: number[]) => {
     const found = (await ctx.db('dcim_cabletermination').select('cable_id', 'cable_end', 'termination_type_id').whereRaw('cable_id = any(?)', [ids])) as Row[];
-    return ids.map((id) => found.filter((r) => r.cable_id === id));
+    const byCable = new Map<number, Row[]>();
+    for (const row of found) appendTo(byCable, row.cable_id as number, row);
+    return ids.map((id) => byCable.get(id) ?? []);
   });
   const row = rows.find((r) => r.cable_end === end);
   return row ? ctx.registry.objectTypes.keyOf(row.termination_type_id as number) : undefined;

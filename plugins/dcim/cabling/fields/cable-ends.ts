@@ -47,12 +47,12 @@ export class CableEndField extends Field {
       const model = ctx.registry.objectTypes.keyOf(e.termination_type_id as number);
       return model ? [{ cable: e.cable_id as number, model, id: e.termination_id as number }] : [];
     });
-    const refs = refsOf(all.filter((e) => e.cable_end === this.end));
+    const byCable = new Map<number, { model: string; id: number }[]>();
+    for (const ref of refsOf(all.filter((e) => e.cable_end === this.end))) appendTo(byCable, ref.cable, ref);
     // And their objects: one query per model for both ends.
     const nested = await ctx.memo.get(`dcim.cable:end-objects:${ids.join(',')}`, () => nestedNodes(refsOf(all).map((r) => nodeOf(r.model, r.id)), ctx));
     return (row, out) => {
-      out[this.name] = refs
-        .filter((r) => r.cable === row.id)
+      out[this.name] = (byCable.get(row.id as number) ?? [])
         .map((r): JsonObject => ({ object_type: r.model, object_id: r.id, object: nested.get(nodeOf(r.model, r.id)) ?? null }));
     };
   }
@@ -113,9 +113,10 @@ export class CableEndField extends Field {
 
   /** The change log records the ids at each end, as NetBox's cables do. */
   override async snapshot(rows: Row[], ctx: RenderContext): Promise<FieldRenderer> {
-    const ends = (await cableEnds(rows.map((r) => r.id as number), ctx)).filter((e) => e.cable_end === this.end);
+    const byCable = new Map<number, number[]>();
+    for (const e of await cableEnds(rows.map((r) => r.id as number), ctx)) if (e.cable_end === this.end) appendTo(byCable, e.cable_id as number, e.termination_id as number);
     return (row, out) => {
-      out[this.name] = ends.filter((e) => e.cable_id === row.id).map((e) => e.termination_id as number).sort((a, b) => a - b);
+      out[this.name] = [...(byCable.get(row.id as number) ?? [])].sort((a, b) => a - b);
     };
   }
 }
