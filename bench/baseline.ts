@@ -152,7 +152,7 @@ export function bulkCreateTenants(db: Db, types: { tenant: number }): Handler {
       const groups = new Map(
         ((await trx('tenancy_tenantgroup').whereIn('slug', [...new Set(bodies.map((b) => b.group.slug))]).select('id', 'slug')) as { id: number; slug: string }[]).map((g) => [g.slug, g.id]),
       );
-      // Inserts in batches under PostgreSQL's 65,535 parameters, as Patchbay's.
+      // Inserts in batches under PostgreSQL's 65,535 parameters.
       const rows = await insertValues<TenantRow>(
         trx, 'tenancy_tenant', bodies.map((b) => ({ name: b.name, slug: b.slug, group_id: groups.get(b.group.slug), created: trx.fn.now(), last_updated: trx.fn.now() })), ['*'],
       );
