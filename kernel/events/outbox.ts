@@ -90,7 +90,11 @@ export class EventOutbox {
     while ((await this.take(stale)) === SWEEP_BATCH);
     if (this.unrecovered) {
       this.unrecovered = false;
-      await this.recover();
+      // Still failing (the queue is still away): the next sweep tries again.
+      await this.recover().catch((err: unknown) => {
+        this.unrecovered = true;
+        throw err;
+      });
     }
   }
 

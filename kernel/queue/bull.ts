@@ -1,7 +1,7 @@
 import Bull from 'bull';
 import type { Redis } from 'ioredis';
 import { QueueUnavailable, type EnqueueOptions, type JobHandler, type QueuePort, type QueueStats, type Task, type TaskStatus, type WorkerState } from './port.js';
-import { withinWait } from './wait.js';
+import { NoAnswer, withinWait } from './wait.js';
 import { WorkerTally } from './workers.js';
 
 /** Bull's job states for each of RQ's statuses (a retry waiting for its delay is RQ's "scheduled"). */
@@ -33,6 +33,18 @@ export class BullQueue implements QueuePort {
   private readonly handlers = new Map<string, JobHandler>();
   private tally?: WorkerTally;
   private heartbeat?: NodeJS.Timeout;
+  /** Jobs this process took whose outcome bull has not recorded yet (it says `completed` or `failed` once it has). */
+  private readonly unsettled = new Set<string>();
+  private allSettled?: () => void;
+  /**
+   * Whether Redis answered since the connection last dropped (ioredis calls a connection ready once it opens, even
+   * through a proxy that then drops it), and whether it ever did.
+   */
+  private answering = false;
+  private answered = false;
+  private readonly firstAnswer: Promise<void>;
+  private heard?: () => void;
+  private probing = false;
 
   constructor(private readonly options: BullOptions) {
     const lockDuration = options.lockSeconds * 1000;
@@ -41,9 +53,23 @@ export class BullQueue implements QueuePort {
       // Finished jobs are kept a while (the background tasks show them); failed ones until requeued or deleted.
       defaultJobOptions: { removeOnComplete: 1000, removeOnFail: false },
       settings: { lockDuration, lockRenewTime: lockDuration / 4, stalledInterval: lockDuration / 2, maxStalledCount: 5 },
+      // Back within 2 s of Redis (bull's own strategy waits up to 20 s between attempts).
+      redis: { retryStrategy: (times: number) => Math.min(times * 100, 2000) },
     });
+    this.firstAnswer = new Promise((ok) => (this.heard = ok));
+    this.queue.client.on('close', () => (this.answering = false)).on('ready', () => this.probe());
     // Connection errors surface through ping(); without a listener bull would crash the process.
     this.queue.on('error', () => {});
+    const settled = (job: Bull.Job) => {
+      this.unsettled.delete(String(job.id));
+      if (!this.unsettled.size) this.allSettled?.();
+    };
+    this.queue.on('completed', settled).on('failed', settled);
+    // Bull (4.16) names its blocking connection without handling a failure: a close while Redis is away would
+    // leave the rejection unhandled.
+    const named = this.queue as unknown as { setWorkerName(): Promise<void> };
+    const setWorkerName = named.setWorkerName.bind(named);
+    named.setWorkerName = () => setWorkerName().catch(() => undefined);
   }
 
   /**
@@ -51,10 +77,31 @@ export class BullQueue implements QueuePort {
    * queue until it is back: a request answers 503 rather than hang. A first connection under way is waited for.
    */
   private async connected(): Promise<void> {
-    const { status } = this.queue.client;
-    if (status === 'ready') return;
-    if (['wait', 'connecting', 'connect'].includes(status) && (await withinWait(this.queue.isReady()).then(() => true, () => false))) return;
+    if (this.queue.client.status === 'ready') {
+      if (this.answering) return;
+      // Connected but not known to answer: a probe finds out for the next request.
+      this.probe();
+    }
+    if (!this.answered && (await withinWait(this.firstAnswer).then(() => true, () => false))) return;
     throw new QueueUnavailable();
+  }
+
+  /** Pings Redis in the background (one ping at a time); an answer makes it answering again. */
+  private probe(): void {
+    if (this.probing) return;
+    this.probing = true;
+    void this.ping().finally(() => (this.probing = false));
+  }
+
+  /**
+   * A request's work with Redis, bounded: ioredis resends a command whose connection dropped on each reconnection,
+   * so a Redis behind a proxy that accepts connections and drops them would hold it for good.
+   */
+  private async answer<T>(work: () => Promise<T>): Promise<T> {
+    await this.connected();
+    return withinWait(work()).catch((err: unknown) => {
+      throw err instanceof NoAnswer ? new QueueUnavailable() : err;
+    });
   }
 
   get redis(): Redis {
@@ -70,9 +117,9 @@ export class BullQueue implements QueuePort {
   }
 
   async enqueueAll(name: string, jobs: { data: unknown; options?: EnqueueOptions }[]): Promise<void> {
-    // The outbox keeps work it could not enqueue for its next sweep: a write's response is not held back.
-    await this.connected();
-    await this.queue.addBulk(
+    // The outbox keeps work it could not enqueue for its next sweep: a write's response is not held back. Work
+    // enqueued late, after its wait, is not enqueued twice: every job that is enqueued again has an id.
+    await this.answer(() => this.queue.addBulk(
       jobs.map(({ data, options = {} }) => ({
         name,
         data: { data, description: options.description ?? name },
@@ -83,7 +130,7 @@ export class BullQueue implements QueuePort {
           backoff: options.backoffMs ? { type: 'exponential', delay: options.backoffMs } : undefined,
         },
       })),
-    );
+    ));
   }
 
   async work(concurrency: number): Promise<void> {
@@ -97,6 +144,7 @@ export class BullQueue implements QueuePort {
       const handler = this.handlers.get(job.name);
       if (!handler) throw new Error(`No handler for job ${job.name}`);
       const id = String(job.id);
+      this.unsettled.add(id);
       tally.started(id);
       void beat();
       const attempts = job.opts.attempts ?? 1;
@@ -135,22 +183,40 @@ export class BullQueue implements QueuePort {
   async ping(): Promise<boolean> {
     if (this.queue.client.status !== 'ready') return false;
     // A Redis that is connected but does not answer is down too.
-    return withinWait(this.queue.client.ping()).then((answer) => answer === 'PONG', () => false);
+    const up = await withinWait(this.queue.client.ping()).then((answer) => answer === 'PONG', () => false);
+    if (up) {
+      this.answering = this.answered = true;
+      this.heard?.();
+    }
+    return up;
   }
 
+  /**
+   * Stops taking jobs and lets those under way finish, then closes. It all gets as long as a job's lock, after which
+   * another worker would take an unfinished job anyway: against a Redis that drops its connections bull's close
+   * has no bound of its own (and its own wait for the jobs can leave a failed reconnection unhandled).
+   */
   async close(): Promise<void> {
     clearInterval(this.heartbeat);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((ok) => (timer = setTimeout(() => ok('late'), this.options.lockSeconds * 1000)));
+    const bounded = (work: Promise<unknown>) => Promise.race([work.catch(() => undefined), late]);
     if (this.tally) {
-      await this.queue.client.multi().del(this.workerKey + this.tally.name).zrem(this.workersKey, this.tally.name).exec().catch(() => undefined);
+      await bounded(withinWait(this.queue.client.multi().del(this.workerKey + this.tally.name).zrem(this.workersKey, this.tally.name).exec()));
+      // A local pause also ends the blocking wait for the next job.
+      await bounded(this.queue.pause(true, true));
+      if (this.unsettled.size) await bounded(new Promise<void>((ok) => (this.allSettled = ok)));
     }
-    await this.queue.close();
+    const closed = await bounded(this.queue.close(true));
+    clearTimeout(timer);
+    if (closed === 'late') for (const client of this.queue.clients) client.disconnect();
   }
 
   private async current(): Promise<(WorkerState & { current: string[] })[]> {
-    await this.connected();
-    const names = await this.queue.client.zrangebyscore(this.workersKey, Date.now() - WORKER_TTL_MS, '+inf');
-    if (!names.length) return [];
-    const values = await this.queue.client.mget(...names.map((name) => this.workerKey + name));
+    const values = await this.answer(async () => {
+      const names = await this.queue.client.zrangebyscore(this.workersKey, Date.now() - WORKER_TTL_MS, '+inf');
+      return names.length ? this.queue.client.mget(...names.map((name) => this.workerKey + name)) : [];
+    });
     return values.flatMap((v) => {
       if (!v) return [];
       const state = JSON.parse(v) as WorkerState & { current: string[] };
@@ -182,7 +248,7 @@ export class BullQueue implements QueuePort {
     for (const status of statuses) {
       const states = STATES[status];
       if (!states) continue;
-      const jobs = (await this.queue.getJobs(states, 0, -1, true)).filter(Boolean);
+      const jobs = (await this.answer(() => this.queue.getJobs(states, 0, -1, true))).filter(Boolean);
       for (const [n, job] of jobs.entries()) {
         const task = await this.toTask(job, status, workers);
         if (status === 'queued') task.position = n;
@@ -193,15 +259,14 @@ export class BullQueue implements QueuePort {
   }
 
   async task(id: string): Promise<Task | undefined> {
-    await this.connected();
-    const job = await this.queue.getJob(id);
-    return job ? this.toTask(job) : undefined;
+    return this.answer(async () => {
+      const job = await this.queue.getJob(id);
+      return job ? this.toTask(job) : undefined;
+    });
   }
 
   async stats(): Promise<QueueStats> {
-    await this.connected();
-    const counts = await this.queue.getJobCounts();
-    const [oldest] = await this.queue.getWaiting(0, 0);
+    const [counts, [oldest]] = await this.answer(() => Promise.all([this.queue.getJobCounts(), this.queue.getWaiting(0, 0)]));
     return {
       name: this.name, queued: counts.waiting, started: counts.active, finished: counts.completed, failed: counts.failed,
       scheduled: counts.delayed, deferred: (counts as { paused?: number }).paused ?? 0,
@@ -209,40 +274,37 @@ export class BullQueue implements QueuePort {
     };
   }
 
-  private async inState(id: string, state: Bull.JobStatus): Promise<Bull.Job | undefined> {
-    await this.connected();
-    const job = await this.queue.getJob(id);
-    return job && (await job.getState()) === state ? job : undefined;
+  /** Runs `change` on the job if it is in `state`; false if there is no such job. */
+  private changeIn(id: string, state: Bull.JobStatus, change: (job: Bull.Job) => Promise<unknown>): Promise<boolean> {
+    return this.answer(async () => {
+      const job = await this.queue.getJob(id);
+      if (!job || (await job.getState()) !== state) return false;
+      await change(job);
+      return true;
+    });
   }
 
-  async requeue(id: string): Promise<boolean> {
-    const job = await this.inState(id, 'failed');
-    if (!job) return false;
-    await job.retry();
-    return true;
+  requeue(id: string): Promise<boolean> {
+    return this.changeIn(id, 'failed', (job) => job.retry());
   }
 
-  async promote(id: string): Promise<boolean> {
-    const job = await this.inState(id, 'delayed');
-    if (!job) return false;
-    await job.promote();
-    return true;
+  promote(id: string): Promise<boolean> {
+    return this.changeIn(id, 'delayed', (job) => job.promote());
   }
 
-  async stop(id: string): Promise<boolean> {
-    const job = await this.inState(id, 'active');
-    if (!job) return false;
-    job.discard();
-    // A real error, so that bull keeps its stack in the job's error log.
-    await job.moveToFailed(new Error('Stopped by a user'), true);
-    return true;
+  stop(id: string): Promise<boolean> {
+    return this.changeIn(id, 'active', (job) => {
+      job.discard();
+      // A real error, so that bull keeps its stack in the job's error log.
+      return job.moveToFailed(new Error('Stopped by a user'), true);
+    });
   }
 
   async remove(id: string): Promise<boolean> {
-    await this.connected();
-    const job = await this.queue.getJob(id);
-    if (!job) return false;
-    await job.remove();
-    return true;
+    return this.answer(async () => {
+      const job = await this.queue.getJob(id);
+      await job?.remove();
+      return Boolean(job);
+    });
   }
 }

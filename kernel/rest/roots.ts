@@ -88,8 +88,10 @@ export function rootRouter({ plugins, registry, db, queue, routes }: RootDeps): 
   }
 
   router.get('/api/status/', async (req, res) => {
-    const [dbUp, queueUp] = await Promise.all([db.ping(), queue.ping()]);
-    const workers = queueUp ? (await queue.workers()).length : 0;
+    const [dbUp, pinged] = await Promise.all([db.ping(), queue.ping()]);
+    // A Redis that answered the ping may drop before the workers are read: it is down then.
+    const workers = pinged ? await queue.workers().then((list) => list.length, () => undefined) : undefined;
+    const queueUp = workers !== undefined;
     const pending = dbUp ? await db.pendingMigrations() : [];
     // NetBox's keys (what pynetbox's `status()` and monitoring scripts read), then Patchbay's own.
     send(req, res, 200, {
@@ -98,7 +100,7 @@ export function rootRouter({ plugins, registry, db, queue, routes }: RootDeps): 
       'netbox-full-version': API_VERSION,
       plugins: sorted(thirdParty.map((p) => [p.name, p.version])),
       // Processes working the queue (this server with RUN_JOBS, `manage worker`s), as the background workers list them.
-      'rq-workers-running': workers,
+      'rq-workers-running': workers ?? 0,
       'patchbay-version': PATCHBAY_VERSION,
       'api-version': API_VERSION,
       hostname: hostname(),
