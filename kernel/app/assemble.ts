@@ -22,6 +22,7 @@ import { requestMetrics } from '../metrics/http.js';
 import type { Metrics } from '../metrics/registry.js';
 import type { SharedMetrics } from '../metrics/shared.js';
 import { ViewNames } from '../metrics/views.js';
+import { mountIndex } from './mounts.js';
 import { MountList, type RequestHook } from './surface.js';
 import type { TokenCache } from '../auth/token-cache.js';
 
@@ -115,11 +116,10 @@ export function buildApp(deps: AppDeps): Express {
   app.use(allowedHost(settings), queryTexts, trailingSlash, bodyParser(settings.MAX_BODY_SIZE, settings.MAX_JSON_DEPTH), authenticate(deps, readsOnly));
   if (surface.hooks.some((h) => h.request)) app.use(beforeHooks(surface.hooks));
   const login = requireLogin(settings);
-  for (const { path, handler, options } of surface.mounts) {
+  app.use(mountIndex(surface.mounts.map(({ path, handler, options }) => {
     const scope = mountScope(path);
-    if (options.login) app.use(path, scope.enter, login, handler, scope.leave);
-    else app.use(path, scope.enter, handler, scope.leave);
-  }
+    return { path, chain: options.login ? [scope.enter, login, handler, scope.leave] : [scope.enter, handler, scope.leave] };
+  })));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
   return app;
