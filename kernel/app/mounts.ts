@@ -1,4 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { appendTo } from '../collections.js';
 
 /**
  * The mounts as one middleware that goes straight to those whose path prefixes the request's, in mount order, each
@@ -13,7 +14,7 @@ export function mountIndex(mounts: { path: string; chain: RequestHandler[] }[]):
   const routers = mounts.map(({ path, chain }, n) => {
     const key = path.replace(/\/+$/, '') || '/';
     if (/[:*?()[\]+]/.test(key)) patterned.push(n);
-    else byPath.set(key, [...(byPath.get(key) ?? []), n]);
+    else appendTo(byPath, key, n);
     return express.Router({ strict: true, caseSensitive: true }).use(path, ...chain);
   });
   const dispatch = (req: Request, res: Response, next: NextFunction) => {
