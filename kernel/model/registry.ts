@@ -39,11 +39,14 @@ export class ModelRegistry {
   private readonly contributorOfField = new Map<Field, string>();
   readonly objectTypes = new ObjectTypes();
   private offered?: Map<string, OfferedList[]>;
+  /** `outputFields` by model and mode, once the registry is final. */
+  private readonly outputs: Record<RenderMode, Map<Model, readonly Field[]>> = { full: new Map(), brief: new Map(), nested: new Map() };
 
   register(model: Model, mount: Mount): void {
     if (this.models.has(model.key)) throw new Error(`Model ${model.key} is registered twice`);
     this.models.set(model.key, model);
     this.mounts.set(model.key, mount);
+    this.forgetOutputs();
   }
 
   /** `fields(model)` gives the fields plugin `owner` adds to `model` (new objects per model); applied by `finalize`. */
@@ -86,6 +89,12 @@ export class ModelRegistry {
         if (!model.field(name)) throw new Error(`${model.key}: parent "${name}" is not a field of the model`);
       }
     }
+    this.forgetOutputs();
+  }
+
+  /** Output fields listed while models were still being registered or finalized are out of date. */
+  private forgetOutputs(): void {
+    for (const lists of Object.values(this.outputs)) lists.clear();
   }
 
   get(key: string): Model {
@@ -138,14 +147,20 @@ export class ModelRegistry {
   }
 
   /** Every field a representation of `model` carries, in output order. */
-  outputFields(model: Model, mode: RenderMode): Field[] {
-    if (mode === 'full') {
-      const tail = model.fields.length - 2; // created, last_updated
-      const contributed = this.contributed.get(model.key) ?? [];
-      const all = [...model.fields.slice(0, tail), ...contributed, ...model.fields.slice(tail), ...(this.derived.get(model.key) ?? [])];
-      return all.filter((f) => !f.nestedOnly);
-    }
-    return [...new Set(model.brief.map((name) => this.briefField(model, name)!))];
+  outputFields(model: Model, mode: RenderMode): readonly Field[] {
+    // Every write and render asks for them, per object: the lists are made once, the first time after `finalize`.
+    const known = this.outputs[mode].get(model);
+    if (known) return known;
+    const fields = mode === 'full' ? this.fullFields(model) : [...new Set(model.brief.map((name) => this.briefField(model, name)!))];
+    this.outputs[mode].set(model, fields);
+    return fields;
+  }
+
+  private fullFields(model: Model): Field[] {
+    const tail = model.fields.length - 2; // created, last_updated
+    const contributed = this.contributed.get(model.key) ?? [];
+    const all = [...model.fields.slice(0, tail), ...contributed, ...model.fields.slice(tail), ...(this.derived.get(model.key) ?? [])];
+    return all.filter((f) => !f.nestedOnly);
   }
 
   /** The field a brief name reads: a field of that name, or the field rendering that key (`interface_type`). */
@@ -211,7 +226,7 @@ export class ModelRegistry {
   }
 
   /** The fields of a nested form: those `keys` names, or the model's nested fields. */
-  private nestedFields(model: Model, keys?: string[]): Field[] {
+  private nestedFields(model: Model, keys?: string[]): readonly Field[] {
     return keys?.map((k) => this.fieldOf(model, k)!) ?? this.outputFields(model, 'nested');
   }
 

@@ -32,7 +32,7 @@ export function readKeys(field: Field, registry: ModelRegistry): string[] {
  * out is not prepared at all.
  */
 export async function renderRows(
-  model: Model, rows: Row[], ctx: RenderContext, mode: RenderMode, selection?: FieldSelection, only?: Field[],
+  model: Model, rows: Row[], ctx: RenderContext, mode: RenderMode, selection?: FieldSelection, only?: readonly Field[],
 ): Promise<JsonObject[]> {
   // A brief form shows exactly the keys it names, also of fields rendering several (a generic relation's type and id).
   if (mode === 'brief' && !only) selection = { only: intersect(new Set(model.brief), selection?.only), omit: selection?.omit };
@@ -53,7 +53,7 @@ export async function renderRows(
 const intersect = (a: ReadonlySet<string>, b?: ReadonlySet<string>): ReadonlySet<string> => (b ? new Set([...a].filter((k) => b.has(k))) : a);
 
 /** The fields a representation renders: the mode's, or `only`, narrowed by the selection. */
-export function renderedFields(model: Model, registry: ModelRegistry, mode: RenderMode, selection?: FieldSelection, only?: Field[]): Field[] {
+export function renderedFields(model: Model, registry: ModelRegistry, mode: RenderMode, selection?: FieldSelection, only?: readonly Field[]): readonly Field[] {
   const fields = only ?? registry.outputFields(model, mode);
   if (!selection) return fields;
   const wanted = (key: string) => (!selection.only || selection.only.has(key)) && !selection.omit?.has(key);
@@ -64,7 +64,7 @@ export function renderedFields(model: Model, registry: ModelRegistry, mode: Rend
  * The columns rendering `fields` reads, to select instead of `*` (brief and nested forms read a few of many); undefined
  * when one of them needs the whole row.
  */
-export function columnsRead(fields: Field[]): string[] | undefined {
+export function columnsRead(fields: readonly Field[]): string[] | undefined {
   const columns = new Set(['id']);
   for (const field of fields) {
     const reads = field.reads();

@@ -6,7 +6,7 @@ import { isoTimestamp, type ObjectEvent, type ObjectEventType } from '../events/
 import type { EventOutbox } from '../events/outbox.js';
 import type { ModelWatch } from '../events/watch.js';
 import { displaysOf } from '../model/display.js';
-import type { ObjectRef, WriteValues } from '../model/field.js';
+import type { Field, ObjectRef, WriteValues } from '../model/field.js';
 import type { Model, SaveItem } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { renderRows, type FieldSelection } from '../model/render.js';
@@ -82,14 +82,23 @@ function asOwn(err: unknown): unknown {
   return new ValidationError({ __all__: err.items.flatMap((e) => Object.entries(e).flatMap(([key, messages]) => messages.map((m) => (key === '__all__' ? m : `${key}: ${m}`)))) });
 }
 
-/** Runs `step`, keeping a ValidationError in `errors` (an item's). */
-async function capture(errors: ErrorMap, step: () => Promise<void> | void): Promise<void> {
+/** Keeps a ValidationError of a step in `errors` (an item's); anything else is not the item's fault. */
+function keep(errors: ErrorMap, failure: unknown): void {
+  const err = asOwn(failure);
+  if (!(err instanceof ValidationError)) throw err;
+  Object.assign(errors, err.errors);
+}
+
+/**
+ * Runs `step`, keeping a ValidationError in `errors`. A step that returns no promise is run and judged at once: a
+ * bulk write runs steps for thousands of objects, most of them synchronous.
+ */
+function capture(errors: ErrorMap, step: () => Promise<void> | void): Promise<void> | void {
   try {
-    await step();
+    const running = step();
+    if (running) return Promise.resolve(running).catch((failure: unknown) => keep(errors, failure));
   } catch (failure) {
-    const err = asOwn(failure);
-    if (!(err instanceof ValidationError)) throw err;
-    Object.assign(errors, err.errors);
+    keep(errors, failure);
   }
 }
 
@@ -326,23 +335,36 @@ export class WriteSession {
   /**
    * Parses one item's body, as NetBox's serializers and `full_clean` do. Fields parse side by side, so that their
    * lookups share the write's rounds (a cable's two ends, a device's site and rack); errors keep the fields' order.
+   * Only what runs asynchronously is waited for: a bulk write parses every field of thousands of objects.
    */
   private async parse(model: Model, item: Item, ctx: WriteContext, options: WriteOptions): Promise<void> {
     const fields = this.registry.outputFields(model, 'full');
-    for (const field of fields) await field.fill(ctx, item.values);
-    const parsed = fields.filter((field) => !field.readOnly || options.internal).map(async (field) => {
-      const present = field.keys.some((k) => Object.prototype.hasOwnProperty.call(item.body, k));
-      const errors: ErrorMap = {};
-      await capture(errors, async () => {
-        const fallback = present || ctx.mode !== 'create' ? undefined : field.createDefault();
-        if (present) await field.parse(item.body, ctx, item.values);
-        else if (ctx.mode !== 'partial' && field.required) {
-          throw new ValidationError(Object.fromEntries(field.keys.map((k) => [k, [field.requiredMessage]])));
-        } else if (fallback !== undefined) await field.parse({ [field.name]: fallback }, ctx, item.values);
-      });
-      return errors;
+    for (const field of fields) {
+      const filling = field.fill(ctx, item.values);
+      if (filling) await filling;
+    }
+    const errors: (ErrorMap | undefined)[] = [];
+    const pending: Promise<void>[] = [];
+    fields.forEach((field, n) => {
+      if (field.readOnly && !options.internal) return;
+      try {
+        const running = this.parseField(field, item, ctx);
+        if (running) pending.push(Promise.resolve(running).catch((failure: unknown) => keep((errors[n] ??= {}), failure)));
+      } catch (failure) {
+        keep((errors[n] ??= {}), failure);
+      }
     });
-    for (const errors of await Promise.all(parsed)) Object.assign(item.errors, errors);
+    if (pending.length) await Promise.all(pending);
+    for (const fieldErrors of errors) if (fieldErrors) Object.assign(item.errors, fieldErrors);
+  }
+
+  /** Parses one field of an item: its value in the body, or its default in a create; a required field must be there. */
+  private parseField(field: Field, item: Item, ctx: WriteContext): Promise<void> | void {
+    if (field.keys.some((k) => Object.prototype.hasOwnProperty.call(item.body, k))) return field.parse(item.body, ctx, item.values);
+    if (ctx.mode === 'partial') return;
+    if (field.required) throw new ValidationError(Object.fromEntries(field.keys.map((k) => [k, [field.requiredMessage]])));
+    const fallback = ctx.mode === 'create' ? field.createDefault() : undefined;
+    if (fallback !== undefined) return field.parse({ [field.name]: fallback }, ctx, item.values);
   }
 
   /** Parse, hooks, validation and unique checks for every item, then the set-based store and what follows it. */
