@@ -3,7 +3,7 @@ import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Db } from '../model/types.js';
 import { FilterError } from './errors.js';
-import type { FilterNode, Lookup } from './tree.js';
+import { matchesAll, type FilterNode, type Lookup } from './tree.js';
 
 export interface CompileScope {
   registry: ModelRegistry;
@@ -108,7 +108,7 @@ class Compiler {
 
 /** Adds `node` as a condition on `model` rows aliased `alias`; relation paths become subqueries, so rows never repeat. */
 export function applyFilter(qb: Knex.QueryBuilder, model: Model, node: FilterNode, scope: CompileScope, alias = 't'): void {
-  if (node.op === 'and' && node.nodes.length === 0) return;
+  if (matchesAll(node)) return;
   new Compiler(scope).node(qb, model, alias, node);
   // knex builds nested conditions when it compiles; compiling now raises a FilterError here, not mid-request.
   qb.clone().toSQL();

@@ -28,3 +28,6 @@ export const and = (nodes: FilterNode[]): FilterNode => ({ op: 'and', nodes });
 export const or = (nodes: FilterNode[]): FilterNode => ({ op: 'or', nodes });
 export const not = (node: FilterNode): FilterNode => ({ op: 'not', node });
 export const cmp = (path: string[], lookup: Lookup, value: unknown): FilterNode => ({ op: 'cmp', path, lookup, value });
+
+/** Whether a tree selects every row: `and` of nothing, or of such trees only. */
+export const matchesAll = (node: FilterNode): boolean => node.op === 'and' && node.nodes.every(matchesAll);

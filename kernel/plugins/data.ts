@@ -9,7 +9,7 @@ import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Reader } from '../read/reader.js';
 import { Batcher } from '../model/batch.js';
-import { renderRows, type FieldSelection } from '../model/render.js';
+import { columnsRead, renderRows, type FieldSelection } from '../model/render.js';
 import { Memo, type JsonObject, type RenderMode, type Row } from '../model/types.js';
 import type { Actor } from '../write/context.js';
 import { viewableBy, type Action, type Gate } from '../write/gate.js';
@@ -34,6 +34,8 @@ export interface ListQuery {
   ordering?: string[];
   limit?: number;
   offset?: number;
+  /** The form the rows are read for: a brief or nested form reads only the columns it renders. Default: whole rows. */
+  renderedAs?: RenderMode;
 }
 
 /**
@@ -85,7 +87,8 @@ export function dataAccess(services: DataServices, who: { gate: Gate; userId: nu
     require: (model, action) => gate.require(model, action),
     async list(model, query = {}) {
       await gate.require(model, 'view');
-      return reads.rows(model, gate, { where: await selecting(model, query), ids: query.ids, ordering: query.ordering, limit: query.limit, offset: query.offset });
+      const columns = query.renderedAs && columnsRead(registry.outputFields(model, query.renderedAs));
+      return reads.rows(model, gate, { where: await selecting(model, query), ids: query.ids, ordering: query.ordering, limit: query.limit, offset: query.offset, columns });
     },
     async count(model, query = {}) {
       await gate.require(model, 'view');

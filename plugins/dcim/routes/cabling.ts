@@ -3,13 +3,13 @@ import { HttpError, and, cmp, detailId, detailObject, notFound, type Alongside, 
 import { idsByModel, nodeOf, parseNode, type PathNode } from '../cabling/nodes.js';
 import { bridgedPathFrom, destinations, pathFrom, pathsThrough, type StoredPath } from '../cabling/stored-paths.js';
 
-/** The objects of `nodes` the reader may view, one list per model. */
+/** The objects of `nodes` the reader may view, one list per model, read for their brief forms (the columns those render). */
 async function listed(nodes: PathNode[], reader: DataAccess, ctx: PluginContext): Promise<(Alongside & { key: string })[]> {
   const lists = await Promise.all(
     [...idsByModel(new Set(nodes))].map(async ([key, ids]) => {
       const model = ctx.registry.find(key);
       if (!model || !(await reader.can(model, 'view'))) return [];
-      return [{ key, model, rows: await reader.list(model, { ids }) }];
+      return [{ key, model, rows: await reader.list(model, { ids, ordering: ['id'], renderedAs: 'brief' }) }];
     }),
   );
   return lists.flat();
