@@ -33,6 +33,9 @@ function batchedLoads(db: Db, registry: ModelRegistry, read: Set<PathNode>, memo
   return {
     registry,
     async rows(model, ids) {
+      // Rows the write stored, at once: a bulk write's traces ask for thousands, one or two at a time.
+      const held = ids.map((id) => written(memo, model, id));
+      if (held.every((row) => row !== undefined)) return note(model, held as Row[]);
       const table = registry.get(model).table;
       const found = await Promise.all(
         ids.map((id) => {
