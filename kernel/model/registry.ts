@@ -7,6 +7,7 @@ import { columnsRead, readKeys, renderRows } from './render.js';
 import type { JsonObject, RenderContext, RenderMode, Row } from './types.js';
 import { appendTo } from '../collections.js';
 import { storedRow } from '../write/stored.js';
+import { isStoredId } from './values.js';
 
 /** A field of another model that refers to a model: what deleting its objects must look at. */
 export type Dependent = { model: Model; field: Field; reference: Reference };
@@ -148,7 +149,7 @@ export class ModelRegistry {
 
   /** Every field a representation of `model` carries, in output order. */
   outputFields(model: Model, mode: RenderMode): readonly Field[] {
-    // Every write and render asks for them, per object: the lists are made once, the first time after `finalize`.
+    // Every write and render asks for them, per object: each list is made once (again after `register` and `finalize`).
     const known = this.outputs[mode].get(model);
     if (known) return known;
     const fields = mode === 'full' ? this.fullFields(model) : [...new Set(model.brief.map((name) => this.briefField(model, name)!))];
@@ -209,7 +210,7 @@ export class ModelRegistry {
     const fieldSets = forms.map(({ keys }) => this.nestedFields(model, keys));
     const needed = fieldSets.map(columnsRead);
     const columns = needed.every((c) => c !== undefined) ? [...new Set(needed.flat())] : undefined;
-    const qb = ctx.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*').whereIn('t.id', [...new Set(forms.flatMap((f) => f.ids))]);
+    const qb = ctx.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*').whereRaw('t.id = any(?::integer[])', [[...new Set(forms.flatMap((f) => f.ids))].filter(isStoredId)]);
     for (const field of new Set(fieldSets.flat())) {
       const sql = field.selected();
       if (sql) qb.select(ctx.db.raw(`${sql} as ??`, [field.name]));

@@ -166,7 +166,7 @@ export async function exists(scope: WriteScope, model: Model, id: number, gate?:
   if (!isStoredId(id)) return false;
   if (gate && (await gate.unrestricted(model, 'view'))) gate = undefined;
   return scope.batch(`exists:${model.key}:${gate ? 'viewable' : 'any'}`, id, async (ids) => {
-    const qb = scope.db(`${model.table} as t`).whereIn('t.id', ids);
+    const qb = scope.db(`${model.table} as t`).whereRaw('t.id = any(?::integer[])', [ids]);
     if (gate) await gate.restrict(qb, model, 'view');
     const found = new Set(((await qb.pluck('t.id')) as number[]).map(Number));
     return ids.map((i) => found.has(i));

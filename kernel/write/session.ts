@@ -290,7 +290,7 @@ export class WriteSession {
     const ids = [...new Set(items.filter((i) => !failed(i)).map((i) => i.id!))].filter(isStoredId);
     let rows: Row[] = [];
     if (ids.length) {
-      const qb = this.db(`${model.table} as t`).select('t.*').whereIn('t.id', ids).orderBy('t.id').forUpdate();
+      const qb = this.db(`${model.table} as t`).select('t.*').whereRaw('t.id = any(?::integer[])', [ids]).orderBy('t.id').forUpdate();
       if (!options.internal) await this.gate.restrict(qb, model, action);
       rows = (await qb) as Row[];
     }

@@ -32,7 +32,7 @@ export function stored(scope: Pick<WriteScope, 'db' | 'batch' | 'memo'>, model: 
   if (!isStoredId(id)) return Promise.resolve(undefined);
   // Until the write stores, a row read once is the row: a locked one cannot change, and the write reads one view.
   return scope.memo.get(storedKey(model.key, lock, id), () => scope.batch(`stored:${model.key}:${lock ? 'lock' : 'read'}`, id, async (ids) => {
-    const qb = scope.db(model.table).select('*').whereIn('id', ids).orderBy('id');
+    const qb = scope.db(model.table).select('*').whereRaw('id = any(?::integer[])', [ids]).orderBy('id');
     const rows = (await (lock ? qb.forUpdate() : qb)) as Row[];
     const byId = new Map(rows.map((r) => [r.id as number, r]));
     return ids.map((i) => byId.get(i));

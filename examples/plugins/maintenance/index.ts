@@ -74,6 +74,7 @@ export default definePlugin<MaintenanceConfig>({
       const rows = await reader.list(MaintenanceWindow, {
         where: and([cmp(['starts'], 'gte', now.toISOString()), cmp(['starts'], 'lt', horizon.toISOString()), not(cmp(['status'], 'exact', 'cancelled'))]),
         ordering: ['starts'],
+        renderedAs: 'brief',
       });
       const results = await reader.render(MaintenanceWindow, rows, { mode: 'brief' });
       res.json({ horizon_days: ctx.config.horizon_days, count: results.length, results });
