@@ -1,10 +1,17 @@
 import type { RequestHandler } from 'express';
-import { HttpError, and, cmp, detailId, detailObject, notFound, type Alongside, type DataAccess, type Json, type PluginContext, type Row } from '../../../kernel/index.js';
+import { HttpError, and, cmp, detailId, detailObject, notFound, type Alongside, type DataAccess, type Json, type Model, type PluginContext, type Row } from '../../../kernel/index.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from '../cabling/nodes.js';
 import { bridgedPathFrom, destinations, pathFrom, pathsThrough, type StoredPath } from '../cabling/stored-paths.js';
 
-/** The objects of `nodes` the reader may view, one list per model, read for their brief forms (the columns those render). */
-async function listed(nodes: PathNode[], reader: DataAccess, ctx: PluginContext): Promise<(Alongside & { key: string })[]> {
+/** Rows of one model read for their brief forms: only the columns those render. */
+interface Listed {
+  key: string;
+  model: Model;
+  rows: Row[];
+}
+
+/** The objects of `nodes` the reader may view, one list per model. */
+async function listed(nodes: PathNode[], reader: DataAccess, ctx: PluginContext): Promise<Listed[]> {
   const lists = await Promise.all(
     [...idsByModel(new Set(nodes))].map(async ([key, ids]) => {
       const model = ctx.registry.find(key);
@@ -23,7 +30,7 @@ const PLAIN_CHOICES = ['type', 'status', 'length_unit'];
  * TracedCableSerializer, with plain choice values), rendered side by side: what the objects nest (the ports' devices)
  * loads once for all models, and the cables they nest render from the cables listed.
  */
-async function rendered(objects: (Alongside & { key: string })[], cables: Alongside | undefined, reader: DataAccess) {
+async function rendered(objects: Listed[], cables: Alongside | undefined, reader: DataAccess) {
   const alongside = cables ? [cables] : [];
   const [forms, traced] = await Promise.all([
     Promise.all(objects.map(async ({ key, model, rows }) => ({ key, objects: await reader.render(model, rows, { mode: 'brief', alongside }) }))),
