@@ -171,10 +171,21 @@ describe('a third-party plugin enabled through PLUGINS', () => {
       { name: 'Later', starts: inDays(20) },
       { name: 'Called off', starts: inDays(3), status: 'cancelled' },
     ]);
-    const res = await t.get('/api/plugins/maintenance/upcoming/');
+    const statements: string[] = [];
+    const seen = (q: { sql: string }) => void statements.push(q.sql);
+    t.server.db.knex.on('query', seen);
+    const res = await t.get('/api/plugins/maintenance/upcoming/').finally(() => t.server.db.knex.off('query', seen));
     expect(res.status).toBe(200);
     expect(res.headers.get('api-version')).toBe('4.4');
     expect(res.body).toMatchObject({ horizon_days: 7, count: 1, results: [{ name: 'Soon', url: expect.stringContaining(WINDOWS) }] });
+    // Listed for their brief forms (renderedAs), the windows are read without the columns those do not show, and
+    // render as the API's brief form does.
+    const read = statements.find((sql) => sql.startsWith('select') && sql.includes('from "maintenance_window"'));
+    expect(read).toMatch(/^select "t"\."id", "t"\."name", /);
+    expect(read).not.toContain('"t".*');
+    expect(read).not.toContain('"notify"');
+    const brief = (await t.get(`${WINDOWS}?name=Soon&brief=1`)).body.results;
+    expect(res.body.results).toEqual(brief);
   });
 });
 
