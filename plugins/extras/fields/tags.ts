@@ -107,9 +107,18 @@ export class TagsField extends SideTableField {
     });
   }
 
-  async parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> {
+  parse(body: Record<string, unknown>, ctx: WriteContext, out: WriteValues): Promise<void> | void {
     const value = body.tags;
     if (!Array.isArray(value)) throw ValidationError.of('tags', 'Expected a list of items.');
+    // No tags (the default of every object created without them) need no lookup.
+    if (!value.length) {
+      out.values.tags = [];
+      return;
+    }
+    return this.parseTags(value, ctx, out);
+  }
+
+  private async parseTags(value: unknown[], ctx: WriteContext, out: WriteValues): Promise<void> {
     const tagModel = ctx.registry.get('extras.tag');
     // The tags of every item of the write, read once: a tag may be limited to some object types. A tag given by
     // id is found by that read; attributes, or an id it does not find (to word the error), resolve first.
