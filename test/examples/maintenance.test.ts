@@ -179,8 +179,8 @@ describe('a third-party plugin enabled through PLUGINS', () => {
     expect(res.headers.get('api-version')).toBe('4.4');
     expect(res.body).toMatchObject({ horizon_days: 7, count: 1, results: [{ name: 'Soon', url: expect.stringContaining(WINDOWS) }] });
     // Listed for their brief forms (renderedAs), the windows are read without the columns those do not show, and
-    // render as the API's brief form does.
-    // The route's read, in its order (the plugin's jobs may lock windows meanwhile).
+    // render as the API's brief form does. The route's read is the one in its order (the plugin's jobs may lock
+    // windows meanwhile).
     const read = statements.find((sql) => sql.includes('from "maintenance_window"') && sql.includes('order by "t"."starts"'));
     expect(read).toMatch(/^select "t"\."id", "t"\."name", /);
     expect(read).not.toContain('"t".*');
