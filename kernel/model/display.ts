@@ -1,12 +1,12 @@
 import type { Model } from './model.js';
 import type { RenderContext, Row } from './types.js';
-import { isStoredId } from './values.js';
+import { whereIdIn } from '../db/typed-arrays.js';
 
 /** `display` strings of objects of `model` by id, in one query (for display rules that name related objects). */
 export async function loadDisplays(model: Model, ids: number[], ctx: RenderContext): Promise<Map<number, string>> {
   const unique = [...new Set(ids)];
   if (!unique.length) return new Map();
-  const rows = (await ctx.db(model.table).select('*').whereRaw('id = any(?::integer[])', [unique.filter(isStoredId)])) as Row[];
+  const rows = (await whereIdIn(ctx.db(model.table).select('*'), 'id', unique)) as Row[];
   return displaysOf(model, rows, ctx);
 }
 

@@ -7,7 +7,7 @@ import { columnsRead, readKeys, renderRows } from './render.js';
 import type { JsonObject, RenderContext, RenderMode, Row } from './types.js';
 import { appendTo } from '../collections.js';
 import { storedRow } from '../write/stored.js';
-import { isStoredId } from './values.js';
+import { whereIdIn } from '../db/typed-arrays.js';
 
 /** A field of another model that refers to a model: what deleting its objects must look at. */
 export type Dependent = { model: Model; field: Field; reference: Reference };
@@ -210,7 +210,8 @@ export class ModelRegistry {
     const fieldSets = forms.map(({ keys }) => this.nestedFields(model, keys));
     const needed = fieldSets.map(columnsRead);
     const columns = needed.every((c) => c !== undefined) ? [...new Set(needed.flat())] : undefined;
-    const qb = ctx.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*').whereRaw('t.id = any(?::integer[])', [[...new Set(forms.flatMap((f) => f.ids))].filter(isStoredId)]);
+    const qb = ctx.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*');
+    whereIdIn(qb, 't.id', [...new Set(forms.flatMap((f) => f.ids))]);
     for (const field of new Set(fieldSets.flat())) {
       const sql = field.selected();
       if (sql) qb.select(ctx.db.raw(`${sql} as ??`, [field.name]));

@@ -7,6 +7,7 @@ import type { ModelRegistry } from '../model/registry.js';
 import type { Row } from '../model/types.js';
 import { isStoredId } from '../model/values.js';
 import type { Gate } from '../write/gate.js';
+import { whereIdIn } from '../db/typed-arrays.js';
 
 /** Which rows a read wants: a filter tree, an ordering, the columns and a page. */
 export interface RowQuery {
@@ -44,7 +45,7 @@ export class Reader {
   async visible(model: Model, gate: Gate, where?: FilterNode, columns?: string[], ids?: number[]): Promise<Boxed> {
     const qb = this.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*');
     await gate.restrict(qb, model, 'view');
-    if (ids) qb.whereRaw('t.id = any(?::integer[])', [ids.filter(isStoredId)]);
+    if (ids) whereIdIn(qb, 't.id', ids);
     if (where) applyFilter(qb, model, where, { db: this.db, registry: this.registry });
     return { qb };
   }

@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Model } from '../model/model.js';
 import type { Db, Row } from '../model/types.js';
-import { isStoredId } from '../model/values.js';
+import { whereIdIn } from '../db/typed-arrays.js';
 
 export type Action = 'view' | 'add' | 'change' | 'delete' | (string & {});
 
@@ -27,7 +27,7 @@ export interface Gate {
 export function viewableBy(gate: Gate, db: Db): (model: Model, ids: number[]) => Promise<Set<number>> {
   return async (model, ids) => {
     if (!ids.length || (await gate.unrestricted(model, 'view'))) return new Set(ids);
-    const qb = db(`${model.table} as t`).whereRaw('t.id = any(?::integer[])', [ids.filter(isStoredId)]);
+    const qb = whereIdIn(db(`${model.table} as t`), 't.id', ids);
     await gate.restrict(qb, model, 'view');
     return new Set((await qb.pluck('t.id')) as number[]);
   };

@@ -11,7 +11,7 @@ import type { WriteScope } from './context.js';
 import type { Gate } from './gate.js';
 import { stored } from './stored.js';
 import { appendTo } from '../collections.js';
-import { elementType } from '../db/typed-arrays.js';
+import { elementType, whereIdIn } from '../db/typed-arrays.js';
 
 /** Python's repr of the flattened lookup, as NetBox words its related-object errors. */
 function pyRepr(params: Record<string, unknown>): string {
@@ -166,7 +166,7 @@ export async function exists(scope: WriteScope, model: Model, id: number, gate?:
   if (!isStoredId(id)) return false;
   if (gate && (await gate.unrestricted(model, 'view'))) gate = undefined;
   return scope.batch(`exists:${model.key}:${gate ? 'viewable' : 'any'}`, id, async (ids) => {
-    const qb = scope.db(`${model.table} as t`).whereRaw('t.id = any(?::integer[])', [ids]);
+    const qb = whereIdIn(scope.db(`${model.table} as t`), 't.id', ids);
     if (gate) await gate.restrict(qb, model, 'view');
     const found = new Set(((await qb.pluck('t.id')) as number[]).map(Number));
     return ids.map((i) => found.has(i));

@@ -21,6 +21,7 @@ import { exists, resolveRelated } from './resolve.js';
 import { insertRows, updateRows } from './store.js';
 import { stored, storedRow } from './stored.js';
 import { checkUnique } from './unique.js';
+import { whereIdIn } from '../db/typed-arrays.js';
 
 /** What a write session needs from the server. */
 export interface SessionServices {
@@ -290,7 +291,8 @@ export class WriteSession {
     const ids = [...new Set(items.filter((i) => !failed(i)).map((i) => i.id!))].filter(isStoredId);
     let rows: Row[] = [];
     if (ids.length) {
-      const qb = this.db(`${model.table} as t`).select('t.*').whereRaw('t.id = any(?::integer[])', [ids]).orderBy('t.id').forUpdate();
+      const qb = this.db(`${model.table} as t`).select('t.*').orderBy('t.id').forUpdate();
+      whereIdIn(qb, 't.id', ids);
       if (!options.internal) await this.gate.restrict(qb, model, action);
       rows = (await qb) as Row[];
     }

@@ -2,6 +2,7 @@ import type { Model } from '../model/model.js';
 import type { Memo, Row } from '../model/types.js';
 import { isStoredId } from '../model/values.js';
 import type { WriteScope } from './context.js';
+import { whereIdIn } from '../db/typed-arrays.js';
 
 /**
  * Where a write keeps a row it stored (inserted, updated, or changed in SQL by a plugin that remembers it), for the
@@ -32,7 +33,7 @@ export function stored(scope: Pick<WriteScope, 'db' | 'batch' | 'memo'>, model: 
   if (!isStoredId(id)) return Promise.resolve(undefined);
   // Until the write stores, a row read once is the row: a locked one cannot change, and the write reads one view.
   return scope.memo.get(storedKey(model.key, lock, id), () => scope.batch(`stored:${model.key}:${lock ? 'lock' : 'read'}`, id, async (ids) => {
-    const qb = scope.db(model.table).select('*').whereRaw('id = any(?::integer[])', [ids]).orderBy('id');
+    const qb = whereIdIn(scope.db(model.table).select('*'), 'id', ids).orderBy('id');
     const rows = (await (lock ? qb.forUpdate() : qb)) as Row[];
     const byId = new Map(rows.map((r) => [r.id as number, r]));
     return ids.map((i) => byId.get(i));
