@@ -8,6 +8,7 @@ export type { Alongside, DataAccess, ListQuery } from './plugins/data.js';
 export { detailId, detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, RequestHook } from './app/surface.js';
 export { insertAll, inBatches, type InsertOptions } from './db/batches.js';
+export { writeBehind } from './db/write-behind.js';
 export type { MetricsDeclarations, MetricSpec, CounterMetric, HistogramMetric, GaugeMetric, Labels } from './metrics/registry.js';
 export type { GraphqlContribution, GraphqlFieldContribution } from './graphql/contribution.js';
 export type { FilterContribution } from './graphql/filters.js';

@@ -1,6 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import { oneAtATime } from '../db/one-at-a-time.js';
 import { isStalePlan } from '../db/prepared.js';
+import { allowWriteBehind, causeOfFailure, settleWrites } from '../db/write-behind.js';
 import type { Actor } from './context.js';
 import type { Gate } from './gate.js';
 import { WriteSession, type SessionServices } from './session.js';
@@ -36,12 +37,15 @@ export class WriteRunner {
       let result: T;
       try {
         result = await this.knex.transaction(async (trx) => {
-          session = new WriteSession(oneAtATime(trx), this.services, writer.actor, writer.gate, writer.baseUrl, attempt);
+          allowWriteBehind(oneAtATime(trx));
+          session = new WriteSession(trx, this.services, writer.actor, writer.gate, writer.baseUrl, attempt);
           const done = await work(session);
           await session.storeEvents();
+          await settleWrites(trx);
           return done;
         });
-      } catch (err) {
+      } catch (failure) {
+        const err = session ? causeOfFailure(session.db, failure) : failure;
         await session?.rolledBack();
         if (attempt >= ATTEMPTS || !(RETRIED.has((err as { code?: string }).code ?? '') || isStalePlan(err))) throw err;
         // A random pause, longer each time (up to a second), lets the other writers finish first.

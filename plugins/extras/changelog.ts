@@ -1,15 +1,18 @@
-import { insertAll, type ChangeRecord, type FilterExtension, type JobRun, type PluginContext, type QueryFilter, type SqlCondition } from '../../kernel/index.js';
+import { insertAll, writeBehind, type ChangeRecord, type FilterExtension, type JobRun, type PluginContext, type QueryFilter, type SqlCondition } from '../../kernel/index.js';
 import { ObjectChange } from './models/object-change.js';
 import { WebhookDelivery } from './models/webhook-delivery.js';
 
-/** Writes the change records of one write step (one model, one action) in one statement, in the change's transaction. */
+/**
+ * Writes the change records of one write step (one model, one action) in one statement, in the change's transaction;
+ * written behind: the write goes on (its other steps, its answer) while PostgreSQL stores them.
+ */
 export async function recordChanges(changes: ChangeRecord[], ctx: PluginContext): Promise<void> {
   const logged = changes.filter((c) => c.model.features.has('changelog'));
   if (!logged.length) return;
   const types = ctx.registry.objectTypes;
   const json = (v: unknown) => (v === null ? null : JSON.stringify(v));
   const { db } = logged[0];
-  await insertAll(db, ObjectChange.table,
+  await writeBehind(db, insertAll(db, ObjectChange.table,
     logged.map((change) => ({
       user_id: change.actor.userId,
       user_name: change.actor.username,
@@ -25,7 +28,7 @@ export async function recordChanges(changes: ChangeRecord[], ctx: PluginContext)
       postchange_data: json(change.after),
     })),
     { now: ['created', 'last_updated'], json: ['prechange_data', 'postchange_data'] },
-  );
+  ));
 }
 
 /** `created_by_request`, `updated_by_request` and `modified_by_request` on every change-logged model. */

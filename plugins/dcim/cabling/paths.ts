@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { appendTo, Batcher, storedRow, storedRowsWhere, type Db, type Memo, type ModelRegistry, type Row, type WriteSession } from '../../../kernel/index.js';
+import { appendTo, Batcher, storedRow, storedRowsWhere, writeBehind, type Db, type Memo, type ModelRegistry, type Row, type WriteSession } from '../../../kernel/index.js';
 import { cableRole, isPathEndpoint } from './cabled.js';
 import { CablingLocks } from './locks.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from './nodes.js';
@@ -182,7 +182,7 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
   });
   const dropped = affected.filter((p) => !claimed.has(p.id)).map((p) => p.id);
   if (dropped.length) {
-    await db.raw('with gone as (delete from dcim_cablepath where id = any(?) returning id) delete from dcim_cablepathnode where path_id in (select id from gone)', [dropped]);
+    await writeBehind(db, db.raw('with gone as (delete from dcim_cablepath where id = any(?) returning id) delete from dcim_cablepathnode where path_id in (select id from gone)', [dropped]));
   }
   if (kept.length) {
     await db.raw(
@@ -200,7 +200,8 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
     ...kept.flatMap((p) => nodesOf(p).map((n) => ({ ...n, path: p.id }))),
     ...fresh.flatMap((p, k) => nodesOf(p).map((n) => ({ ...n, k: k + 1 }))),
   ];
-  await db.raw(
+  // Written behind: the write goes on (its answer, its other steps) while PostgreSQL stores the paths.
+  await writeBehind(db, db.raw(
     `with drawn as materialized (select array_agg(nextval(pg_get_serial_sequence('dcim_cablepath', 'id'))::int) as ids from generate_series(1, ?)),
      paths as (insert into dcim_cablepath (id, path, is_active, is_complete, is_split, created, last_updated)
        select (select ids from drawn)[v.k], v.path, v.is_active, v.is_complete, v.is_split, now(), now()
@@ -209,7 +210,7 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
      select coalesce(v.path, (select ids from drawn)[v.k]), v.node, v.origin, now(), now()
      from jsonb_to_recordset(?::jsonb) as v(path int, k int, node text, origin boolean)`,
     [fresh.length, JSON.stringify(fresh.map(({ path, is_active, is_complete, is_split }, k) => ({ k: k + 1, path, is_active, is_complete, is_split }))), JSON.stringify(nodes)],
-  );
+  ));
 }
 
 /** How a re-trace runs. */

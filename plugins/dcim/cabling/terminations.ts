@@ -1,4 +1,4 @@
-import { appendTo, lockedRow, storedRow, storedRowsWhere, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
+import { appendTo, lockedRow, storedRow, storedRowsWhere, writeBehind, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
 
 /** Where cable termination rows are written: the write's transaction, and its memo, which keeps the rows written. */
 export interface CablingScope {
@@ -100,24 +100,28 @@ export async function replaceEnds(scope: CablingScope, writes: EndWrite[], creat
     const byModels = [...byModel(added)];
     const known = await Promise.all(byModels.map(([model, refs]) => heldRows(scope, model, refs)));
     const updates = byModels.filter((_, k) => known[k]).map(([model, refs]) => ({ table: registry.get(model).table, refs }));
-    const rows = added.map((a) => ({ cable: a.cable, end: a.end, type: registry.objectTypes.idOf(a.model), id: a.id }));
-    ({ rows: inserted } = (await db.raw(
-      `with ${updates.map((_, k) => `u${k} as (${ATTACH}), `).join('')}inserted as (
-         insert into dcim_cabletermination (cable_id, cable_end, termination_type_id, termination_id, created, last_updated)
-         select v.cable, v."end", v.type, v.id, now(), now() from jsonb_to_recordset(?::jsonb) as v(cable int, "end" text, type int, id int)
-         on conflict (termination_type_id, termination_id) do update set cable_id = excluded.cable_id, cable_end = excluded.cable_end, last_updated = now()
-         returning *)
-       select * from inserted`,
-      [...updates.flatMap((u) => [u.table, attachment(u.refs)]), JSON.stringify(rows)],
-    )) as { rows: Row[] });
+    // The rows take ids drawn first, so that the write knows them without waiting for the insert, written behind.
+    const { rows: drawn } = (await db.raw(`select nextval(pg_get_serial_sequence('dcim_cabletermination', 'id'))::int as id from generate_series(1, ?)`, [added.length])) as { rows: { id: number }[] };
+    inserted = added.map((a, n) => ({ id: drawn[n].id, cable_id: a.cable, cable_end: a.end, termination_type_id: registry.objectTypes.idOf(a.model), termination_id: a.id }));
+    // A row of an object moving from a cable's other end (a write of one end only) is moved, and takes its new id.
+    await writeBehind(db, db.raw(
+      `${updates.length ? `with ${updates.map((_, k) => `u${k} as (${ATTACH})`).join(', ')} ` : ''}
+       insert into dcim_cabletermination (id, cable_id, cable_end, termination_type_id, termination_id, created, last_updated)
+       select v.id, v.cable_id, v.cable_end, v.termination_type_id, v.termination_id, now(), now()
+       from jsonb_to_recordset(?::jsonb) as v(id int, cable_id int, cable_end text, termination_type_id int, termination_id int)
+       on conflict (termination_type_id, termination_id) do update set id = excluded.id, cable_id = excluded.cable_id, cable_end = excluded.cable_end, last_updated = now()`,
+      [...updates.flatMap((u) => [u.table, attachment(u.refs)]), JSON.stringify(inserted)],
+    ));
     for (const [k, [model, refs]] of byModels.entries()) {
       const held = known[k];
       if (held) remember(scope.memo, model, held.map((row, n) => ({ ...row, cable_id: refs[n].cable, cable_end: refs[n].end })));
     }
     await attach(scope, byModels.filter((_, k) => !known[k]).flatMap(([, refs]) => refs));
   }
-  // The rows kept, and those inserted or moved (a moved row is answered in its new form).
-  const now = new Map(existing.map((r) => [r.id as number, r]));
+  // The rows kept, and those inserted or moved (a moved row is in its new form, under its new id).
+  const object = (r: Row) => `${r.termination_type_id}:${r.termination_id}`;
+  const placed = new Set(inserted.map(object));
+  const now = new Map(existing.filter((r) => !placed.has(object(r))).map((r) => [r.id as number, r]));
   for (const r of removed) now.delete(r.id as number);
   for (const r of inserted) now.set(r.id as number, r);
   const ends = new Map(writes.map((w) => [w.cable, [] as Row[]]));
