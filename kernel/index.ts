@@ -7,7 +7,7 @@ export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, t
 export type { Alongside, DataAccess, ListQuery } from './plugins/data.js';
 export { detailId, detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, RequestHook } from './app/surface.js';
-export { insertAll, inBatches, type InsertOptions } from './db/batches.js';
+export { drawnIds, insertAll, inBatches, type InsertOptions } from './db/batches.js';
 export { writeBehind } from './db/write-behind.js';
 export type { MetricsDeclarations, MetricSpec, CounterMetric, HistogramMetric, GaugeMetric, Labels } from './metrics/registry.js';
 export type { GraphqlContribution, GraphqlFieldContribution } from './graphql/contribution.js';

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { appendTo, Batcher, storedRow, storedRowsWhere, writeBehind, type Db, type Memo, type ModelRegistry, type Row, type WriteSession } from '../../../kernel/index.js';
+import { appendTo, Batcher, drawnIds, storedRow, storedRowsWhere, writeBehind, type Db, type Memo, type ModelRegistry, type Row, type WriteSession } from '../../../kernel/index.js';
 import { cableRole, isPathEndpoint } from './cabled.js';
 import { CablingLocks } from './locks.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from './nodes.js';
@@ -202,7 +202,7 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
   ];
   // Written behind: the write goes on (its answer, its other steps) while PostgreSQL stores the paths.
   await writeBehind(db, db.raw(
-    `with drawn as materialized (select array_agg(nextval(pg_get_serial_sequence('dcim_cablepath', 'id'))::int) as ids from generate_series(1, ?)),
+    `with drawn as materialized (${drawnIds('dcim_cablepath')}),
      paths as (insert into dcim_cablepath (id, path, is_active, is_complete, is_split, created, last_updated)
        select (select ids from drawn)[v.k], v.path, v.is_active, v.is_complete, v.is_split, now(), now()
        from jsonb_to_recordset(?::jsonb) as v(k int, path jsonb, is_active boolean, is_complete boolean, is_split boolean))

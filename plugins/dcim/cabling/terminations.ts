@@ -1,4 +1,4 @@
-import { appendTo, lockedRow, storedRow, storedRowsWhere, writeBehind, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
+import { appendTo, drawnIds, lockedRow, storedRow, storedRowsWhere, writeBehind, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
 
 /** Where cable termination rows are written: the write's transaction, and its memo, which keeps the rows written. */
 export interface CablingScope {
@@ -101,8 +101,8 @@ export async function replaceEnds(scope: CablingScope, writes: EndWrite[], creat
     const known = await Promise.all(byModels.map(([model, refs]) => heldRows(scope, model, refs)));
     const updates = byModels.filter((_, k) => known[k]).map(([model, refs]) => ({ table: registry.get(model).table, refs }));
     // The rows take ids drawn first, so that the write knows them without waiting for the insert, written behind.
-    const { rows: drawn } = (await db.raw(`select nextval(pg_get_serial_sequence('dcim_cabletermination', 'id'))::int as id from generate_series(1, ?)`, [added.length])) as { rows: { id: number }[] };
-    inserted = added.map((a, n) => ({ id: drawn[n].id, cable_id: a.cable, cable_end: a.end, termination_type_id: registry.objectTypes.idOf(a.model), termination_id: a.id }));
+    const { rows: [{ ids }] } = (await db.raw(drawnIds('dcim_cabletermination'), [added.length])) as { rows: { ids: number[] }[] };
+    inserted = added.map((a, n) => ({ id: ids[n], cable_id: a.cable, cable_end: a.end, termination_type_id: registry.objectTypes.idOf(a.model), termination_id: a.id }));
     // A row of an object moving from a cable's other end (a write of one end only) is moved, and takes its new id.
     await writeBehind(db, db.raw(
       `${updates.length ? `with ${updates.map((_, k) => `u${k} as (${ATTACH})`).join(', ')} ` : ''}
