@@ -122,8 +122,8 @@ export class ModelRegistry {
 
   /** A declared field, or one contributed by a plugin or derived by another model's field. */
   fieldOf(model: Model, name: string): Field | undefined {
-    const named = (f: Field) => f.name === name;
-    return model.field(name) ?? this.contributed.get(model.key)?.find(named) ?? this.derived.get(model.key)?.find(named);
+    // No named closure: the loader keeps function names, at a cost per closure made, and this runs per object.
+    return model.field(name) ?? this.contributed.get(model.key)?.find((f) => f.name === name) ?? this.derived.get(model.key)?.find((f) => f.name === name);
   }
 
   /** The list another model's relation offers on `model` under `name` (`terminations` on a circuit), if one does. */

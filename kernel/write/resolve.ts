@@ -173,6 +173,11 @@ export async function exists(scope: WriteScope, model: Model, id: number, gate?:
   });
 }
 
+/** Whether the writer may view object `id` (`gate`: only among what they may view), which exists. */
+async function viewable(scope: WriteScope, model: Model, id: number, gate?: Gate): Promise<boolean> {
+  return !gate || (await gate.unrestricted(model, 'view')) || (await exists(scope, model, id, gate));
+}
+
 /**
  * Resolves a written related-object value (id, numeric string or attribute object) to one id of `model`,
  * or throws a ValidationError under `key` worded as NetBox words it. Lookups of one write are batched.
@@ -181,8 +186,7 @@ export async function resolveRelated(scope: WriteScope, model: Model, value: unk
   if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) {
     const id = Number(value);
     // To be locked anyway: the locked read tells whether it exists.
-    const viewable = async () => !gate || (await gate.unrestricted(model, 'view')) || (await exists(scope, model, id, gate));
-    const found = lock ? (await stored(scope, model, id, true)) !== undefined && (await viewable()) : await exists(scope, model, id, gate);
+    const found = lock ? (await stored(scope, model, id, true)) !== undefined && (await viewable(scope, model, id, gate)) : await exists(scope, model, id, gate);
     if (!found) throw ValidationError.of(key, `Related object not found using the provided numeric ID: ${value}`);
     return id;
   }

@@ -51,16 +51,16 @@ export async function definitionsOf(ctx: { db: Db; memo: Memo; registry: ModelRe
   return byModel.get(modelKey) ?? [];
 }
 
+/** `n`, or why it is out of `def`'s range (thrown as a string). */
+function inRange(def: CustomFieldDef, n: number): number {
+  if (def.validation_minimum !== null && n < Number(def.validation_minimum)) throw `Value must be at least ${Number(def.validation_minimum)}`;
+  if (def.validation_maximum !== null && n > Number(def.validation_maximum)) throw `Value must not exceed ${Number(def.validation_maximum)}`;
+  return n;
+}
+
 /** Why `value` is not valid for `def` (thrown as a string), or the value to store. */
 export async function cleanValue(def: CustomFieldDef, value: unknown, ctx: WriteScope): Promise<unknown> {
   if (value === null || value === undefined || value === '') return null;
-  const min = def.validation_minimum === null ? undefined : Number(def.validation_minimum);
-  const max = def.validation_maximum === null ? undefined : Number(def.validation_maximum);
-  const range = (n: number) => {
-    if (min !== undefined && n < min) throw `Value must be at least ${min}`;
-    if (max !== undefined && n > max) throw `Value must not exceed ${max}`;
-    return n;
-  };
   switch (def.type) {
     case 'text':
     case 'longtext':
@@ -74,11 +74,11 @@ export async function cleanValue(def: CustomFieldDef, value: unknown, ctx: Write
       if (typeof value !== 'number' || !Number.isInteger(value)) throw 'Value must be an integer.';
       // JSON numbers beyond 2^53 lose digits: such integers cannot be kept as given.
       if (!Number.isSafeInteger(value)) throw `Value must be between ${Number.MIN_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}.`;
-      return range(value);
+      return inRange(def, value);
     case 'decimal': {
       const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
       if (typeof n !== 'number' || !Number.isFinite(n)) throw 'Value must be a decimal.';
-      return range(n);
+      return inRange(def, n);
     }
     case 'boolean':
       if (typeof value !== 'boolean') throw 'Value must be true or false.';

@@ -22,6 +22,12 @@ async function endType(ctx: ValidateContext, cable: number, end: 'A' | 'B'): Pro
   return row ? ctx.registry.objectTypes.keyOf(row.termination_type_id as number) : undefined;
 }
 
+/** The model of the objects one end of a written cable is to have: those `given`, else those it has (`cable`, stored). */
+function termsType(given: ObjectRef[] | undefined, ctx: ValidateContext, cable: number | undefined, end: 'A' | 'B'): Promise<string | undefined> | string | undefined {
+  if (given) return given[0]?.model;
+  return cable === undefined ? undefined : endType(ctx, cable, end);
+}
+
 /**
  * Re-traces what the written cables touch: the cables themselves and the objects now at their ends. New cables
  * between endpoints (interfaces, console and power ports) are on no stored path yet, nor are their ends, which
@@ -71,8 +77,7 @@ export const Cable = defineModel('dcim.cable', {
       const missing = (['A', 'B'] as const).filter((end) => !given[end]?.length);
       if (missing.length) throw new ValidationError(Object.fromEntries(missing.map((end) => [key[end], ['Must define A and B terminations when creating a new cable.']])));
     }
-    const typeOf = async (end: 'A' | 'B') => (given[end] ? given[end]![0]?.model : id === undefined ? undefined : await endType(ctx, id, end));
-    const [a, b] = await Promise.all([typeOf('A'), typeOf('B')]);
+    const [a, b] = await Promise.all([termsType(given.A, ctx, id, 'A'), termsType(given.B, ctx, id, 'B')]);
     if (a && b && !compatible(ctx.registry, a, b)) throw ValidationError.of('b_terminations', `Incompatible termination types: ${a} and ${b}`);
     if (a && a === b && given.A && given.B && given.A.some((r) => given.B!.some((s) => s.id === r.id))) {
       throw ValidationError.of('b_terminations', 'A and B terminations cannot connect to the same object.');

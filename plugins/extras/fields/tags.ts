@@ -17,11 +17,31 @@ interface ReadTag extends Row {
   read: number;
 }
 
+/** The tags a write read for its items, and how many reads it made. */
+interface TagReads {
+  reads: number;
+  asked: Set<number>;
+  rows: Map<number, ReadTag>;
+}
+
 /**
  * The tags each write has read, by id: its change records and its answer name and nest them from these rows. A
  * write stores no tags, and it names them as it validated them.
  */
-const readTags = new WeakMap<Memo, { reads: number; asked: Set<number>; rows: Map<number, ReadTag> }>();
+const readTags = new WeakMap<Memo, TagReads>();
+
+/** Tag `id`, read with every tag the write asked for so far (batched with the write's other items). */
+function tagInScope(ctx: WriteContext, known: TagReads, id: number): Promise<ReadTag | undefined> {
+  return ctx.batch('extras.tag-scope', id, async (ids: number[]) => {
+    // A later read takes in the tags asked for before, so that the last ranks them all.
+    const read = known.reads++;
+    for (const i of ids) known.asked.add(i);
+    const rows = (await ctx.db(ctx.registry.get('extras.tag').table).select('*', ctx.db.raw('row_number() over (order by name)::int as by_name')).whereIn('id', [...known.asked])) as ReadTag[];
+    for (const row of rows) if ((known.rows.get(row.id)?.read ?? -1) < read) known.rows.set(row.id, { ...row, read });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((i) => byId.get(i));
+  });
+}
 
 /** The rows of tags `ids` from one read of the write, when it read them all in one. */
 function fromOneRead(memo: Memo, ids: number[]): ReadTag[] | undefined {
@@ -122,23 +142,13 @@ export class TagsField extends SideTableField {
     const tagModel = ctx.registry.get('extras.tag');
     // The tags of every item of the write, read once: a tag may be limited to some object types. A tag given by
     // id is found by that read; attributes, or an id it does not find (to word the error), resolve first.
-    const known = readTags.get(ctx.memo) ?? { reads: 0, asked: new Set<number>(), rows: new Map<number, ReadTag>() };
+    const known: TagReads = readTags.get(ctx.memo) ?? { reads: 0, asked: new Set<number>(), rows: new Map<number, ReadTag>() };
     readTags.set(ctx.memo, known);
-    const scope = (id: number) =>
-      ctx.batch('extras.tag-scope', id, async (ids: number[]) => {
-        // A later read takes in the tags asked for before, so that the last ranks them all.
-        const read = known.reads++;
-        for (const i of ids) known.asked.add(i);
-        const rows = (await ctx.db(tagModel.table).select('*', ctx.db.raw('row_number() over (order by name)::int as by_name')).whereIn('id', [...known.asked])) as ReadTag[];
-        for (const row of rows) if ((known.rows.get(row.id)?.read ?? -1) < read) known.rows.set(row.id, { ...row, read });
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        return ids.map((i) => byId.get(i));
-      });
     const found = await Promise.all(
       value.map(async (item) => {
         const id = typeof item === 'number' || (typeof item === 'string' && /^\d+$/.test(item)) ? Number(item) : undefined;
-        const tag = id !== undefined && isStoredId(id) ? await scope(id) : undefined;
-        return tag ?? (await scope(await ctx.resolve(tagModel, item, 'tags')))!;
+        const tag = id !== undefined && isStoredId(id) ? await tagInScope(ctx, known, id) : undefined;
+        return tag ?? (await tagInScope(ctx, known, await ctx.resolve(tagModel, item, 'tags')))!;
       }),
     );
     const tags = [...new Map(found.map((t) => [t.id, t])).values()];
