@@ -1,4 +1,4 @@
-import { appendTo, drawnIds, lockedRow, storedRow, storedRowsWhere, writeBehind, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
+import { appendTo, lockedRow, storedRow, storedRowsWhere, writeBehind, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
 
 /** Where cable termination rows are written: the write's transaction, and its memo, which keeps the rows written. */
 export interface CablingScope {
@@ -7,7 +7,10 @@ export interface CablingScope {
   memo: Memo;
 }
 
-/** Where a write remembers the termination rows it left cable `id` with (what a trace of the cable reads). */
+/**
+ * Where a write remembers the termination rows it left cable `id` with (what a trace of the cable reads), in the
+ * order a read gives; a row it inserted has no `id` there (see `replaceEnds`).
+ */
 export const storedEnds = (id: number): string => storedRowsWhere('dcim.cabletermination', 'cable_id', id);
 
 /** One object at one end of one cable. */
@@ -93,24 +96,28 @@ export async function replaceEnds(scope: CablingScope, writes: EndWrite[], creat
     await db('dcim_cabletermination').whereRaw('id = any(?)', [removed.map((r) => r.id as number)]).delete();
     await detach(scope, removed.flatMap((r) => endOf(r, registry) ?? []));
   }
-  let inserted: Row[] = [];
+  // The rows now at the written ends, as the write remembers them: a moved row keeps its id; a new row's id is the
+  // insert's, which nothing the write does reads (the rows of an end are in id order, new ones last, as written).
+  const gone = new Set(removed.map((r) => r.id as number));
+  const before = new Map(existing.filter((r) => !gone.has(r.id as number)).map((r) => [`${r.termination_type_id}:${r.termination_id}`, r]));
+  const placed = added.map((a): Row => {
+    const type = registry.objectTypes.idOf(a.model);
+    return { ...before.get(`${type}:${a.id}`), cable_id: a.cable, cable_end: a.end, termination_type_id: type, termination_id: a.id };
+  });
   if (added.length) {
     // Objects this step locked (every end a cable names) are updated in the statement inserting the rows: their new
     // rows are the locked ones with the new cable, as nothing else can have changed them. Others answer their update.
     const byModels = [...byModel(added)];
     const known = await Promise.all(byModels.map(([model, refs]) => heldRows(scope, model, refs)));
     const updates = byModels.filter((_, k) => known[k]).map(([model, refs]) => ({ table: registry.get(model).table, refs }));
-    // The rows take ids drawn first, so that the write knows them without waiting for the insert, written behind.
-    const { rows: [{ ids }] } = (await db.raw(drawnIds('dcim_cabletermination'), [added.length])) as { rows: { ids: number[] }[] };
-    inserted = added.map((a, n) => ({ id: ids[n], cable_id: a.cable, cable_end: a.end, termination_type_id: registry.objectTypes.idOf(a.model), termination_id: a.id }));
-    // A row of an object moving from a cable's other end (a write of one end only) is moved, and takes its new id.
+    // Written behind: the write goes on (change records, traces, its answer) while PostgreSQL stores the rows.
     await writeBehind(db, db.raw(
       `${updates.length ? `with ${updates.map((_, k) => `u${k} as (${ATTACH})`).join(', ')} ` : ''}
-       insert into dcim_cabletermination (id, cable_id, cable_end, termination_type_id, termination_id, created, last_updated)
-       select v.id, v.cable_id, v.cable_end, v.termination_type_id, v.termination_id, now(), now()
-       from jsonb_to_recordset(?::jsonb) as v(id int, cable_id int, cable_end text, termination_type_id int, termination_id int)
-       on conflict (termination_type_id, termination_id) do update set id = excluded.id, cable_id = excluded.cable_id, cable_end = excluded.cable_end, last_updated = now()`,
-      [...updates.flatMap((u) => [u.table, attachment(u.refs)]), JSON.stringify(inserted)],
+       insert into dcim_cabletermination (cable_id, cable_end, termination_type_id, termination_id, created, last_updated)
+       select v.cable_id, v.cable_end, v.termination_type_id, v.termination_id, now(), now()
+       from jsonb_to_recordset(?::jsonb) as v(cable_id int, cable_end text, termination_type_id int, termination_id int)
+       on conflict (termination_type_id, termination_id) do update set cable_id = excluded.cable_id, cable_end = excluded.cable_end, last_updated = now()`,
+      [...updates.flatMap((u) => [u.table, attachment(u.refs)]), JSON.stringify(placed)],
     ));
     for (const [k, [model, refs]] of byModels.entries()) {
       const held = known[k];
@@ -118,13 +125,10 @@ export async function replaceEnds(scope: CablingScope, writes: EndWrite[], creat
     }
     await attach(scope, byModels.filter((_, k) => !known[k]).flatMap(([, refs]) => refs));
   }
-  // The rows kept, and those inserted or moved (a moved row is in its new form, under its new id).
-  const object = (r: Row) => `${r.termination_type_id}:${r.termination_id}`;
-  const placed = new Set(inserted.map(object));
-  const now = new Map(existing.filter((r) => !placed.has(object(r))).map((r) => [r.id as number, r]));
-  for (const r of removed) now.delete(r.id as number);
-  for (const r of inserted) now.set(r.id as number, r);
+  const moved = new Set(placed.flatMap((r) => (r.id === undefined ? [] : [r.id as number])));
+  const staying = existing.filter((r) => !gone.has(r.id as number) && !moved.has(r.id as number));
+  const order = (r: Row) => (r.id === undefined ? Number.MAX_SAFE_INTEGER : (r.id as number));
   const ends = new Map(writes.map((w) => [w.cable, [] as Row[]]));
-  for (const row of [...now.values()].sort((a, b) => (a.id as number) - (b.id as number))) ends.get(row.cable_id as number)?.push(row);
+  for (const row of [...staying, ...placed].sort((a, b) => order(a) - order(b))) ends.get(row.cable_id as number)?.push(row);
   for (const [cable, rows] of ends) scope.memo.remember(storedEnds(cable), rows);
 }

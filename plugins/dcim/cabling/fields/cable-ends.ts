@@ -12,13 +12,14 @@ import { replaceEnds, storedEnds, type EndWrite } from '../terminations.js';
 export const claimsOf = (ctx: Pick<WriteScope, 'memo'>) => ctx.memo.get('dcim.cable:claims', async () => new Map<string, number>());
 
 /**
- * The termination rows of cables `ids`, in id order: what the write stored for them, or one query for both ends
- * (and for the write's snapshots, its re-trace and its answer; the session's memo is cleared when a write stores).
+ * The termination rows of cables `ids`, each cable's in id order: what the write stored for them, or one query for
+ * both ends (and for the write's snapshots, its re-trace and its answer; the session's memo is cleared when a write
+ * stores).
  */
 export function cableEnds(ids: number[], ctx: Pick<RenderContext, 'db' | 'memo'>): Promise<Row[]> {
   if (!ids.length) return Promise.resolve([]);
   const written = ids.map((id) => ctx.memo.recall<Row[]>(storedEnds(id)));
-  if (written.every(Boolean)) return Promise.resolve((written.flat() as Row[]).sort((a, b) => (a.id as number) - (b.id as number)));
+  if (written.every(Boolean)) return Promise.resolve(written.flat() as Row[]);
   return ctx.memo.get(`dcim.cable:ends:${ids.join(',')}`, async () => (await ctx.db('dcim_cabletermination').select('*').whereRaw('cable_id = any(?)', [ids]).orderBy('id')) as Row[]);
 }
 
