@@ -86,6 +86,11 @@ export async function replaceEnds(scope: CablingScope, writes: EndWrite[], creat
   const removed: Row[] = [];
   const added: CableEndRef[] = [];
   for (const { cable, end, refs } of writes) {
+    // New cables have nothing to compare with (a bulk create writes thousands of ends).
+    if (created) {
+      for (const r of refs) added.push({ model: r.model, id: r.id, cable, end });
+      continue;
+    }
     const wanted = new Set(refs.map(key));
     const current = (atEnd.get(`${cable}:${end}`) ?? []).map((r) => ({ row: r, ref: endOf(r, registry) }));
     removed.push(...current.filter((c) => !c.ref || !wanted.has(key(c.ref))).map((c) => c.row));
@@ -102,7 +107,7 @@ export async function replaceEnds(scope: CablingScope, writes: EndWrite[], creat
   const before = new Map(existing.filter((r) => !gone.has(r.id as number)).map((r) => [`${r.termination_type_id}:${r.termination_id}`, r]));
   const placed = added.map((a): Row => {
     const type = registry.objectTypes.idOf(a.model);
-    return { ...before.get(`${type}:${a.id}`), cable_id: a.cable, cable_end: a.end, termination_type_id: type, termination_id: a.id };
+    return { ...(before.size ? before.get(`${type}:${a.id}`) : undefined), cable_id: a.cable, cable_end: a.end, termination_type_id: type, termination_id: a.id };
   });
   if (added.length) {
     // Objects this step locked (every end a cable names) are updated in the statement inserting the rows: their new
