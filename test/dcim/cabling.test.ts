@@ -89,6 +89,22 @@ describe('cables between two interfaces', () => {
     expect((await get(`${API}/interfaces/${a.id}/`)).connected_endpoints).toMatchObject([{ id: b2.id, name: 'eth1' }]);
     expect((await get(`${API}/interfaces/${b2.id}/`)).connected_endpoints).toMatchObject([{ id: a.id }]);
 
+    // Several objects at an end: a write answers them as a read does (the written rows are not read back), kept ones
+    // first, also when objects change ends: swapped, or moved from the end a write leaves alone.
+    const [a2, b3] = [await iface(sw1, 'eth2'), await iface(sw2, 'eth3')];
+    const ends = (cab: Body) => [cab.a_terminations, cab.b_terminations].map((e) => (e as Body[]).map((x) => x.object_id));
+    const grown = await t.request('PATCH', `${API}/cables/${c.id}/`, { body: { a_terminations: [ref('dcim.interface', a2), ref('dcim.interface', a)] } });
+    expect(ends(grown.body)).toEqual([[a.id, a2.id], [b2.id]]);
+    expect(grown.body).toEqual(await get(`${API}/cables/${c.id}/`));
+    const swapped = await t.request('PATCH', `${API}/cables/${c.id}/`, { body: { a_terminations: [ref('dcim.interface', b2)], b_terminations: [ref('dcim.interface', a), ref('dcim.interface', a2)] } });
+    expect(ends(swapped.body)).toEqual([[b2.id], [a.id, a2.id]]);
+    expect(swapped.body).toEqual(await get(`${API}/cables/${c.id}/`));
+    const movedOver = await t.request('PATCH', `${API}/cables/${c.id}/`, { body: { b_terminations: [ref('dcim.interface', b3), ref('dcim.interface', a), ref('dcim.interface', b2)] } });
+    expect(movedOver.status).toBe(200);
+    expect(movedOver.body).toEqual(await get(`${API}/cables/${c.id}/`));
+    expect(await get(`${API}/interfaces/${a2.id}/`)).toMatchObject({ cable: null, cable_end: null });
+    await t.request('PATCH', `${API}/cables/${c.id}/`, { body: { a_terminations: [ref('dcim.interface', a)], b_terminations: [ref('dcim.interface', b2)] } });
+
     // Deleting the cable clears both ends and their paths.
     expect((await t.request('DELETE', `${API}/cables/${c.id}/`)).status).toBe(204);
     for (const end of [a, b2]) {
