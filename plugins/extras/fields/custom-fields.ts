@@ -1,5 +1,5 @@
 import {
-  ValidationError, insertAll,
+  ValidationError, insertAll, writeBehind,
   type CheckEntry, type ErrorMap, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row,
   type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
@@ -148,7 +148,8 @@ export class CustomFieldsField extends SideTableField {
     // A new object without values needs no row: a missing row reads, filters and snapshots as `{}`.
     const kept = scope.mode === 'create' ? entries.filter((e) => Object.keys(e.value as JsonObject).length) : entries;
     const rows = kept.map((e) => ({ object_type_id: typeId, object_id: e.id, data: e.value }));
-    await insertAll(scope.db, CUSTOM_FIELD_DATA, rows, { upsert: ['object_type_id', 'object_id'] });
+    // Written behind, as the write remembers the values it stores.
+    await writeBehind(scope.db, insertAll(scope.db, CUSTOM_FIELD_DATA, rows, { upsert: ['object_type_id', 'object_id'] }));
     // As jsonb gives it back: keys ordered by length, then bytes.
     for (const e of entries) scope.memo.remember(this.storedKey(e.id), jsonbOrdered(e.value as JsonObject));
   }

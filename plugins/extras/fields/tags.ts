@@ -1,5 +1,5 @@
 import {
-  ValidationError, appendTo, insertAll, isStoredId, relationCondition,
+  ValidationError, appendTo, insertAll, isStoredId, relationCondition, writeBehind,
   type Comparison, type Memo, type ModelRegistry, type Walk, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
 import { SideTableField } from './side-table.js';
@@ -161,7 +161,8 @@ export class TagsField extends SideTableField {
     const typeId = this.typeId(scope.registry);
     if (scope.mode !== 'create') await scope.db(TAGGED_ITEMS).where('object_type_id', typeId).whereIn('object_id', entries.map((e) => e.id)).delete();
     const links = entries.flatMap((e) => (e.value as number[]).map((tagId) => ({ tag_id: tagId, object_type_id: typeId, object_id: e.id })));
-    await insertAll(scope.db, TAGGED_ITEMS, links);
+    // Written behind, as the write remembers the links it stores.
+    await writeBehind(scope.db, insertAll(scope.db, TAGGED_ITEMS, links));
     for (const e of entries) scope.memo.remember(this.storedKey(e.id), e.value);
   }
 
