@@ -26,9 +26,9 @@ export interface InsertOptions {
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /**
- * A query drawing `?` ids (its one binding) from the sequence of `table`'s id, as one array (`ids`): rows inserted
- * later with these ids are known before their insert is answered. The sequence is looked up once (`offset 0` keeps
- * the lookup from being inlined into every row), so each id costs one `nextval`.
+ * A query drawing `?` ids (its one binding) from the sequence of `table`'s id, as one array (`ids`): for a statement
+ * that inserts rows and the rows referring to them (a cable path and its nodes). The sequence is looked up once
+ * (`offset 0` keeps the lookup from being inlined into every row), so each id costs one `nextval`.
  */
 export function drawnIds(table: string): string {
   return `select array_agg(nextval(s.seq)::int) as ids from (select pg_get_serial_sequence('${table.replace(/'/g, "''")}', 'id')::regclass as seq offset 0) s, generate_series(1, ?)`;

@@ -14,7 +14,7 @@ export function allowWriteBehind(trx: Db): void {
 }
 
 /**
- * Sends a statement whose answer the caller does not need (change records, a cable's ends and paths) without
+ * Sends a statement whose answer the caller does not need (change records, tag links, a cable's ends) without
  * waiting for it: JavaScript goes on while PostgreSQL runs it. The transaction's later statements queue behind it on
  * its one connection, so they see what it wrote. The write waits for it before committing (`settleWrites`), and its
  * failure is the write's. Outside a transaction that allows it, the statement is waited for.
