@@ -349,12 +349,8 @@ export class WriteSession {
     const pending: Promise<void>[] = [];
     fields.forEach((field, n) => {
       if (field.readOnly && !options.internal) return;
-      try {
-        const running = this.parseField(field, item, ctx);
-        if (running) pending.push(Promise.resolve(running).catch((failure: unknown) => keep((errors[n] ??= {}), failure)));
-      } catch (failure) {
-        keep((errors[n] ??= {}), failure);
-      }
+      const running = capture((errors[n] = {}), () => this.parseField(field, item, ctx));
+      if (running) pending.push(running);
     });
     if (pending.length) await Promise.all(pending);
     for (const fieldErrors of errors) if (fieldErrors) Object.assign(item.errors, fieldErrors);

@@ -38,8 +38,8 @@ function batchedLoads(db: Db, registry: ModelRegistry, read: Set<PathNode>, memo
       if (held.every((row) => row !== undefined)) return note(model, held as Row[]);
       const table = registry.get(model).table;
       const found = await Promise.all(
-        ids.map((id) => {
-          const row = written(memo, model, id);
+        ids.map((id, n) => {
+          const row = held[n];
           if (row) return note(model, [row])[0];
           return batcher.load(`rows:${model}`, id, async (keys: number[]) => {
             const rows = note(model, (await inTurn(() => db(table).select('*').whereRaw('id = any(?)', [keys]))) as Row[]);
