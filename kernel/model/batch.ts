@@ -1,11 +1,15 @@
-interface Waiter<V> {
+/** One key of a round: the promise every caller asking for it gets, and how to settle it. */
+interface Entry<K, V> {
+  key: K;
+  promise: Promise<V>;
   resolve(value: V): void;
   reject(err: unknown): void;
 }
 
 interface Round<K, V> {
   load: (keys: K[]) => Promise<V[]>;
-  entries: Map<string, { key: K; waiters: Waiter<V>[] }>;
+  /** By key: an id as it is, any other key as its JSON. */
+  entries: Map<number | string, Entry<K, V>>;
 }
 
 /**
@@ -24,14 +28,17 @@ export class Batcher {
       setImmediate(() => void this.flush(loader, fresh));
       round = fresh;
     }
-    const id = JSON.stringify(key);
+    // A bulk write asks for thousands of ids: they need no JSON.
+    const id = typeof key === 'number' ? key : JSON.stringify(key);
     let entry = round.entries.get(id);
     if (!entry) {
-      entry = { key, waiters: [] };
+      let resolve!: Entry<K, V>['resolve'];
+      let reject!: Entry<K, V>['reject'];
+      const promise = new Promise<V>((ok, fail) => ((resolve = ok), (reject = fail)));
+      entry = { key, promise, resolve, reject };
       round.entries.set(id, entry);
     }
-    const waiters = entry.waiters;
-    return new Promise<V>((resolve, reject) => waiters.push({ resolve, reject }));
+    return entry.promise;
   }
 
   private async flush<K, V>(loader: string, round: Round<K, V>): Promise<void> {
@@ -40,9 +47,9 @@ export class Batcher {
     const entries = [...round.entries.values()];
     try {
       const values = await round.load(entries.map((e) => e.key));
-      entries.forEach((e, i) => e.waiters.forEach((w) => w.resolve(values[i])));
+      entries.forEach((e, i) => e.resolve(values[i]));
     } catch (err) {
-      entries.forEach((e) => e.waiters.forEach((w) => w.reject(err)));
+      for (const e of entries) e.reject(err);
     }
   }
 }

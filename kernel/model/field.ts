@@ -172,8 +172,15 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return false;
   }
 
-  /** Keys this field reads from a written body. */
+  private keyList?: string[];
+
+  /** Keys this field reads from a written body (`writtenKeys`), made once the field is bound: every write asks. */
   get keys(): string[] {
+    if (!this.bound) return this.writtenKeys();
+    return (this.keyList ??= this.writtenKeys());
+  }
+
+  protected writtenKeys(): string[] {
     return [this.name];
   }
 

@@ -10,7 +10,7 @@ import type { Field, ObjectRef, WriteValues } from '../model/field.js';
 import type { Model, SaveItem } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { renderRows, type FieldSelection } from '../model/render.js';
-import { ItemErrors, Memo, ValidationError, type ErrorMap, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
+import { ItemErrors, Memo, ValidationError, type ErrorMap, type Json, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
 import { isPlainObject, isStoredId, pythonType } from '../model/values.js';
 import { Batcher } from '../model/batch.js';
 import { snapshotRows, type ChangeHook, type ChangeRecord } from './changes.js';
@@ -75,7 +75,11 @@ function changelogMessage(body: Record<string, unknown>): string {
   return value;
 }
 
-const failed = (item: Item) => Object.keys(item.errors).length > 0;
+/** Whether an item has errors (asked of every item at every step: no list of keys is made). */
+function failed(item: Item): boolean {
+  for (const key in item.errors) if (Object.prototype.hasOwnProperty.call(item.errors, key)) return true;
+  return false;
+}
 
 /** A hook's own write that failed, as a failure of the write that ran the hook (its items are not the caller's). */
 function asOwn(err: unknown): unknown {
@@ -101,6 +105,19 @@ function capture(errors: ErrorMap, step: () => Promise<void> | void): Promise<vo
   } catch (failure) {
     keep(errors, failure);
   }
+}
+
+/** A field's plain default (text, number, flag) as a body, made once: a bulk create parses it for thousands of objects. */
+const defaultBodies = new WeakMap<Field, { value: Json; body: Record<string, unknown> }>();
+
+/** A body giving `field` its default `value`; parsing reads the body, never keeps or changes it. */
+function defaultBody(field: Field, value: Json): Record<string, unknown> {
+  if (value !== null && typeof value === 'object') return { [field.name]: value };
+  const known = defaultBodies.get(field);
+  if (known?.value === value) return known.body;
+  const body = { [field.name]: value };
+  defaultBodies.set(field, { value, body });
+  return body;
 }
 
 /** Runs a hook of a whole write step; a failed write of its own fails the step as a whole. */
@@ -345,24 +362,30 @@ export class WriteSession {
       const filling = field.fill(ctx, item.values);
       if (filling) await filling;
     }
+    // Each field's errors by its position, made only for a field that fails.
     const errors: (ErrorMap | undefined)[] = [];
-    const pending: Promise<void>[] = [];
-    fields.forEach((field, n) => {
-      if (field.readOnly && !options.internal) return;
-      const running = capture((errors[n] = {}), () => this.parseField(field, item, ctx));
-      if (running) pending.push(running);
-    });
-    if (pending.length) await Promise.all(pending);
+    let pending: Promise<void>[] | undefined;
+    for (let n = 0; n < fields.length; n++) {
+      const field = fields[n];
+      if (field.readOnly && !options.internal) continue;
+      try {
+        const running = this.parseField(field, item, ctx);
+        if (running) (pending ??= []).push(running.catch((failure: unknown) => keep((errors[n] ??= {}), failure)));
+      } catch (failure) {
+        keep((errors[n] ??= {}), failure);
+      }
+    }
+    if (pending) await Promise.all(pending);
     for (const fieldErrors of errors) if (fieldErrors) Object.assign(item.errors, fieldErrors);
   }
 
   /** Parses one field of an item: its value in the body, or its default in a create; a required field must be there. */
   private parseField(field: Field, item: Item, ctx: WriteContext): Promise<void> | void {
-    if (field.keys.some((k) => Object.prototype.hasOwnProperty.call(item.body, k))) return field.parse(item.body, ctx, item.values);
+    for (const key of field.keys) if (Object.prototype.hasOwnProperty.call(item.body, key)) return field.parse(item.body, ctx, item.values);
     if (ctx.mode === 'partial') return;
     if (field.required) throw new ValidationError(Object.fromEntries(field.keys.map((k) => [k, [field.requiredMessage]])));
     const fallback = ctx.mode === 'create' ? field.createDefault() : undefined;
-    if (fallback !== undefined) return field.parse({ [field.name]: fallback }, ctx, item.values);
+    if (fallback !== undefined) return field.parse(defaultBody(field, fallback), ctx, item.values);
   }
 
   /** Parse, hooks, validation and unique checks for every item, then the set-based store and what follows it. */
@@ -371,11 +394,13 @@ export class WriteSession {
     const scope = this.scope(mode, options);
     const live = () => items.filter((i) => !i.skipped && !failed(i));
     const merged = (i: Item) => ({ ...(i.instance ?? {}), ...i.values.columns });
-    const contextOf = (i: Item): WriteContext => ({ ...scope, instance: i.instance });
+    // A create's items share the scope: a bulk create parses thousands.
+    const contextOf = (i: Item): WriteContext => (i.instance ? { ...scope, instance: i.instance } : scope);
 
     await Promise.all(live().map((i) => this.parse(model, i, contextOf(i), options)));
     for (const field of this.registry.outputFields(model, 'full')) {
-      const checked = live().filter((i) => field.check && field.name in i.values.values);
+      if (!field.check) continue;
+      const checked = live().filter((i) => field.name in i.values.values);
       if (!checked.length) continue;
       const errors = await field.check!(checked.map((i) => ({ id: i.instance?.id as number | undefined, value: i.values.values[field.name], row: merged(i) })), scope);
       errors.forEach((e, n) => e && Object.assign(checked[n].errors, e));
@@ -385,7 +410,7 @@ export class WriteSession {
       await Promise.all(live().map((i) => capture(i.errors, () => hooks.beforeSave!(this.saveItem(action, i, merged), this))));
     }
     if (validate) {
-      await Promise.all(live().map((i) => capture(i.errors, () => validate(merged(i), { ...contextOf(i), model, values: i.values.values }))));
+      await Promise.all(live().map((i) => capture(i.errors, () => validate(merged(i), { ...scope, instance: i.instance, model, values: i.values.values }))));
     }
     for (const check of [model.decl.check ?? []].flat()) {
       const checked = live();
@@ -412,8 +437,9 @@ export class WriteSession {
     for (const row of rows) this.memo.remember(storedRow(model.key, row.id as number), row);
     // Side data (tags, custom fields, a cable's ends) is stored side by side: stores of one kind share a round.
     await Promise.all(this.registry.outputFields(model, 'full').map(async (field) => {
+      if (!field.store) return;
       const entries = stored.filter((i) => field.name in i.values.values).map((i) => ({ id: i.row!.id as number, value: i.values.values[field.name] }));
-      if (field.store && entries.length) await field.store(entries, scope);
+      if (entries.length) await field.store(entries, scope);
     }));
     // What was loaded before the store is out of date now.
     this.memo.clear();

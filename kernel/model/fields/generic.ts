@@ -53,7 +53,7 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
     return this.options.readAs ?? this.name;
   }
 
-  override get keys(): string[] {
+  protected override writtenKeys(): string[] {
     return [this.typeKey, this.idKey];
   }
 

@@ -6,7 +6,7 @@ import { cableEnds, claimsOf, CableEndField } from '../cabling/fields/cable-ends
 import { idsByModel, nodeOf, type PathNode } from '../cabling/nodes.js';
 import { isPathEndpoint } from '../cabling/cabled.js';
 import { retraceIn } from '../cabling/paths.js';
-import { checkFree, compatible } from '../cabling/rules.js';
+import { checkFree, compatible, lockedRows, takenProblem } from '../cabling/rules.js';
 import { attach, detach, endOf } from '../cabling/terminations.js';
 import { CableEnd, CableLengthUnit, CableType, LinkStatus } from '../choices.js';
 
@@ -77,7 +77,8 @@ export const Cable = defineModel('dcim.cable', {
       const missing = (['A', 'B'] as const).filter((end) => !given[end]?.length);
       if (missing.length) throw new ValidationError(Object.fromEntries(missing.map((end) => [key[end], ['Must define A and B terminations when creating a new cable.']])));
     }
-    const [a, b] = await Promise.all([termsType(given.A, ctx, id, 'A'), termsType(given.B, ctx, id, 'B')]);
+    // An end the write leaves as it is has the stored one's model: both read in one round.
+    const [a, b] = given.A && given.B ? [given.A[0]?.model, given.B[0]?.model] : await Promise.all([termsType(given.A, ctx, id, 'A'), termsType(given.B, ctx, id, 'B')]);
     if (a && b && !compatible(ctx.registry, a, b)) throw ValidationError.of('b_terminations', `Incompatible termination types: ${a} and ${b}`);
     if (a && a === b && given.A && given.B && given.A.some((r) => given.B!.some((s) => s.id === r.id))) {
       throw ValidationError.of('b_terminations', 'A and B terminations cannot connect to the same object.');
@@ -88,9 +89,12 @@ export const Cable = defineModel('dcim.cable', {
       if (twice) throw ValidationError.of(key[end], `${twice.model} ${twice.id} is a termination of more than one cable in this request.`);
     }
     // Both ends' objects are read in one round; an error of the A end is reported first.
-    const free = await Promise.allSettled((['A', 'B'] as const).map((end) => (given[end] ? checkFree(given[end]!, id, key[end], ctx) : undefined)));
-    const taken = free.find((r) => r.status === 'rejected');
-    if (taken) throw taken.reason;
+    const written = (['A', 'B'] as const).flatMap((end) => (given[end] ?? []).map((ref) => ({ end, ref })));
+    const rows = await lockedRows(written.map((w) => w.ref), ctx);
+    for (let n = 0; n < written.length; n++) {
+      const problem = takenProblem(written[n].ref, rows[n], id, key[written[n].end], ctx.registry);
+      if (problem) throw problem;
+    }
   },
   hooks: {
     beforeSave(item) {

@@ -82,7 +82,8 @@ export class CableEndField extends Field {
     const value = body[this.name];
     if (!Array.isArray(value)) throw ValidationError.of(this.name, `Expected a list of items but got type "${value === null ? 'NoneType' : typeof value === 'string' ? 'str' : typeof value}".`);
     const refs: ObjectRef[] = [];
-    for (const [n, item] of value.entries()) {
+    for (let n = 0; n < value.length; n++) {
+      const item: unknown = value[n];
       if (!isPlainObject(item)) throw ValidationError.of(this.name, `Item ${n}: expected a dictionary with object_type and object_id.`);
       const type = item.object_type;
       const model = typeof type === 'string' && cableRole(ctx.registry, type) ? ctx.registry.find(type) : undefined;
@@ -95,7 +96,10 @@ export class CableEndField extends Field {
       refs.push({ model: model.key, id });
     }
     const claims = await claimsOf(ctx);
-    for (const r of refs) claims.set(nodeOf(r.model, r.id), (claims.get(nodeOf(r.model, r.id)) ?? 0) + 1);
+    for (const r of refs) {
+      const node = nodeOf(r.model, r.id);
+      claims.set(node, (claims.get(node) ?? 0) + 1);
+    }
     out.values[this.name] = refs;
   }
 
