@@ -47,6 +47,14 @@ function runsOfColumns(rows: Record<string, unknown>[]): { columns: string[]; ro
   return runs;
 }
 
+/** Whether every row gives `column` the same plain value (text, number, flag or null; JSON text of a `json` column). */
+function sameInAll(rows: Record<string, unknown>[], column: string): boolean {
+  const first = rows[0][column];
+  if (first !== null && typeof first === 'object') return false;
+  for (let i = 1; i < rows.length; i++) if (rows[i][column] !== first) return false;
+  return true;
+}
+
 /** The rows as one JSON array of their `columns`, JSON text of the `json` columns kept as it is. */
 function encodeRows(rows: Record<string, unknown>[], columns: string[], json: Set<string>): string {
   const keys = columns.map((c) => `${JSON.stringify(c)}:`);
@@ -67,6 +75,8 @@ function encodeRows(rows: Record<string, unknown>[], columns: string[], json: Se
  * Inserts `rows` into `table`: one statement for consecutive rows writing the same columns (usually all of them),
  * whatever their number. The rows travel as one JSON parameter read by `json_populate_recordset` in the table's own
  * column types, so the text depends only on the columns (prepared once) and nothing is compiled or bound per value.
+ * A plain value every row of several gives one column (the writer of a bulk write's change records, a default
+ * status) travels once, in a record read by `json_populate_record`: the rows carry only what differs between them.
  * Values are as JSON carries them (arrays become PostgreSQL arrays); columns a row leaves out take their defaults.
  * Returns the `returning` columns of every row, run after run.
  */
@@ -78,14 +88,18 @@ export async function insertAll<R = Record<string, unknown>>(
   const out: R[] = [];
   for (const run of runsOfColumns(rows)) {
     const given = run.columns.filter((c) => !now.has(c));
+    const shared = new Set(run.rows.length > 1 ? given.filter((c) => sameInAll(run.rows, c)) : []);
     const written = [...given, ...now];
-    const values = [...given.map((c) => `v.${quote(c)}`), ...[...now].map(() => 'now()')];
+    const values = [...given.map((c) => `${shared.has(c) ? 's' : 'v'}.${quote(c)}`), ...[...now].map(() => 'now()')];
     const upsert = options.upsert
       ? ` on conflict (${options.upsert.map(quote).join(', ')}) do update set ${written.filter((c) => !options.upsert!.includes(c)).map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`
       : '';
     const returning = options.returning ? ` returning ${options.returning.map((c) => (c === '*' ? c : quote(c))).join(', ')}` : '';
-    const sql = `insert into ${quote(table)} (${written.map(quote).join(', ')}) select ${values.join(', ')} from json_populate_recordset(null::${quote(table)}, ?::json) as v${upsert}${returning}`;
-    const { rows: inserted } = (await db.raw(sql, [encodeRows(run.rows, given, json)])) as { rows: R[] };
+    const record = shared.size ? `, json_populate_record(null::${quote(table)}, ?::json) as s` : '';
+    const sql = `insert into ${quote(table)} (${written.map(quote).join(', ')}) select ${values.join(', ')} from json_populate_recordset(null::${quote(table)}, ?::json) as v${record}${upsert}${returning}`;
+    const bindings = [encodeRows(run.rows, given.filter((c) => !shared.has(c)), json)];
+    if (shared.size) bindings.push(encodeRows(run.rows.slice(0, 1), [...shared], json).slice(1, -1));
+    const { rows: inserted } = (await db.raw(sql, bindings)) as { rows: R[] };
     out.push(...inserted);
   }
   return out;

@@ -32,6 +32,22 @@ describe('insertAll', () => {
     expect(rows[0].created).toEqual(expect.any(String));
   });
 
+  it('sends a value every row shares once, and reads it back as the column does', async () => {
+    const db = t.server.db.knex;
+    const rows = Array.from({ length: 3 }, (_, n) => ({ name: `s${n}`, kind: 'shared', doc: '{"z": 1, "a": 2}', amount: '1.5', day: null, ids: [n] }));
+    const before = t.server.db.queryCount;
+    const inserted = await insertAll<Record<string, unknown>>(db, 'insert_probe', rows, { returning: ['name', 'kind', 'amount', 'day', 'ids'], json: ['doc'] });
+    expect(t.server.db.queryCount - before).toBe(1);
+    expect(inserted).toEqual(rows.map((r) => ({ name: r.name, kind: 'shared', amount: '1.50', day: null, ids: r.ids })));
+    const docs = (await db('insert_probe').whereIn('name', ['s0', 's2']).orderBy('name').select(db.raw('doc::text as doc'))) as { doc: string }[];
+    expect(docs.map((d) => d.doc)).toEqual(['{"z": 1, "a": 2}', '{"z": 1, "a": 2}']);
+    // Rows alike in every column: each is still a row of its own.
+    await db.raw(`create table insert_alike (id serial primary key, n integer, kind text not null default 'k')`);
+    const alike = await insertAll<{ id: number; n: number; kind: string }>(db, 'insert_alike', [{ n: 7 }, { n: 7 }, { n: 7 }], { returning: ['*'] });
+    expect(alike.map((r) => [r.n, r.kind])).toEqual([[7, 'k'], [7, 'k'], [7, 'k']]);
+    expect(new Set(alike.map((r) => r.id)).size).toBe(3);
+  });
+
   it('gives a column a row leaves out its default, one statement per run of rows writing the same columns', async () => {
     const db = t.server.db.knex;
     const before = t.server.db.queryCount;
