@@ -27,6 +27,8 @@ const NEVER_EXEMPT_BY_WILDCARD = /^users\./;
 /** What the request's principal may do: model permissions and the constraints that narrow them. */
 export class Access implements Gate {
   private permissions?: Promise<PermissionSet>;
+  /** `unrestricted` by action and model: a bulk write asks it for every object it references. */
+  private readonly everyObject = new Map<string, Promise<boolean>>();
 
   constructor(
     readonly principal: Principal,
@@ -70,8 +72,14 @@ export class Access implements Gate {
     return sets === undefined ? false : sets;
   }
 
-  async unrestricted(model: Model, action: Action): Promise<boolean> {
-    return (await this.grants(model, action)) === null;
+  unrestricted(model: Model, action: Action): Promise<boolean> {
+    const key = `${action} ${model.key}`;
+    let answer = this.everyObject.get(key);
+    if (!answer) {
+      answer = this.grants(model, action).then((sets) => sets === null);
+      this.everyObject.set(key, answer);
+    }
+    return answer;
   }
 
   async can(model: Model, action: Action): Promise<boolean> {
