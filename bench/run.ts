@@ -48,6 +48,12 @@ try {
   const [admin] = await db('users_user').insert({ username: 'bench', password: '!', is_superuser: true }).returning('id');
   await db('users_token').insert({ user_id: admin.id, key, key_digest: keyDigest(key), last_used: db.fn.now() });
   const auth = { Authorization: `Token ${key}` };
+  /** The bench's own loading and clearing of data: long statements, which STATEMENT_TIMEOUT (for requests) must not cut. */
+  const untimed = (work: (trx: Knex.Transaction) => Promise<unknown>) =>
+    db.transaction(async (trx) => {
+      await trx.raw('set local statement_timeout = 0');
+      await work(trx);
+    });
   /** SQL statements one run of `work` issues, its token cached (as for a client sending request after request). */
   const statements = async (work: () => Promise<unknown>) => {
     await fetch(`${base}/api/`, { headers: auth }).then((r) => r.arrayBuffer());
@@ -138,7 +144,7 @@ try {
   } finally {
     await writer.close();
   }
-  await db.raw(`delete from tenancy_tenant where name like 'Bulk %'`);
+  await untimed((trx) => trx.raw(`delete from tenancy_tenant where name like 'Bulk %'`));
 
   // 100k tenants: q search (trigram indexes) within a group subtree.
   await db.raw(`insert into tenancy_tenant (name, slug, group_id, description, created, last_updated)
@@ -148,7 +154,7 @@ try {
 
   // DCIM: the demo data set (40 sites of 50 devices: 2,000 devices, about 39,000 interfaces).
   // With extras' config contexts (global, by region, by role, by tag) and the leaf switches' config template.
-  await db.transaction(async (trx) => {
+  await untimed(async (trx) => {
     for (const step of [...dcimDemoSteps({ sites: 40, 'devices-per-site': 50 }, server.registry), ...extrasDemoSteps()]) await step.run(trx);
   });
   await db.raw('analyze');
@@ -220,7 +226,7 @@ try {
 
   // IPAM: the demo's addressing of the same sites; 100,000 prefixes in four levels (the global table's /16s, /20s,
   // /24s and /28s of 10.64.0.0/10); a /8 whose first 100,000 addresses are taken.
-  await db.transaction(async (trx) => {
+  await untimed(async (trx) => {
     for (const step of ipamDemoSteps({ sites: 40 })) await step.run(trx);
   });
   await db.raw('analyze');
