@@ -362,20 +362,14 @@ export class WriteSession {
       const filling = field.fill(ctx, item.values);
       if (filling) await filling;
     }
-    // Each field's errors by its position, made only for a field that fails.
     const errors: (ErrorMap | undefined)[] = [];
-    let pending: Promise<void>[] | undefined;
-    for (let n = 0; n < fields.length; n++) {
-      const field = fields[n];
-      if (field.readOnly && !options.internal) continue;
-      try {
-        const running = this.parseField(field, item, ctx);
-        if (running) (pending ??= []).push(running.catch((failure: unknown) => keep((errors[n] ??= {}), failure)));
-      } catch (failure) {
-        keep((errors[n] ??= {}), failure);
-      }
-    }
-    if (pending) await Promise.all(pending);
+    const pending: Promise<void>[] = [];
+    fields.forEach((field, n) => {
+      if (field.readOnly && !options.internal) return;
+      const running = capture((errors[n] = {}), () => this.parseField(field, item, ctx));
+      if (running) pending.push(running);
+    });
+    if (pending.length) await Promise.all(pending);
     for (const fieldErrors of errors) if (fieldErrors) Object.assign(item.errors, fieldErrors);
   }
 
