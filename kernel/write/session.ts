@@ -120,6 +120,14 @@ function defaultBody(field: Field, value: Json): Record<string, unknown> {
   return body;
 }
 
+/** Fills in the values `fields` (from the `n`th on) derive from the write rather than the body (who created an object). */
+function fill(fields: readonly Field[], n: number, item: Item, ctx: WriteContext): Promise<void> | void {
+  for (let k = n; k < fields.length; k++) {
+    const filling = fields[k].fill(ctx, item.values);
+    if (filling) return filling.then(() => fill(fields, k + 1, item, ctx));
+  }
+}
+
 /** Runs a hook of a whole write step; a failed write of its own fails the step as a whole. */
 async function hook(step: () => Promise<void> | void): Promise<void> {
   try {
@@ -354,23 +362,38 @@ export class WriteSession {
   /**
    * Parses one item's body, as NetBox's serializers and `full_clean` do. Fields parse side by side, so that their
    * lookups share the write's rounds (a cable's two ends, a device's site and rack); errors keep the fields' order.
-   * Only what runs asynchronously is waited for: a bulk write parses every field of thousands of objects.
+   * Only what runs asynchronously is waited for, and nothing is made for a field that parses without error: a bulk
+   * write parses every field of thousands of objects. A failure that is not the item's comes back rejected.
    */
-  private async parse(model: Model, item: Item, ctx: WriteContext, options: WriteOptions): Promise<void> {
-    const fields = this.registry.outputFields(model, 'full');
-    for (const field of fields) {
-      const filling = field.fill(ctx, item.values);
-      if (filling) await filling;
+  private parse(model: Model, item: Item, ctx: WriteContext, options: WriteOptions): Promise<void> | void {
+    try {
+      const fields = this.registry.outputFields(model, 'full');
+      const filled = fill(fields, 0, item, ctx);
+      return filled ? filled.then(() => this.parseFields(fields, item, ctx, options)) : this.parseFields(fields, item, ctx, options);
+    } catch (failure) {
+      return Promise.reject(failure);
     }
-    const errors: (ErrorMap | undefined)[] = [];
-    const pending: Promise<void>[] = [];
-    fields.forEach((field, n) => {
-      if (field.readOnly && !options.internal) return;
-      const running = capture((errors[n] = {}), () => this.parseField(field, item, ctx));
-      if (running) pending.push(running);
-    });
-    if (pending.length) await Promise.all(pending);
-    for (const fieldErrors of errors) if (fieldErrors) Object.assign(item.errors, fieldErrors);
+  }
+
+  private parseFields(fields: readonly Field[], item: Item, ctx: WriteContext, options: WriteOptions): Promise<void> | void {
+    // A field's errors are kept in its place, to be reported in the fields' order.
+    let errors: ErrorMap[] | undefined;
+    let pending: Promise<void>[] | undefined;
+    const errorsOf = (n: number): ErrorMap => ((errors ??= [])[n] ??= {});
+    for (let n = 0; n < fields.length; n++) {
+      const field = fields[n];
+      if (field.readOnly && !options.internal) continue;
+      try {
+        const running = this.parseField(field, item, ctx);
+        if (running) (pending ??= []).push(running.catch((failure: unknown) => keep(errorsOf(n), failure)));
+      } catch (failure) {
+        keep(errorsOf(n), failure);
+      }
+    }
+    const gather = () => {
+      if (errors) for (const fieldErrors of errors) if (fieldErrors) Object.assign(item.errors, fieldErrors);
+    };
+    return pending ? Promise.all(pending).then(gather) : gather();
   }
 
   /** Parses one field of an item: its value in the body, or its default in a create; a required field must be there. */
@@ -391,7 +414,12 @@ export class WriteSession {
     // A create's items share the scope: a bulk create parses thousands.
     const contextOf = (i: Item): WriteContext => (i.instance ? { ...scope, instance: i.instance } : scope);
 
-    await Promise.all(live().map((i) => this.parse(model, i, contextOf(i), options)));
+    const parsing: Promise<void>[] = [];
+    for (const i of live()) {
+      const running = this.parse(model, i, contextOf(i), options);
+      if (running) parsing.push(running);
+    }
+    await Promise.all(parsing);
     for (const field of this.registry.outputFields(model, 'full')) {
       if (!field.check) continue;
       const checked = live().filter((i) => field.name in i.values.values);
