@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../kernel/model/types.js';
-import { links, nodeBrief, nodeSql, pathsFrom } from './dcim-baseline.js';
+import { formatDateTime } from '../kernel/model/fields/time.js';
+import { deviceColumns, links, nodeBrief, nodeSql, pathsFrom } from './dcim-baseline.js';
 
 type Row = Record<string, unknown>;
 type Handler = (url: URL, body: unknown) => Promise<unknown>;
@@ -53,14 +55,29 @@ export interface CableBody {
 /** The two paths of a cable between interfaces `a` and `b`, as SQL over `v(a, b, cable, pa, pb)`: one from each end. */
 const HOPS = (from: string, to: string) => `jsonb_build_array(jsonb_build_array('dcim.interface:' || ${from}), jsonb_build_array('dcim.cable:' || cable), jsonb_build_array('dcim.interface:' || ${to}))`;
 
+/** The interface at end `e` (`a` or `b`) of a written cable, with its device, as the answer nests it (columns `e_…`). */
+const endColumns = (e: string) => `${e}i.name as ${e}_name, ${e}i.label as ${e}_label, ${e}i.description as ${e}_description,
+  ${e}i.mark_connected as ${e}_mark_connected, ${deviceColumns(`${e}d`, `${e}d`, `${e}d.device_type_id`)}`;
+
+/** The brief form of the interface at end `e` of cable row `r` (its cable the new one), by nodeBrief's rule. */
+function endBrief(base: string, r: Row, e: 'a' | 'b'): Row {
+  const column = (name: string) => r[`${e}${name}`];
+  return nodeBrief(base, {
+    n_model: 'dcim.interface', n_id: r[e], n_name: column('_name'), n_label: column('_label'), n_description: column('_description'),
+    n_mark_connected: column('_mark_connected'), nc_id: r.cable, nc_label: '', nc_description: '',
+    nd_id: column('d_id'), nd_name: column('d_name'), nd_asset_tag: column('d_asset_tag'), nd_description: column('d_description'), nd_type: column('d_type'),
+  });
+}
+
 /**
  * POST /api/dcim/cables/ by hand, for cables between two interfaces (one cable or a list): in one statement, the
  * cables, their two terminations, `cable` and `cable_end` set on both interfaces (only while they are free: a taken
  * interface rolls everything back), the complete path from each end with its nodes (the ends' origins marked) and a
- * change record per cable; then the ids. No other validation than the interfaces being free.
+ * change record per cable as Patchbay writes it (the writer's user, the cable's data); then the cables as the API
+ * answers them, each end's interface nested with its device. No other validation than the interfaces being free.
  */
-export function createCables(db: Db, types: { cable: number; interface: number }): Handler {
-  return async (_url, payload) => {
+export function createCables(db: Db, types: { cable: number; interface: number }, user: { id: number; name: string }): Handler {
+  return async (url, payload) => {
     const bodies = (Array.isArray(payload) ? payload : [payload]) as CableBody[];
     const pairs = bodies.map((b) => ({ a: b.a_terminations[0].object_id, b: b.b_terminations[0].object_id }));
     const rows = await db.transaction(async (trx) => {
@@ -80,19 +97,30 @@ export function createCables(db: Db, types: { cable: number; interface: number }
            select x.path, x.node, x.origin, now(), now() from v cross join lateral (values
              (pa, 'dcim.interface:' || a, true), (pa, 'dcim.cable:' || cable, false), (pa, 'dcim.interface:' || b, false),
              (pb, 'dcim.interface:' || b, true), (pb, 'dcim.cable:' || cable, false), (pb, 'dcim.interface:' || a, false)) x(path, node, origin)),
-         o as (insert into extras_objectchange (user_name, request_id, action, changed_object_type_id, changed_object_id, object_repr, message, postchange_data, time, created, last_updated)
-           select 'bench', '00000000-0000-0000-0000-000000000000', 'create', :cable::int, cable, '#' || cable, '',
-             jsonb_build_object('type', null, 'status', 'connected', 'label', '', 'a_terminations', jsonb_build_array(a), 'b_terminations', jsonb_build_array(b)),
+         o as (insert into extras_objectchange (user_id, user_name, request_id, action, changed_object_type_id, changed_object_id, object_repr, message, postchange_data, time, created, last_updated)
+           select :user::int, :username, :request::uuid, 'create', :cable::int, cable, '#' || cable, '',
+             jsonb_build_object('tags', '[]'::jsonb, 'type', null, 'color', '', 'label', '', 'length', null, 'status', 'connected', 'tenant', null,
+               'comments', '', 'description', '', 'length_unit', null, 'custom_fields', '{}'::jsonb, 'a_terminations', jsonb_build_array(a), 'b_terminations', jsonb_build_array(b)),
              now(), now(), now() from v)
-         select v.cable, v.a, v.b, (select count(*) from ua)::int + (select count(*) from ub)::int as attached from v`,
-        { pairs: JSON.stringify(pairs), interface: types.interface, cable: types.cable },
+         select v.cable, v.a, v.b, now() as created, (select count(*) from ua)::int + (select count(*) from ub)::int as attached, ${endColumns('a')}, ${endColumns('b')}
+         from v join dcim_interface ai on ai.id = v.a join dcim_device ad on ad.id = ai.device_id
+           join dcim_interface bi on bi.id = v.b join dcim_device bd on bd.id = bi.device_id
+         order by v.cable`,
+        { pairs: JSON.stringify(pairs), interface: types.interface, cable: types.cable, user: user.id, username: user.name, request: randomUUID() },
       )) as { rows: Row[] };
       if (rows.some((r) => r.attached !== 2 * pairs.length)) throw new Error('An interface is taken by another cable');
       return rows;
     });
-    const created = rows.map((r) => ({
-      id: r.cable, a_terminations: [{ object_type: 'dcim.interface', object_id: r.a }], b_terminations: [{ object_type: 'dcim.interface', object_id: r.b }],
-    }));
+    const base = url.origin;
+    const end = (r: Row, e: 'a' | 'b') => [{ object_type: 'dcim.interface', object_id: r[e], object: endBrief(base, r, e) }];
+    const created = rows.map((r) => {
+      const at = formatDateTime(r.created as string);
+      return {
+        id: r.cable, ...links(base, 'dcim/cables', r.cable), display: `#${r.cable}`, type: null, a_terminations: end(r, 'a'), b_terminations: end(r, 'b'),
+        status: { value: 'connected', label: 'Connected' }, tenant: null, label: '', color: '', length: null, length_unit: null, description: '', comments: '',
+        tags: [], custom_fields: {}, created: at, last_updated: at,
+      };
+    });
     return Array.isArray(payload) ? created : created[0];
   };
 }

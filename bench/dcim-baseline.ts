@@ -34,7 +34,7 @@ function interfaceDevice(base: string, r: Row, p: string) {
 }
 
 /** The columns of a device (aliased `alias`) deviceBrief reads, prefixed `p`. */
-const deviceColumns = (alias: string, p: string, type: string) =>
+export const deviceColumns = (alias: string, p: string, type: string) =>
   `${alias}.id as ${p}_id, ${alias}.name as ${p}_name, ${alias}.asset_tag as ${p}_asset_tag, ${alias}.description as ${p}_description,
    case when ${alias}.name is null then (select m.name || ' ' || dt.model from dcim_devicetype dt join dcim_manufacturer m on m.id = dt.manufacturer_id where dt.id = ${type}) end as ${p}_type`;
 

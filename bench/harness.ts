@@ -74,6 +74,48 @@ export async function measureCount(
   return { name, requests, seconds: elapsed, perSecond: (requests * (options.items ?? 1)) / elapsed, unit: options.unit };
 }
 
+/** One side of a measurement in turns: where it POSTs, as whom, and its own bodies. */
+export interface Side {
+  name: string;
+  url: string;
+  headers?: Record<string, string>;
+  post: Post;
+}
+
+/**
+ * Times `requests` POSTs to each side (`concurrency` clients, after `warmup` requests each) in `rounds` turns, the
+ * side going first swapped every round. A write changes what the next one meets (larger tables and indexes, the
+ * autovacuum it sets off): measured one side after the other, the second side would always meet more.
+ */
+export async function measureInTurns(
+  sides: Side[], requests: number, options: { rounds: number; concurrency?: number; warmup?: number; items?: number; unit?: string },
+): Promise<Measurement[]> {
+  const hits = sides.map((side) => requester(side.name, side.url, side.headers ?? {}, side.post));
+  for (const hit of hits) for (let i = 0; i < (options.warmup ?? 3); i++) await hit();
+  const elapsed = sides.map(() => 0);
+  for (let round = 0; round < options.rounds; round++) {
+    // This round's share of the requests: they add up to `requests`.
+    const share = Math.floor(((round + 1) * requests) / options.rounds) - Math.floor((round * requests) / options.rounds);
+    const order = round % 2 ? [...hits.keys()].reverse() : [...hits.keys()];
+    for (const k of order) {
+      let left = share;
+      const start = performance.now();
+      await Promise.all(
+        Array.from({ length: options.concurrency ?? 4 }, async () => {
+          while (left > 0) {
+            left -= 1;
+            await hits[k]();
+          }
+        }),
+      );
+      elapsed[k] += performance.now() - start;
+    }
+  }
+  return sides.map((side, k) => ({
+    name: side.name, requests, seconds: elapsed[k] / 1000, perSecond: (requests * (options.items ?? 1)) / (elapsed[k] / 1000), unit: options.unit,
+  }));
+}
+
 /** One scenario of the run: its measurements, each with its ratio to the baseline (the first). */
 export interface ScenarioResult {
   scenario: string;

@@ -15,7 +15,7 @@ import { eventsBench } from './events.js';
 import { isDeepStrictEqual } from 'node:util';
 import { startPostgres } from '../test/helpers/services.js';
 import { availableParallelism, cpus, totalmem } from 'node:os';
-import { measure, measureCount, measureWork, report, summary } from './harness.js';
+import { measure, measureCount, measureInTurns, measureWork, report, summary } from './harness.js';
 import { processesBench } from './processes.js';
 import { DEVICE_INTERFACES, VLAN_PREFIXES, deviceInterfacesRest, deviceInterfacesSql, vlanPrefixesRest, vlanPrefixesSql } from './graphql-baseline.js';
 import type { Db } from '../kernel/model/types.js';
@@ -190,35 +190,49 @@ try {
   if (segments.length !== 10) throw new Error(`The trace has ${segments.length} segments, not 10`);
   await compare('Trace one path of 10 hops', `/api/dcim/interfaces/${traced}/trace/`, interfaceTrace(plain, traced));
 
-  // Cable writes between free interfaces: each request uses up its own, so a fixed number of requests is timed, with
-  // pairs from one pool; then what each side wrote per cable is compared.
-  const [singles, bulkSize, bulkRequests] = [1000, 1000, 3];
-  const pool = await freeInterfaces(send, db, 2 * (2 * (singles + 3) + 2 * (bulkRequests + 1) * bulkSize));
+  // Cable writes between free interfaces: each request uses up its own, so a fixed number of requests is timed, the
+  // two sides in turns, with pairs from one pool; then what each side wrote per cable is compared.
+  const [singles, bulkSize, bulkRequests] = [1000, 1000, 6];
+  const warmups = { singles: 3, bulk: 1 };
+  // Both sides: the timed cables, the warm-up and the three cables of the answers compared.
+  const pool = await freeInterfaces(send, db, 2 * (2 * (singles + warmups.singles) + 2 * (bulkRequests + warmups.bulk) * bulkSize + 2 * 3));
   let taken = 0;
   const nextCable = (): CableBody => ({
     a_terminations: [{ object_type: 'dcim.interface', object_id: pool[taken++] }], b_terminations: [{ object_type: 'dcim.interface', object_id: pool[taken++] }],
   });
   const typeOf = async (app: string, model: string) => ((await db('core_objecttype').where({ app_label: app, model }).first('id')) as { id: number }).id;
-  const cableType = await typeOf('dcim', 'cable');
-  const cabler = await startBaseline(createCables(plain, { cable: cableType, interface: await typeOf('dcim', 'interface') }));
+  const [cableType, interfaceType] = [await typeOf('dcim', 'cable'), await typeOf('dcim', 'interface')];
+  const cabler = await startBaseline(createCables(plain, { cable: cableType, interface: interfaceType }, { id: admin.id as number, name: 'bench' }));
   try {
     const writes = [
-      { title: `Create ${singles} cables, one request each (4 clients)`, requests: singles, items: 1, concurrency: 4, warmup: 3, body: nextCable },
+      { title: `Create ${singles} cables, one request each (4 clients, in 10 turns)`, requests: singles, items: 1, concurrency: 4, rounds: 10, warmup: warmups.singles },
       {
-        title: `Create ${bulkSize} cables in one bulk request (${bulkRequests} requests each, one at a time)`, requests: bulkRequests, items: bulkSize,
-        concurrency: 1, warmup: 1, body: () => Array.from({ length: bulkSize }, nextCable),
+        title: `Create ${bulkSize} cables in one bulk request (${bulkRequests} requests each, one at a time, in turns)`, requests: bulkRequests, items: bulkSize,
+        concurrency: 1, rounds: bulkRequests, warmup: warmups.bulk,
       },
     ];
-    for (const { title, requests, items, concurrency, warmup, body } of writes) {
-      const options = { post: { body, status: 201 }, items, concurrency, warmup, unit: 'cables' };
-      const marks = [await lastCable(db)];
-      const baseline = await measureCount('hand-written SQL (baseline)', cabler.url, requests, options);
-      marks.push(await lastCable(db));
-      const patchbay = await measureCount(`Patchbay POST /api/dcim/cables/${items > 1 ? ` (${items})` : ''}`, `${base}/api/dcim/cables/`, requests, { ...options, headers: auth });
-      marks.push(await lastCable(db));
-      const [ours, theirs] = await Promise.all([writtenPerCable(db, marks[0], marks[1], cableType), writtenPerCable(db, marks[1], marks[2], cableType)]);
-      if (!isDeepStrictEqual(ours, theirs)) throw new Error(`The baseline writes ${JSON.stringify(ours)} a cable, Patchbay ${JSON.stringify(theirs)}`);
-      report(title, [baseline, patchbay]);
+    for (const { title, requests, items, concurrency, rounds, warmup } of writes) {
+      const sample = () => (items > 1 ? [nextCable(), nextCable()] : nextCable());
+      await sameAnswer(cabler.url, `${base}/api/dcim/cables/`, sample(), sample(), auth);
+      // Each side's cables, known by the interface at their A end.
+      const ends = { baseline: [] as number[], patchbay: [] as number[] };
+      const bodyOf = (side: number[]) => () => {
+        const cables = Array.from({ length: items }, () => {
+          const cable = nextCable();
+          side.push(cable.a_terminations[0].object_id);
+          return cable;
+        });
+        return items > 1 ? cables : cables[0];
+      };
+      const rows = await measureInTurns([
+        { name: 'hand-written SQL (baseline)', url: cabler.url, post: { body: bodyOf(ends.baseline), status: 201 } },
+        { name: `Patchbay POST /api/dcim/cables/${items > 1 ? ` (${items})` : ''}`, url: `${base}/api/dcim/cables/`, headers: auth, post: { body: bodyOf(ends.patchbay), status: 201 } },
+      ], requests, { rounds, concurrency, warmup, items, unit: 'cables' });
+      const [theirs, ours] = await Promise.all([ends.baseline, ends.patchbay].map((side) => writtenPerCable(db, side, cableType, interfaceType)));
+      if (!isDeepStrictEqual(ours, theirs)) throw new Error(`The baseline writes ${JSON.stringify(theirs)} a cable, Patchbay ${JSON.stringify(ours)}`);
+      const [logged, ourLog] = await Promise.all([ends.baseline, ends.patchbay].map((side) => changeRecords(db, side, cableType, interfaceType)));
+      if (!isDeepStrictEqual(logged, ourLog)) throw new Error(`The baseline logs cables as ${JSON.stringify(logged)}, Patchbay as ${JSON.stringify(ourLog)}`);
+      report(title, rows);
     }
   } finally {
     await cabler.close();
@@ -324,15 +338,27 @@ try {
   await database.stop();
 }
 
-/** The id of the last cable created. */
-async function lastCable(db: Db): Promise<number> {
-  return Number(((await db('dcim_cable').max({ id: 'id' })) as { id: number | null }[])[0].id ?? 0);
+/** The cables whose A end is one of the interfaces `:ends` (of type `:iface`), as SQL: what one side of the bench wrote. */
+function cablesOf(): string {
+  return `select cable_id as id from dcim_cabletermination where termination_type_id = :iface and cable_end = 'A' and termination_id = any(:ends::int[])`;
 }
 
-/** What was written for the cables of ids (from, to], per cable: terminations, cabled interfaces, paths and their nodes, change records. */
-async function writtenPerCable(db: Db, from: number, to: number, cableType: number): Promise<Record<string, number>> {
+/** The change records of the cables at `ends`, but for what identifies a cable: each distinct kind once. */
+async function changeRecords(db: Db, ends: number[], cableType: number, interfaceType: number): Promise<unknown[]> {
   const { rows } = (await db.raw(
-    `with c as (select id, 'dcim.cable:' || id as node from dcim_cable where id > :from and id <= :to),
+    `select distinct user_id is not null as by_user, action, object_repr = '#' || changed_object_id as repr, message, prechange_data,
+       postchange_data - 'a_terminations' - 'b_terminations' as data, jsonb_array_length(postchange_data -> 'a_terminations') as a_ends,
+       jsonb_array_length(postchange_data -> 'b_terminations') as b_ends
+     from extras_objectchange where changed_object_type_id = :type and changed_object_id in (${cablesOf()})`,
+    { ends, type: cableType, iface: interfaceType },
+  )) as { rows: unknown[] };
+  return rows;
+}
+
+/** What was written for the cables at `ends`, per cable: terminations, cabled interfaces, paths and their nodes, change records. */
+async function writtenPerCable(db: Db, ends: number[], cableType: number, interfaceType: number): Promise<Record<string, number>> {
+  const { rows } = (await db.raw(
+    `with c as (select id, 'dcim.cable:' || id as node from (${cablesOf()}) x),
        p as (select distinct path_id as id from dcim_cablepathnode where node in (select node from c))
      select (select count(*) from c)::float as cables,
        (select count(*) from dcim_cabletermination where cable_id in (select id from c)) as terminations,
@@ -341,10 +367,27 @@ async function writtenPerCable(db: Db, from: number, to: number, cableType: numb
        (select count(*) from dcim_cablepathnode where path_id in (select id from p)) as nodes,
        (select count(*) from dcim_cablepathnode where path_id in (select id from p) and origin) as origins,
        (select count(*) from extras_objectchange where changed_object_type_id = :type and changed_object_id in (select id from c) and action = 'create') as changes`,
-    { from, to, type: cableType },
+    { ends, type: cableType, iface: interfaceType },
   )) as { rows: Record<string, string | number>[] };
   const [{ cables, ...counts }] = rows;
   return Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v) / Number(cables)]));
+}
+
+/** An answer with what differs between writes to different objects (ids, links, names) shown as its type. */
+function masked(value: unknown, identifying: Set<string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => masked(v, identifying));
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, identifying.has(k) && v !== null ? typeof v : masked(v, identifying)]));
+}
+
+/** Checks that the baseline answers a write as Patchbay does (`ours` and `theirs`: one body for each, to different objects). */
+async function sameAnswer(baselineUrl: string, patchbayUrl: string, theirs: unknown, ours: unknown, headers: Record<string, string>): Promise<void> {
+  const post = (url: string, body: unknown, auth: Record<string, string>) =>
+    fetch(url, { method: 'POST', body: JSON.stringify(body), headers: { ...auth, 'Content-Type': 'application/json' } }).then((r) => r.json());
+  const [expected, actual] = (await Promise.all([post(baselineUrl, theirs, {}), post(patchbayUrl, ours, headers)])).map((answer) =>
+    masked(answer, new Set(['id', 'object_id', 'url', 'display_url', 'display', 'display_name', 'name', 'created', 'last_updated'])));
+  if (isDeepStrictEqual(expected, actual)) return;
+  throw new Error(`The baseline answers a write differently from ${patchbayUrl}: ${JSON.stringify(expected).slice(0, 300)} against ${JSON.stringify(actual).slice(0, 300)}`);
 }
 
 /** The baseline must answer exactly what Patchbay answers (results compared after both ran once). */
