@@ -107,17 +107,18 @@ function capture(errors: ErrorMap, step: () => Promise<void> | void): Promise<vo
   }
 }
 
-/** A field's plain default (text, number, flag) as a body, made once: a bulk create parses it for thousands of objects. */
-const defaultBodies = new WeakMap<Field, { value: Json; body: Record<string, unknown> }>();
+/** What parsing a field's plain default (text, number, flag, null) wrote, when it wrote only plain values. */
+interface ParsedDefault {
+  value: Json;
+  parsed: WriteValues;
+}
 
-/** A body giving `field` its default `value`; parsing reads the body, never keeps or changes it. */
-function defaultBody(field: Field, value: Json): Record<string, unknown> {
-  if (value !== null && typeof value === 'object') return { [field.name]: value };
-  const known = defaultBodies.get(field);
-  if (known?.value === value) return known.body;
-  const body = { [field.name]: value };
-  defaultBodies.set(field, { value, body });
-  return body;
+const isPlain = (value: unknown) => value === null || typeof value !== 'object';
+
+/** Adds what one field parsed to an item's values. */
+function addParsed(out: WriteValues, parsed: WriteValues): void {
+  Object.assign(out.columns, parsed.columns);
+  Object.assign(out.values, parsed.values);
 }
 
 /** Fills in the values `fields` (from the `n`th on) derive from the write rather than the body (who created an object). */
@@ -156,6 +157,8 @@ export class WriteSession {
   private readonly counts: ChangeCounts = new Map();
   private readonly followUps: (() => Promise<void>)[] = [];
   private readonly undo: (() => Promise<void>)[] = [];
+  /** Fields' plain defaults as parsed once in this write: a bulk create gives thousands of objects the same ones. */
+  private readonly defaults = new Map<Field, ParsedDefault>();
 
   constructor(
     readonly db: Knex.Transaction,
@@ -402,7 +405,21 @@ export class WriteSession {
     if (ctx.mode === 'partial') return;
     if (field.required) throw new ValidationError(Object.fromEntries(field.keys.map((k) => [k, [field.requiredMessage]])));
     const fallback = ctx.mode === 'create' ? field.createDefault() : undefined;
-    if (fallback !== undefined) return field.parse(defaultBody(field, fallback), ctx, item.values);
+    if (fallback !== undefined) return this.parseDefault(field, fallback, ctx, item.values);
+  }
+
+  /**
+   * Parses a field's default into `out`: a plain default parsed to plain values once a write, the same for every
+   * object (a field's parse depends on the value it is given and the write, not on the object).
+   */
+  private parseDefault(field: Field, value: Json, ctx: WriteContext, out: WriteValues): Promise<void> | void {
+    const known = this.defaults.get(field);
+    if (known && known.value === value) return addParsed(out, known.parsed);
+    const parsed: WriteValues = { columns: {}, values: {} };
+    const running = field.parse({ [field.name]: value }, ctx, parsed);
+    if (running) return running.then(() => addParsed(out, parsed));
+    if (isPlain(value) && Object.values(parsed.columns).every(isPlain) && Object.values(parsed.values).every(isPlain)) this.defaults.set(field, { value, parsed });
+    addParsed(out, parsed);
   }
 
   /** Parse, hooks, validation and unique checks for every item, then the set-based store and what follows it. */
