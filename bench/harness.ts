@@ -60,18 +60,23 @@ export async function measureCount(
 ): Promise<Measurement> {
   const hit = requester(name, url, options.headers ?? {}, options.post);
   for (let i = 0; i < (options.warmup ?? 3); i++) await hit();
-  let left = requests;
+  const elapsed = (await timeRequests(hit, requests, options.concurrency ?? 4)) / 1000;
+  return { name, requests, seconds: elapsed, perSecond: (requests * (options.items ?? 1)) / elapsed, unit: options.unit };
+}
+
+/** Runs `count` requests with `concurrency` clients; answers the milliseconds they took. */
+async function timeRequests(hit: () => Promise<void>, count: number, concurrency: number): Promise<number> {
+  let left = count;
   const start = performance.now();
   await Promise.all(
-    Array.from({ length: options.concurrency ?? 4 }, async () => {
+    Array.from({ length: concurrency }, async () => {
       while (left > 0) {
         left -= 1;
         await hit();
       }
     }),
   );
-  const elapsed = (performance.now() - start) / 1000;
-  return { name, requests, seconds: elapsed, perSecond: (requests * (options.items ?? 1)) / elapsed, unit: options.unit };
+  return performance.now() - start;
 }
 
 /** One side of a measurement in turns: where it POSTs, as whom, and its own bodies. */
@@ -97,19 +102,7 @@ export async function measureInTurns(
     // This round's share of the requests: they add up to `requests`.
     const share = Math.floor(((round + 1) * requests) / options.rounds) - Math.floor((round * requests) / options.rounds);
     const order = round % 2 ? [...hits.keys()].reverse() : [...hits.keys()];
-    for (const k of order) {
-      let left = share;
-      const start = performance.now();
-      await Promise.all(
-        Array.from({ length: options.concurrency ?? 4 }, async () => {
-          while (left > 0) {
-            left -= 1;
-            await hits[k]();
-          }
-        }),
-      );
-      elapsed[k] += performance.now() - start;
-    }
+    for (const k of order) elapsed[k] += await timeRequests(hits[k], share, options.concurrency ?? 4);
   }
   return sides.map((side, k) => ({
     name: side.name, requests, seconds: elapsed[k] / 1000, perSecond: (requests * (options.items ?? 1)) / (elapsed[k] / 1000), unit: options.unit,

@@ -349,7 +349,8 @@ async function changeRecords(db: Db, ends: number[], cableType: number, interfac
     `select distinct user_id is not null as by_user, action, object_repr = '#' || changed_object_id as repr, message, prechange_data,
        postchange_data - 'a_terminations' - 'b_terminations' as data, jsonb_array_length(postchange_data -> 'a_terminations') as a_ends,
        jsonb_array_length(postchange_data -> 'b_terminations') as b_ends
-     from extras_objectchange where changed_object_type_id = :type and changed_object_id in (${cablesOf()})`,
+     from extras_objectchange where changed_object_type_id = :type and changed_object_id in (${cablesOf()})
+     order by data, a_ends, b_ends`,
     { ends, type: cableType, iface: interfaceType },
   )) as { rows: unknown[] };
   return rows;

@@ -107,13 +107,13 @@ function capture(errors: ErrorMap, step: () => Promise<void> | void): Promise<vo
   }
 }
 
-/** What parsing a field's plain default (text, number, flag, null) wrote, when it wrote only plain values. */
+/** What parsing a field's plain default (text, number, flag, null) wrote, when it wrote only such values. */
 interface ParsedDefault {
   value: Json;
   parsed: WriteValues;
 }
 
-const isPlain = (value: unknown) => value === null || typeof value !== 'object';
+const isScalar = (value: unknown) => value === null || typeof value !== 'object';
 
 /** Adds what one field parsed to an item's values. */
 function addParsed(out: WriteValues, parsed: WriteValues): void {
@@ -378,6 +378,7 @@ export class WriteSession {
     }
   }
 
+  /** Parses the fields of an item once its filled-in values are there (see `parse`). */
   private parseFields(fields: readonly Field[], item: Item, ctx: WriteContext, options: WriteOptions): Promise<void> | void {
     // A field's errors are kept in its place, to be reported in the fields' order.
     let errors: ErrorMap[] | undefined;
@@ -418,7 +419,7 @@ export class WriteSession {
     const parsed: WriteValues = { columns: {}, values: {} };
     const running = field.parse({ [field.name]: value }, ctx, parsed);
     if (running) return running.then(() => addParsed(out, parsed));
-    if (isPlain(value) && Object.values(parsed.columns).every(isPlain) && Object.values(parsed.values).every(isPlain)) this.defaults.set(field, { value, parsed });
+    if (isScalar(value) && Object.values(parsed.columns).every(isScalar) && Object.values(parsed.values).every(isScalar)) this.defaults.set(field, { value, parsed });
     addParsed(out, parsed);
   }
 
