@@ -5,8 +5,8 @@ import { builtinPlugins } from '../plugins/index.js';
 import { bulkCreateTenants, filteredTenants, startBaseline, tenantList, type TenantBody } from './baseline.js';
 import { createCables, interfaceTrace, type CableBody } from './cabling-baseline.js';
 import { cablingFixtures, freeInterfaces, type Api } from './cabling-fixtures.js';
-import { deviceList, interfaceList } from './dcim-baseline.js';
-import { availableIps, ipAddressList, prefixList } from './ipam-baseline.js';
+import { deviceBriefList, deviceList, interfaceList } from './dcim-baseline.js';
+import { availableIps, ipAddressBriefList, ipAddressList, prefixBriefList, prefixList } from './ipam-baseline.js';
 import { dcimDemoSteps } from '../plugins/dcim/demo/steps.js';
 import { ipamDemoSteps } from '../plugins/ipam/demo/steps.js';
 import { extrasDemoSteps } from '../plugins/extras/demo.js';
@@ -162,6 +162,7 @@ try {
     [`List ${limit} interfaces, full`, `/api/dcim/interfaces/?limit=${limit}`, interfaceList(plain, false)],
     [`List ${limit} interfaces, brief`, `/api/dcim/interfaces/?limit=${limit}&brief=1`, interfaceList(plain, true)],
     [`List ${limit} devices, full (with config_context)`, `/api/dcim/devices/?limit=${limit}`, deviceList(plain)],
+    [`List ${limit} devices, brief`, `/api/dcim/devices/?limit=${limit}&brief=1`, deviceBriefList(plain)],
   ]);
   for (const [title, path, handler] of scenarios) await compare(title, path, handler);
 
@@ -319,7 +320,9 @@ try {
     ['Available IPs of a /8 holding 100,000 addresses, first 100', `/api/ipam/prefixes/${slash8.id}/available-ips/?limit=100`, availableIps(plain, slash8.id)],
     ...[50, 1000].flatMap((limit): [string, string, ReturnType<typeof prefixList>][] => [
       [`List ${limit} IP addresses, full`, `/api/ipam/ip-addresses/?limit=${limit}`, ipAddressList(plain)],
+      [`List ${limit} IP addresses, brief`, `/api/ipam/ip-addresses/?limit=${limit}&brief=1`, ipAddressBriefList(plain)],
       [`List ${limit} prefixes with _depth and children, among 100,000`, `/api/ipam/prefixes/?limit=${limit}`, prefixList(plain)],
+      [`List ${limit} prefixes, brief, among 100,000`, `/api/ipam/prefixes/?limit=${limit}&brief=1`, prefixBriefList(plain)],
     ]),
   ];
   for (const [title, path, handler] of ipamScenarios) await compare(title, path, handler);
