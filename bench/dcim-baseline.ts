@@ -369,18 +369,22 @@ const DEVICE_PAGE = `with page as (select * from dcim_device order by name_natur
   left join extras_configtemplate ct on ct.id = p.config_template_id left join contexts on contexts.id = p.id
   order by p.name_natural, p.id`;
 
-/** The hand-written equivalent of GET /api/dcim/devices/?limit=N&brief=1: one count and one statement for the page. */
-export function deviceBriefList(db: Db): Handler {
+/**
+ * A brief list by hand: the count of `table`, one statement for the page (`page`, taking the limit) and each row's
+ * brief form (`brief`, given the server's origin).
+ */
+export function briefList(db: Db, table: string, page: string, brief: (base: string, row: Row) => unknown): Handler {
   return async (url) => {
-    const base = url.origin;
     const limit = Number(url.searchParams.get('limit') ?? 50);
-    const [{ count }] = (await db('dcim_device').count({ count: '*' })) as { count: string }[];
-    const { rows } = (await db.raw(
-      `select ${deviceColumns('d', 'd', 'd.device_type_id')} from dcim_device d order by d.name_natural, d.id limit ?`, [limit],
-    )) as { rows: Row[] };
-    return { count: Number(count), next: null, previous: null, results: rows.map((r) => deviceBrief(base, r, 'd')) };
+    const [{ count }] = (await db(table).count({ count: '*' })) as { count: string }[];
+    const { rows } = (await db.raw(page, [limit])) as { rows: Row[] };
+    return { count: Number(count), next: null, previous: null, results: rows.map((r) => brief(url.origin, r)) };
   };
 }
+
+/** The hand-written equivalent of GET /api/dcim/devices/?limit=N&brief=1. */
+export const deviceBriefList = (db: Db): Handler =>
+  briefList(db, 'dcim_device', `select ${deviceColumns('d', 'd', 'd.device_type_id')} from dcim_device d order by d.name_natural, d.id limit ?`, (base, r) => deviceBrief(base, r, 'd'));
 
 /** The hand-written equivalent of GET /api/dcim/devices/?limit=N: one count and one statement; JSON built by hand. */
 export function deviceList(db: Db): Handler {

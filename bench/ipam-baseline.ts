@@ -2,7 +2,7 @@ import type { Db } from '../kernel/model/types.js';
 import { formatDateTime } from '../kernel/model/fields/time.js';
 import { IpAddressRole, IpAddressStatus, PrefixStatus } from '../plugins/ipam/choices.js';
 import type { ChoiceSet } from '../kernel/index.js';
-import { cableBrief, pathsFrom } from './dcim-baseline.js';
+import { briefList, cableBrief, pathsFrom } from './dcim-baseline.js';
 
 type Row = Record<string, unknown>;
 type Handler = (url: URL) => Promise<unknown>;
@@ -166,37 +166,21 @@ export function prefixList(db: Db): Handler {
   };
 }
 
-/** GET /api/ipam/ip-addresses/?limit=N&brief=1 by hand: one count, one statement for the page. */
-export function ipAddressBriefList(db: Db): Handler {
-  return async (url) => {
-    const base = url.origin;
-    const limit = Number(url.searchParams.get('limit') ?? 50);
-    const [{ count }] = (await db('ipam_ipaddress').count({ count: '*' })) as { count: string }[];
-    const { rows } = (await db.raw('select id, address::text as address_text, description from ipam_ipaddress order by address, id limit ?', [limit])) as { rows: Row[] };
-    const results = rows.map((r) => {
-      const shown = masked(r.address_text);
-      return { id: r.id, url: link(base, 'ipam/ip-addresses', r.id), display: shown, family: family(shown), address: shown, description: r.description };
-    });
-    return { count: Number(count), next: null, previous: null, results };
-  };
-}
+/** GET /api/ipam/ip-addresses/?limit=N&brief=1 by hand. */
+export const ipAddressBriefList = (db: Db): Handler =>
+  briefList(db, 'ipam_ipaddress', 'select id, address::text as address_text, description from ipam_ipaddress order by address, id limit ?', (base, r) => {
+    const shown = masked(r.address_text);
+    return { id: r.id, url: link(base, 'ipam/ip-addresses', r.id), display: shown, family: family(shown), address: shown, description: r.description };
+  });
 
-/** GET /api/ipam/prefixes/?limit=N&brief=1 by hand: one count, one statement for the page with each prefix's depth. */
-export function prefixBriefList(db: Db): Handler {
-  return async (url) => {
-    const base = url.origin;
-    const limit = Number(url.searchParams.get('limit') ?? 50);
-    const [{ count }] = (await db('ipam_prefix').count({ count: '*' })) as { count: string }[];
-    const { rows } = (await db.raw(
-      `select p.id, p.prefix::text as prefix_text, p.description,
-         (select count(*)::int from ipam_prefix c where c.vrf_id is not distinct from p.vrf_id and c.prefix >> p.prefix) as depth
-       from ipam_prefix p left join ipam_vrf o on o.id = p.vrf_id
-       order by p.vrf_id is not null, o.name, o.rd, o.id, p.prefix, p.id limit ?`, [limit],
-    )) as { rows: Row[] };
-    const results = rows.map((r) => ({
+/** GET /api/ipam/prefixes/?limit=N&brief=1 by hand: each prefix's depth in the page's statement. */
+export const prefixBriefList = (db: Db): Handler =>
+  briefList(db, 'ipam_prefix',
+    `select p.id, p.prefix::text as prefix_text, p.description,
+       (select count(*)::int from ipam_prefix c where c.vrf_id is not distinct from p.vrf_id and c.prefix >> p.prefix) as depth
+     from ipam_prefix p left join ipam_vrf o on o.id = p.vrf_id
+     order by p.vrf_id is not null, o.name, o.rd, o.id, p.prefix, p.id limit ?`,
+    (base, r) => ({
       id: r.id, url: link(base, 'ipam/prefixes', r.id), display: r.prefix_text, family: family(String(r.prefix_text)), prefix: r.prefix_text,
       description: r.description, _depth: r.depth,
     }));
-    return { count: Number(count), next: null, previous: null, results };
-  };
-}
