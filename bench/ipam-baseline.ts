@@ -168,18 +168,21 @@ export function prefixList(db: Db): Handler {
 
 /** GET /api/ipam/ip-addresses/?limit=N&brief=1 by hand. */
 export const ipAddressBriefList = (db: Db): Handler =>
-  briefList(db, 'ipam_ipaddress', 'select id, address::text as address_text, description from ipam_ipaddress order by address, id limit ?', (base, r) => {
+  // The page first, then its addresses as text: a cast in the sorted statement would run for every row.
+  briefList(db, 'ipam_ipaddress', `select id, address::text as address_text, description
+    from (select id, address, description from ipam_ipaddress order by address, id limit ?) p order by address, id`, (base, r) => {
     const shown = masked(r.address_text);
     return { id: r.id, url: link(base, 'ipam/ip-addresses', r.id), display: shown, family: family(shown), address: shown, description: r.description };
   });
 
-/** GET /api/ipam/prefixes/?limit=N&brief=1 by hand: each prefix's depth in the page's statement. */
+/** GET /api/ipam/prefixes/?limit=N&brief=1 by hand: the page first, then each prefix's text and depth. */
 export const prefixBriefList = (db: Db): Handler =>
   briefList(db, 'ipam_prefix',
-    `select p.id, p.prefix::text as prefix_text, p.description,
+    `with page as (select p.id, p.vrf_id, p.prefix, p.description from ipam_prefix p left join ipam_vrf o on o.id = p.vrf_id
+       order by p.vrf_id is not null, o.name, o.rd, o.id, p.prefix, p.id limit ?)
+     select p.id, p.prefix::text as prefix_text, p.description,
        (select count(*)::int from ipam_prefix c where c.vrf_id is not distinct from p.vrf_id and c.prefix >> p.prefix) as depth
-     from ipam_prefix p left join ipam_vrf o on o.id = p.vrf_id
-     order by p.vrf_id is not null, o.name, o.rd, o.id, p.prefix, p.id limit ?`,
+     from page p left join ipam_vrf o on o.id = p.vrf_id order by p.vrf_id is not null, o.name, o.rd, o.id, p.prefix, p.id`,
     (base, r) => ({
       id: r.id, url: link(base, 'ipam/prefixes', r.id), display: r.prefix_text, family: family(String(r.prefix_text)), prefix: r.prefix_text,
       description: r.description, _depth: r.depth,
