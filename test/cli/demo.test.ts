@@ -108,5 +108,5 @@ describe('manage generate-demo', () => {
     } finally {
       await t.close();
     }
-  });
+  }, 120_000);
 });

@@ -41,7 +41,7 @@ describe('manage', () => {
     const shown = await manage(['showmigrations'], { ...env, PLUGINS: './examples/plugins/maintenance/index.ts' });
     expect(shown.stdout).toMatch(/\[X\] tenancy\/\d{14}_initial/);
     expect(shown.stdout).toMatch(/\[ \] maintenance\/\d{14}_initial/);
-  });
+  }, 90_000);
 
   it('manages users and tokens', async () => {
     const env = { DATABASE_URL: await freshDatabase() };
@@ -68,7 +68,7 @@ describe('manage', () => {
     expect(rows).toEqual([{ write_enabled: false, expires: new Date('2099-01-01T00:00:00Z'), password: expect.stringMatching(/^scrypt\$/), is_superuser: true }]);
     expect((await manage(['createtoken', '--username', 'root', '--expires', 'soon'], env)).stderr).toMatch(/(^|\n)expires: Datetime has wrong format/);
     // Seven commands, each a process that boots the kernel (about 3.5 s each on this machine, more when it is busy).
-  }, 60_000);
+  }, 90_000);
 
   it('asks for what is missing on a terminal, and again until the passwords agree and pass the rules', async () => {
     const env = { DATABASE_URL: await freshDatabase() };
@@ -86,7 +86,7 @@ describe('manage', () => {
     const ended = await manageOnTerminal(['changepassword', '--username', 'typed'], ['first password 1', 'other password 2'], env);
     expect(ended.code).toBe(2);
     expect(ended.stdout).toContain('Aborted: the input ended.');
-  });
+  }, 90_000);
 
   it('stops with exit code 1 and the message on a bad setting', async () => {
     const res = await manage(['runserver'], { PORT: 'x' });
@@ -124,7 +124,7 @@ describe('manage', () => {
     expect(failed.code).toBe(1);
     expect(lastLine(failed.stderr)).toMatch(/^Cannot start: DATA_DIR: the embedded PostgreSQL in \S+ did not start \(.+\); check that directory, or set DATABASE_URL to use another PostgreSQL$/);
     for (const run of [taken, unwritable, unreachable, failed]) expect(run.stderr).not.toMatch(/\n\s+at /);
-  });
+  }, 90_000);
 
   it('runserver starts on an embedded PostgreSQL, keeps data across restarts and stops it on SIGTERM and SIGINT', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'patchbay-data-'));

@@ -33,8 +33,8 @@ export function freshDatabase(): Promise<string> {
 let template: Promise<string> | undefined;
 
 /**
- * A new database with every built-in migration applied: a copy of one migrated once per test process (the files
- * run one after another in one process), which saves each server the seconds its migrations take.
+ * A new database with every built-in migration applied: a copy of one migrated once per test process (a process
+ * runs file after file), which saves each server the seconds its migrations take.
  */
 async function migratedDatabase(): Promise<string> {
   template ??= (async () => {
