@@ -12,6 +12,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
+    setupFiles: ['test/helpers/file-databases.ts'],
     // One PostgreSQL and one Redis serve every file, each file on databases and a queue prefix of its own; query
     // budgets count the statements of one server, so two files can run side by side (much of a file's time is spent
     // waiting for processes it starts).
