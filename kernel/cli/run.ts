@@ -1,45 +1,47 @@
 import { SettingsError } from '../config/load.js';
 import type { Plugin } from '../plugin.js';
-import { demoUsage, generateDemo } from './demo.js';
-import { makemigrations } from './makemigrations.js';
-import { migrate, showmigrations } from './migrate.js';
-import { runserver } from './runserver.js';
-import { webhookReceiver } from './webhook-receiver.js';
-import { worker } from './worker.js';
-import { printSettings } from './settings.js';
-import { changepassword, createsuperuser, createtoken } from './users.js';
-import { createServer } from '../server.js';
+import { demoUsage } from './demo-sizes.js';
 
 /** A `manage` command: takes its arguments and the built-in plugins, returns the exit code. */
 export type Command = (args: string[], builtins: Plugin[]) => Promise<number>;
+
+/**
+ * Command `name` of a module loaded when the command runs: `manage help` or `migrate` need not load the HTTP server,
+ * GraphQL and the queue (about a second of a command's start).
+ */
+function lazy<K extends string>(load: () => Promise<Record<K, Command>>, name: K): Command {
+  return async (args, builtins) => (await load())[name](args, builtins);
+}
+const users = () => import('./users.js');
+const migrations = () => import('./migrate.js');
 
 /** A command's usage line: fixed, or built from the enabled plugins (the demo sizes they take). */
 type Usage = string | ((builtins: Plugin[]) => string);
 
 const COMMANDS: Record<string, { run: Command; usage: Usage; help: string }> = {
-  runserver: { run: runserver, usage: 'runserver', help: 'Start the HTTP server (what `npm start` runs); migrates first.' },
+  runserver: { run: lazy(() => import('./runserver.js'), 'runserver'), usage: 'runserver', help: 'Start the HTTP server (what `npm start` runs); migrates first.' },
   worker: {
-    run: worker,
+    run: lazy(() => import('./worker.js'), 'worker'),
     usage: 'worker',
     help: 'Run background jobs (webhook deliveries) from the Redis queue; start several, on several machines.',
   },
   webhook_receiver: {
-    run: (args) => webhookReceiver(args),
+    run: lazy(() => import('./webhook-receiver.js'), 'webhookReceiver'),
     usage: 'webhook_receiver [--port 9000]',
     help: 'A test receiver: print each request (method, path, headers, body) and answer 200.',
   },
-  migrate: { run: migrate, usage: 'migrate', help: 'Apply pending database migrations of the kernel and every enabled plugin.' },
-  showmigrations: { run: showmigrations, usage: 'showmigrations', help: 'List migrations and whether each is applied.' },
-  makemigrations: { run: makemigrations, usage: 'makemigrations <plugin> [name]', help: 'Write a migration for the model changes of a plugin.' },
-  createsuperuser: { run: createsuperuser, usage: 'createsuperuser [--username U] [--password P] [--email E]', help: 'Create a superuser (asks for what is missing on a terminal).' },
-  changepassword: { run: changepassword, usage: 'changepassword --username U [--password P]', help: "Change a user's password." },
-  createtoken: { run: createtoken, usage: 'createtoken --username U [--read-only] [--expires ISO] [--description D]', help: 'Create an API token for a user and print its key.' },
+  migrate: { run: lazy(migrations, 'migrate'), usage: 'migrate', help: 'Apply pending database migrations of the kernel and every enabled plugin.' },
+  showmigrations: { run: lazy(migrations, 'showmigrations'), usage: 'showmigrations', help: 'List migrations and whether each is applied.' },
+  makemigrations: { run: lazy(() => import('./makemigrations.js'), 'makemigrations'), usage: 'makemigrations <plugin> [name]', help: 'Write a migration for the model changes of a plugin.' },
+  createsuperuser: { run: lazy(users, 'createsuperuser'), usage: 'createsuperuser [--username U] [--password P] [--email E]', help: 'Create a superuser (asks for what is missing on a terminal).' },
+  changepassword: { run: lazy(users, 'changepassword'), usage: 'changepassword --username U [--password P]', help: "Change a user's password." },
+  createtoken: { run: lazy(users, 'createtoken'), usage: 'createtoken --username U [--read-only] [--expires ISO] [--description D]', help: 'Create an API token for a user and print its key.' },
   'generate-demo': {
-    run: generateDemo,
+    run: lazy(() => import('./demo.js'), 'generateDemo'),
     usage: demoUsage,
     help: 'Insert a realistic demo data set (every plugin\'s part, set-based); a rerun adds only what is missing.',
   },
-  settings: { run: printSettings, usage: 'settings [--markdown]', help: 'Print every setting with its current value and meaning.' },
+  settings: { run: lazy(() => import('./settings.js'), 'printSettings'), usage: 'settings [--markdown]', help: 'Print every setting with its current value and meaning.' },
   help: { run: async (_args, builtins) => (printUsage(process.stdout, builtins), 0), usage: 'help', help: 'Show this help.' },
 };
 
@@ -63,6 +65,7 @@ function pluginCommand(name: string, builtins: Plugin[]): { run: Command; usage:
     usage: spec.usage,
     help: spec.help,
     run: async (args) => {
+      const { createServer } = await import('../server.js');
       const server = await createServer({ builtins });
       try {
         return await spec.run(args, server.pluginContext(owner.name));

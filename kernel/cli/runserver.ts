@@ -4,7 +4,6 @@ import { availableParallelism } from 'node:os';
 import { SettingsError, loadSettings } from '../config/load.js';
 import type { Settings } from '../config/settings.js';
 import type { Plugin } from '../plugin.js';
-import { createServer } from '../server.js';
 import { stopSignal, superviseWorkers } from './cluster.js';
 
 /** Why the server cannot listen, as a start-up message naming the setting to change. */
@@ -46,6 +45,8 @@ export async function runserver(_args: string[], builtins: Plugin[]): Promise<nu
 
 /** One serving process: alone, or a worker of the supervising one (which then says where they listen). */
 async function serve(builtins: Plugin[]): Promise<number> {
+  // Loaded here: a primary supervising workers serves nothing and need not load the HTTP server.
+  const { createServer } = await import('../server.js');
   const server = await createServer({ builtins, serving: true });
   let url: string;
   try {
