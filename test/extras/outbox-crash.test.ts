@@ -99,8 +99,8 @@ describe('a server killed between commit and enqueue', () => {
     const write = api(current.base, '/api/tenancy/tenants/', {
       method: 'POST', body: JSON.stringify([1, 2, 3, 4, 5].map((n) => ({ name: `Crash ${n}`, slug: `crash-${n}` }))),
     }).catch(() => undefined);
-    // The dispatch's insert waits for the lock (since the parse of the statement, so its text is not shown yet); in this
-    // database: pg_locks shows every database's, and other test files run beside this one.
+    // The dispatch's insert waits for the lock (since the parse of the statement, so its text is not shown yet). Only
+    // this database's waits count: pg_locks lists every database's, and other test files run beside this one.
     const blocked = async () =>
       (await sql.query(`select count(*)::int as n from pg_locks where not granted and relation = 'extras_webhookdelivery'::regclass and database = (select oid from pg_database where datname = current_database())`)).rows[0].n === 1;
     await until(blocked, 20_000, 'the dispatch to wait on the lock');

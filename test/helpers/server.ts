@@ -33,13 +33,18 @@ async function createDatabase(template?: string): Promise<string> {
   return name;
 }
 
+/** The URL of database `name` on the test PostgreSQL. */
+function urlOf(name: string): string {
+  const url = new URL(inject('pgAdminUrl'));
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /** A new database (empty, or a copy of `template`) that the test file owns; returns its URL. */
 async function fileDatabase(template?: string): Promise<string> {
   const name = await createDatabase(template);
   fileDatabases.add(name);
-  const url = new URL(inject('pgAdminUrl'));
-  url.pathname = `/${name}`;
-  return url.toString();
+  return urlOf(name);
 }
 
 /** A new empty database on the test PostgreSQL, dropped when the test file ends; returns its URL. */
@@ -65,9 +70,7 @@ let template: Promise<string> | undefined;
 async function migratedDatabase(): Promise<string> {
   template ??= (async () => {
     const name = await createDatabase();
-    const url = new URL(inject('pgAdminUrl'));
-    url.pathname = `/${name}`;
-    const booted = await bootstrap({ builtins: builtinPlugins, env: { PATCHBAY_CONFIG: '' }, settings: { DATABASE_URL: url.toString(), LOG_LEVEL: 'error', SECRET_KEY: 'template' } });
+    const booted = await bootstrap({ builtins: builtinPlugins, env: { PATCHBAY_CONFIG: '' }, settings: { DATABASE_URL: urlOf(name), LOG_LEVEL: 'error', SECRET_KEY: 'template' } });
     await booted.closeDatabase();
     return name;
   })();
