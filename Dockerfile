@@ -60,4 +60,4 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
 # The stop timeout must exceed SHUTDOWN_TIMEOUT + 15 s (docker stop -t 40, compose stop_grace_period: 40s).
 STOPSIGNAL SIGTERM
 # node itself is PID 1 (no npm or sh in between), so the signal reaches the server, which forwards it to its workers.
-CMD ["node", "--import", "tsx", "bin/manage.ts", "runserver"]
+CMD ["node", "--max-semi-space-size=32", "--import", "tsx", "bin/manage.ts", "runserver"]

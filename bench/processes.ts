@@ -30,7 +30,10 @@ function residentMB(pid: number): number {
   return kb.reduce((a, b) => a + b, 0) / 1024;
 }
 
-/** Spawns `argv` and waits until `probe` (a path on the URL it serves) answers 200. */
+/**
+ * Spawns node with `argv` after the bench's own node flags (npm run bench passes npm start's: tsx and the young
+ * generation's size) and waits until `probe` (a path on the URL it serves) answers 200.
+ */
 async function started(argv: string[], env: Record<string, string>, url: (child: ChildProcess, out: () => string) => string | undefined, probe: string, headers: Record<string, string>): Promise<Started> {
   const t0 = performance.now();
   const child = spawn(process.execPath, argv, { cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PATCHBAY_CONFIG: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -55,7 +58,7 @@ async function runserver(databaseUrl: string, workers: number, auth: Record<stri
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'patchbay-bench-'));
   const server = await started(
-    ['--import', 'tsx', 'bin/manage.ts', 'runserver'],
+    [...process.execArgv, 'bin/manage.ts', 'runserver'],
     { DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), WORKERS: String(workers), SECRET_KEY: 'bench', LOG_LEVEL: 'warn', RUN_JOBS: 'false' },
     () => `http://127.0.0.1:${port}`,
     '/api/tenancy/tenants/?limit=1',
@@ -66,7 +69,7 @@ async function runserver(databaseUrl: string, workers: number, auth: Record<stri
 
 /** The hand-written tenant list as a process of its own (bench/baseline-server.ts). */
 function baselineServer(databaseUrl: string): Promise<Started> {
-  return started(['--import', 'tsx', 'bench/baseline-server.ts'], { DATABASE_URL: databaseUrl }, (_c, out) => /^(http:\S+)\//m.exec(out())?.[1], '/?limit=1', {});
+  return started([...process.execArgv, 'bench/baseline-server.ts'], { DATABASE_URL: databaseUrl }, (_c, out) => /^(http:\S+)\//m.exec(out())?.[1], '/?limit=1', {});
 }
 
 const cost = (name: string, value: number, unit: string): Measurement => ({ name, requests: 0, seconds: 0, perSecond: value, unit });
