@@ -95,7 +95,7 @@ export async function processesBench(databaseUrl: string, auth: Record<string, s
       cost('Patchbay, WORKERS=1', residentMB(single.child.pid!), 'MB'),
     ], { lowerIsBetter: true });
     await baseline.stop();
-    await workersBench(single, await runserver(databaseUrl, 2, auth), auth, seconds);
+    await workersBench(single, await runserver(databaseUrl, 2, auth), auth, seconds, path);
   } finally {
     await Promise.all([baseline, single].filter((p) => p.child.exitCode === null && p.child.signalCode === null).map((p) => p.stop()));
   }
@@ -105,9 +105,12 @@ export async function processesBench(databaseUrl: string, auth: Record<string, s
  * WORKERS=2 against WORKERS=1, both running, measured in turns (the median of three) as the shared machine drifts.
  * The client is bench/load.ts's, which leaves the cores to the servers. On two cores a second process can share only
  * the server's own work, not PostgreSQL's: both a full page of 50 and a brief page of 1000 (mostly JSON) are shown.
+ * The pair is warmed with `warmup` pages first, as the single server was.
  */
-async function workersBench(single: Started, pair: Started, auth: Record<string, string>, seconds: number): Promise<void> {
+async function workersBench(single: Started, pair: Started, auth: Record<string, string>, seconds: number, warmup: string): Promise<void> {
   try {
+    // Warmed as the single server was (its processes compile their hot code and prepare their statements).
+    await measure('warm-up', `${pair.url}${warmup}`, seconds, auth);
     for (const [title, page] of [['List 50 tenants, full', '/api/tenancy/tenants/?limit=50'], ['List 1000 tenants, brief', '/api/tenancy/tenants/?limit=1000&brief=1']]) {
       const turns: Measurement[][] = [[], []];
       for (let turn = 0; turn < 3; turn++) {
