@@ -8,7 +8,7 @@ import { validateSettings } from '../../kernel/config/load.js';
 import { SETTINGS } from '../../kernel/config/settings.js';
 import type { Database } from '../../kernel/db/database.js';
 import { healthRouter, type Lifecycle } from '../../kernel/http/health.js';
-import { ROOT, manage } from '../helpers/cli.js';
+import { MANAGE, ROOT, manage } from '../helpers/cli.js';
 
 /**
  * docs/deploy.md and the Dockerfile name settings, commands, paths and numbers that live in the code: each is checked
@@ -115,6 +115,9 @@ describe('docs/deploy.md and the Dockerfile', () => {
     expect(cmd).toEqual(['node', '--max-semi-space-size=32', '--import', 'tsx', 'bin/manage.ts', 'runserver']);
     const pkg = JSON.parse(read('package.json')) as { scripts: Record<string, string>; allowScripts: Record<string, boolean> };
     expect(pkg.scripts.start).toBe(`exec ${cmd.join(' ')}`);
+    // The tests start manage as npm does.
+    expect(pkg.scripts.manage).toBe(`exec ${cmd.slice(0, -1).join(' ')}`);
+    expect(['node', ...MANAGE.slice(1)]).toEqual(cmd.slice(0, -1));
     expect(dockerfile).toMatch(/^ARG NODE_IMAGE=node:20-bookworm-slim$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^STOPSIGNAL SIGTERM$/m);

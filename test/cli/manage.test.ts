@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../../kernel/processes.js';
-import { manage, manageOnTerminal, spawnManage, spawnNpm } from '../helpers/cli.js';
+import { MANAGE, manage, manageOnTerminal, spawnManage, spawnNpm } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/server.js';
 
 describe('manage', () => {
@@ -209,7 +209,7 @@ describe('the npm start process', () => {
     // npm runs the server itself: no shell, no tsx wrapper.
     const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);
     expect(children).toHaveLength(1);
-    expect(readFileSync(`/proc/${children[0]}/cmdline`, 'utf8').split('\0').slice(0, 4)).toEqual(['node', '--import', 'tsx', 'bin/manage.ts']);
+    expect(readFileSync(`/proc/${children[0]}/cmdline`, 'utf8').split('\0').slice(0, MANAGE.length)).toEqual(['node', ...MANAGE.slice(1)]);
     expect((await fetch(`http://127.0.0.1:${port}/api/`)).status).toBe(200);
     child.kill('SIGTERM');
     await new Promise((ok) => child.once('exit', ok));

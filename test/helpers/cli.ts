@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 /** What `npm run manage` and `npm start` run (package.json), without npm. */
-export const MANAGE = [process.execPath, '--import', 'tsx', 'bin/manage.ts'];
+export const MANAGE = [process.execPath, '--max-semi-space-size=32', '--import', 'tsx', 'bin/manage.ts'];
 const ENV = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PATCHBAY_CONFIG: '' });
 
 export interface CliResult {
