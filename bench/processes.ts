@@ -105,7 +105,6 @@ export async function processesBench(databaseUrl: string, auth: Record<string, s
  * WORKERS=2 against WORKERS=1, both running, measured in turns (the median of three) as the shared machine drifts.
  * The client is bench/load.ts's, which leaves the cores to the servers. On two cores a second process can share only
  * the server's own work, not PostgreSQL's: both a full page of 50 and a brief page of 1000 (mostly JSON) are shown.
- * The pair is warmed with `warmup` pages first, as the single server was.
  */
 async function workersBench(single: Started, pair: Started, auth: Record<string, string>, seconds: number, warmup: string): Promise<void> {
   try {
