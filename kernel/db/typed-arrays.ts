@@ -17,6 +17,13 @@ export function elementType(type: string): string | undefined {
  * does not depend on how many there are (prepared once, one value bound). Values that are no stored id match nothing.
  */
 export function whereIdIn<T extends Knex.QueryBuilder>(qb: T, column: string, ids: readonly number[]): T {
-  // Written as the array's text: node-postgres would quote thousands of integers one by one.
-  return qb.whereRaw('?? = any(?::integer[])', [column, `{${ids.filter(isStoredId).join(',')}}`]) as T;
+  return qb.whereRaw('?? = any(?::integer[])', [column, idArray(ids)]) as T;
+}
+
+/**
+ * `ids` as the text of one `?::integer[]` parameter (node-postgres would quote thousands of integers one by one);
+ * values that are no stored id are left out.
+ */
+export function idArray(ids: readonly number[]): string {
+  return `{${ids.filter(isStoredId).join(',')}}`;
 }

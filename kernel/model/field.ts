@@ -12,6 +12,12 @@ import type { ModelRegistry } from './registry.js';
 import type { Db, ErrorMap, FieldRenderer, Json, RenderContext, RenderMode, Row } from './types.js';
 import type { Relate, Walk } from './walk.js';
 
+/** A field's SQL in the select of a nested read, with the values of its `?` placeholders. */
+export interface SelectedSql {
+  sql: string;
+  bindings: Knex.Value[];
+}
+
 /** A column a field stores, in terms the entity schema and migrations understand. */
 export interface Column {
   name: string;
@@ -206,9 +212,11 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
 
   /**
    * SQL over the row `t` computing this field's value in the select of a nested read (`_depth` of a tree parent),
-   * selected under the field's name; undefined (most fields) when rendering reads columns or loads on its own.
+   * selected under the field's name, with its bindings; `ids` are the ids the read selects. Undefined (most fields)
+   * when rendering reads columns or loads on its own.
    */
-  selected(): string | undefined {
+  selected(ids: readonly number[]): SelectedSql | undefined {
+    void ids;
     return undefined;
   }
 

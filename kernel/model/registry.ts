@@ -211,10 +211,11 @@ export class ModelRegistry {
     const needed = fieldSets.map(columnsRead);
     const columns = needed.every((c) => c !== undefined) ? [...new Set(needed.flat())] : undefined;
     const qb = ctx.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*');
-    whereIdIn(qb, 't.id', [...new Set(forms.flatMap((f) => f.ids))]);
+    const ids = [...new Set(forms.flatMap((f) => f.ids))];
+    whereIdIn(qb, 't.id', ids);
     for (const field of new Set(fieldSets.flat())) {
-      const sql = field.selected();
-      if (sql) qb.select(ctx.db.raw(`${sql} as ??`, [field.name]));
+      const selected = field.selected(ids);
+      if (selected) qb.select(ctx.db.raw(`${selected.sql} as ??`, [...selected.bindings, field.name]));
     }
     applyOrdering(qb, model, model.ordering, this);
     const rows = (await qb) as Row[];
