@@ -170,7 +170,7 @@ export class DepthField extends ComputedField {
   /**
    * Nested (a site's region), the depth is selected with the rows, no query of its own: the depths of every id read,
    * walked up once into a map (PostgreSQL computes an uncorrelated subquery once a statement), then looked up per
-   * row. A walk per row, correlated, took three to five times as long for a page's 50 tenant groups.
+   * row. A walk per row, correlated, took about three times as long to run for a page's 50 tenant groups.
    */
   override selected(ids: readonly number[]): SelectedSql {
     return { sql: `((select jsonb_object_agg(d.id, d.depth) from (${this.depthsOf()}) d) ->> t.id::text)::int`, bindings: [idArray(ids)] };
