@@ -27,18 +27,20 @@ function requester(name: string, url: string, headers: Record<string, string>, p
 }
 
 /** Requests `url` with `concurrency` clients for `seconds` (after a short warm-up) and reports requests/s. */
-export function measure(
+export async function measure(
   name: string, url: string, seconds: number, headers: Record<string, string> = {}, concurrency = 4, post?: Post,
 ): Promise<Measurement> {
-  return measureWork(name, requester(name, url, headers, post), seconds, concurrency);
+  const hit = requester(name, url, headers, post);
+  for (let i = 0; i < 3; i++) await hit();
+  const { requests, ms } = await runFor(hit, seconds * 1000, concurrency);
+  return { name, requests, seconds: ms / 1000, perSecond: requests / (ms / 1000) };
 }
 
-/** Runs `hit` (one request, or the several requests of one task) with `concurrency` clients for `seconds`, after a warm-up. */
-export async function measureWork(name: string, hit: () => Promise<unknown>, seconds: number, concurrency = 4, unit?: string): Promise<Measurement> {
-  for (let i = 0; i < 3; i++) await hit();
+/** Runs `hit` with `concurrency` clients until `ms` have passed; answers how many ran and how long they took. */
+async function runFor(hit: () => Promise<unknown>, ms: number, concurrency: number): Promise<{ requests: number; ms: number }> {
   let requests = 0;
   const start = performance.now();
-  const deadline = start + seconds * 1000;
+  const deadline = start + ms;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       while (performance.now() < deadline) {
@@ -47,8 +49,36 @@ export async function measureWork(name: string, hit: () => Promise<unknown>, sec
       }
     }),
   );
-  const elapsed = (performance.now() - start) / 1000;
-  return { name, requests, seconds: elapsed, perSecond: requests / elapsed, unit };
+  return { requests, ms: performance.now() - start };
+}
+
+/** One side of a comparison timed by the clock: its name and one request (or the requests of one task). */
+export interface Work {
+  name: string;
+  hit: () => Promise<unknown>;
+}
+
+/** A request to `url` (a GET, or a POST of fresh bodies) as one side of a comparison. */
+export function requestTo(name: string, url: string, headers: Record<string, string> = {}, post?: Post): Work {
+  return { name, hit: requester(name, url, headers, post) };
+}
+
+/**
+ * Runs every side for `seconds` in all (`concurrency` clients, after a warm-up), in `turns` slices taken in turns, the
+ * side going first swapped every turn. The shared machine drifts over a run: measured one after the other, the later
+ * side would carry that drift alone.
+ */
+export async function measureSides(sides: Work[], seconds: number, turns = 5, concurrency = 4): Promise<Measurement[]> {
+  for (const { hit } of sides) for (let i = 0; i < 3; i++) await hit();
+  const done = sides.map(() => ({ requests: 0, ms: 0 }));
+  for (let turn = 0; turn < turns; turn++) {
+    const order = turn % 2 ? [...sides.keys()].reverse() : [...sides.keys()];
+    for (const k of order) {
+      const slice = await runFor(sides[k].hit, (seconds * 1000) / turns, concurrency);
+      done[k] = { requests: done[k].requests + slice.requests, ms: done[k].ms + slice.ms };
+    }
+  }
+  return sides.map(({ name }, k) => ({ name, requests: done[k].requests, seconds: done[k].ms / 1000, perSecond: done[k].requests / (done[k].ms / 1000) }));
 }
 
 /**

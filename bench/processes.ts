@@ -102,7 +102,8 @@ export async function processesBench(databaseUrl: string, auth: Record<string, s
 }
 
 /**
- * WORKERS=2 against WORKERS=1, both running, measured in turns (the median of three) as the shared machine drifts.
+ * WORKERS=2 against WORKERS=1, both running, measured in turns as the shared machine drifts: each turn measures one just
+ * after the other, and the turn whose ratio is the median is shown.
  * The client is bench/load.ts's, which leaves the cores to the servers. On two cores a second process can share only
  * the server's own work, not PostgreSQL's: both a full page of 50 and a brief page of 1000 (mostly JSON) are shown.
  */
@@ -111,19 +112,25 @@ async function workersBench(single: Started, pair: Started, auth: Record<string,
     // Warmed as the single server was (its processes compile their hot code and prepare their statements).
     await measure('warm-up', `${pair.url}${warmup}`, seconds, auth);
     for (const [title, page] of [['List 50 tenants, full', '/api/tenancy/tenants/?limit=50'], ['List 1000 tenants, brief', '/api/tenancy/tenants/?limit=1000&brief=1']]) {
-      const turns: Measurement[][] = [[], []];
-      for (let turn = 0; turn < 3; turn++) {
-        turns[0].push(await hammer('WORKERS=1 (baseline)', `${single.url}${page}`, seconds, auth, 8));
-        turns[1].push(await hammer('WORKERS=2', `${pair.url}${page}`, seconds, auth, 8));
+      const turns: Measurement[][] = [];
+      for (let turn = 0; turn < 5; turn++) {
+        const one = () => hammer('WORKERS=1 (baseline)', `${single.url}${page}`, seconds, auth, 8);
+        const two = () => hammer('WORKERS=2', `${pair.url}${page}`, seconds, auth, 8);
+        // The side going first swapped every turn; kept as [WORKERS=1, WORKERS=2].
+        const swapped = turn % 2 === 1;
+        const [first, second] = swapped ? [two, one] : [one, two];
+        const measured = [await first(), await second()];
+        turns.push(swapped ? measured.reverse() : measured);
       }
-      report(`${title}, WORKERS=2 against WORKERS=1 (median of 3 turns of ${seconds} s, 8 connections)`, turns.map(median));
+      report(`${title}, WORKERS=2 against WORKERS=1 (the median of 5 turns of ${seconds} s each, 8 connections)`, medianTurn(turns));
     }
   } finally {
     await pair.stop();
   }
 }
 
-/** The measurement of median rate among `runs`. */
-function median(runs: Measurement[]): Measurement {
-  return [...runs].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(runs.length / 2)];
+/** The turn (WORKERS=1's measurement and WORKERS=2's, taken one just after the other) whose ratio is the median. */
+function medianTurn(turns: Measurement[][]): Measurement[] {
+  const ratio = ([one, two]: Measurement[]) => two.perSecond / one.perSecond;
+  return [...turns].sort((a, b) => ratio(a) - ratio(b))[Math.floor(turns.length / 2)];
 }

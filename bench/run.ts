@@ -15,7 +15,7 @@ import { eventsBench } from './events.js';
 import { isDeepStrictEqual } from 'node:util';
 import { startPostgres } from '../test/helpers/services.js';
 import { availableParallelism, cpus, totalmem } from 'node:os';
-import { measure, measureCount, measureInTurns, measureWork, report, summary } from './harness.js';
+import { measureCount, measureInTurns, measureSides, report, requestTo, summary } from './harness.js';
 import { processesBench } from './processes.js';
 import { DEVICE_INTERFACES, VLAN_PREFIXES, deviceInterfacesRest, deviceInterfacesSql, vlanPrefixesRest, vlanPrefixesSql } from './graphql-baseline.js';
 import type { Db } from '../kernel/model/types.js';
@@ -68,11 +68,11 @@ try {
       const query = new URL(path, 'http://x').search;
       await sameJson(`${baseline.url}${query}`, `${base}${path}`, auth);
       const sql = await statements(() => fetch(`${base}${path}`, { headers: auth }).then((r) => r.arrayBuffer()));
-      const rows = [
-        await measure('hand-written SQL (baseline)', `${baseline.url}${query}`, seconds),
-        await measure(`Patchbay GET ${path.split('?')[0]}`, `${base}${path}`, seconds, auth),
-      ];
-      report(`${title} (${seconds} s each, 4 clients)`, rows, { statements: sql });
+      const rows = await measureSides([
+        requestTo('hand-written SQL (baseline)', `${baseline.url}${query}`),
+        requestTo(`Patchbay GET ${path.split('?')[0]}`, `${base}${path}`, auth),
+      ], seconds);
+      report(`${title} (${seconds} s each in turns, 4 clients)`, rows, { statements: sql });
     } finally {
       await baseline.close();
     }
@@ -104,10 +104,10 @@ try {
   try {
     const meteredBase = await metered.listen();
     for (const [title, path] of [['One tenant', '/api/tenancy/tenants/1/'], ['List 1000 tenants, full', '/api/tenancy/tenants/?limit=1000']]) {
-      report(`${title} with METRICS_ENABLED (${seconds} s each, 4 clients)`, [
-        await measure('without metrics (baseline)', `${base}${path}`, seconds, auth),
-        await measure('METRICS_ENABLED', `${meteredBase}${path}`, seconds, auth),
-      ]);
+      report(`${title} with METRICS_ENABLED (${seconds} s each in turns, 4 clients)`, await measureSides([
+        requestTo('without metrics (baseline)', `${base}${path}`, auth),
+        requestTo('METRICS_ENABLED', `${meteredBase}${path}`, auth),
+      ], seconds));
     }
   } finally {
     await metered.close();
@@ -128,11 +128,11 @@ try {
   const writer = await startBaseline(bulkCreateTenants(plain, { tenant: tenantType }));
   try {
     const post = { body: tenants, status: 201 };
-    const rows = [
-      await measure('hand-written SQL (baseline)', writer.url, seconds, {}, 4, post),
-      await measure('Patchbay POST /api/tenancy/tenants/ (100)', `${base}/api/tenancy/tenants/`, seconds, auth, 4, post),
-    ];
-    report(`Bulk create 100 tenants with group, tags and a custom field (${seconds} s each, 4 clients)`, rows);
+    const rows = await measureSides([
+      requestTo('hand-written SQL (baseline)', writer.url, {}, post),
+      requestTo('Patchbay POST /api/tenancy/tenants/ (100)', `${base}/api/tenancy/tenants/`, auth, post),
+    ], seconds);
+    report(`Bulk create 100 tenants with group, tags and a custom field (${seconds} s each in turns, 4 clients)`, rows);
     // 10,000 in one request, three requests one at a time.
     const many = { body: () => Array.from({ length: 100 }, tenants).flat(), status: 201 };
     const options = { post: many, items: 10_000, concurrency: 1, warmup: 1, unit: 'tenants' };
@@ -261,11 +261,11 @@ try {
       JSON.parse(JSON.stringify(await rendered(`${base}${renderPath}`, auth)).replaceAll(base, 'BASE')) as unknown,
     ];
     if (!isDeepStrictEqual(theirs, ours)) throw new Error(`render-config: the baseline and Patchbay render differently:\n${JSON.stringify(theirs).slice(0, 400)}\n${JSON.stringify(ours).slice(0, 400)}`);
-    const rows = [
-      await measure('hand-written SQL and text (baseline)', renderer.url, seconds, {}, 4, post(201)),
-      await measure('Patchbay POST /api/dcim/devices/<id>/render-config/', `${base}${renderPath}`, seconds, auth, 4, post(200)),
-    ];
-    report(`Render a leaf switch's configuration, ${String((ours as { content: string }).content.split('\n').length)} lines (${seconds} s each, 4 clients)`, rows);
+    const rows = await measureSides([
+      requestTo('hand-written SQL and text (baseline)', renderer.url, {}, post(201)),
+      requestTo('Patchbay POST /api/dcim/devices/<id>/render-config/', `${base}${renderPath}`, auth, post(200)),
+    ], seconds);
+    report(`Render a leaf switch's configuration, ${String((ours as { content: string }).content.split('\n').length)} lines (${seconds} s each in turns, 4 clients)`, rows);
   } finally {
     await renderer.close();
   }
@@ -293,11 +293,11 @@ try {
       const [graphqlSql, restSql] = [await statements(() => graphql(query)), await statements(() => rest(get))];
       const restRequests = { count: 0 };
       await rest(async (path) => (restRequests.count++, get(path)));
-      report(`${title} (${seconds} s each, 4 clients)`, [
-        await measure('hand-written SQL (baseline, 1 statement)', baseline.url, seconds),
-        await measure(`Patchbay POST /graphql/ (${graphqlSql} statements)`, `${base}/graphql/`, seconds, auth, 4, { body: () => ({ query }), status: 200 }),
-        await measureWork(`Patchbay REST, ${restRequests.count} requests (${restSql} statements)`, () => rest(get), seconds),
-      ]);
+      report(`${title} (${seconds} s each in turns, 4 clients)`, await measureSides([
+        requestTo('hand-written SQL (baseline, 1 statement)', baseline.url),
+        requestTo(`Patchbay POST /graphql/ (${graphqlSql} statements)`, `${base}/graphql/`, auth, { body: () => ({ query }), status: 200 }),
+        { name: `Patchbay REST, ${restRequests.count} requests (${restSql} statements)`, hit: () => rest(get) },
+      ], seconds));
     } finally {
       await baseline.close();
     }
