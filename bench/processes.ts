@@ -112,10 +112,10 @@ async function workersBench(single: Started, pair: Started, auth: Record<string,
     // Warmed as the single server was (its processes compile their hot code and prepare their statements).
     await measure('warm-up', `${pair.url}${warmup}`, seconds, auth);
     for (const [title, page] of [['List 50 tenants, full', '/api/tenancy/tenants/?limit=50'], ['List 1000 tenants, brief', '/api/tenancy/tenants/?limit=1000&brief=1']]) {
+      const one = () => hammer('WORKERS=1 (baseline)', `${single.url}${page}`, seconds, auth, 8);
+      const two = () => hammer('WORKERS=2', `${pair.url}${page}`, seconds, auth, 8);
       const turns: Measurement[][] = [];
       for (let turn = 0; turn < 5; turn++) {
-        const one = () => hammer('WORKERS=1 (baseline)', `${single.url}${page}`, seconds, auth, 8);
-        const two = () => hammer('WORKERS=2', `${pair.url}${page}`, seconds, auth, 8);
         // The side going first swapped every turn; kept as [WORKERS=1, WORKERS=2].
         const swapped = turn % 2 === 1;
         const [first, second] = swapped ? [two, one] : [one, two];
