@@ -30,10 +30,8 @@ function requester(name: string, url: string, headers: Record<string, string>, p
 export async function measure(
   name: string, url: string, seconds: number, headers: Record<string, string> = {}, concurrency = 4, post?: Post,
 ): Promise<Measurement> {
-  const hit = requester(name, url, headers, post);
-  for (let i = 0; i < 3; i++) await hit();
-  const { requests, ms } = await runFor(hit, seconds * 1000, concurrency);
-  return { name, requests, seconds: ms / 1000, perSecond: requests / (ms / 1000) };
+  const [measured] = await measureSides([requestTo(name, url, headers, post)], seconds, 1, concurrency);
+  return measured;
 }
 
 /** Runs `hit` with `concurrency` clients until `ms` have passed; answers how many ran and how long they took. */
