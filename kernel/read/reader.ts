@@ -9,6 +9,9 @@ import { isStoredId } from '../model/values.js';
 import type { Gate } from '../write/gate.js';
 import { whereIdIn } from '../db/typed-arrays.js';
 
+/** The column of `page`'s statement that carries the count (no model has a field of that name). */
+const TOTAL = '_page_total';
+
 /** Which rows a read wants: a filter tree, an ordering, the columns and a page. */
 export interface RowQuery {
   where?: FilterNode;
@@ -54,7 +57,8 @@ export class Reader {
   arrange(qb: Knex.QueryBuilder, model: Model, query: RowQuery): void {
     if (query.start !== undefined) qb.where('t.id', '>=', query.start).orderBy('t.id');
     else applyOrdering(qb, model, query.ordering ?? model.ordering, this.registry);
-    if (query.limit !== undefined && query.limit !== null) qb.limit(query.limit);
+    // In the text (a whole number), not a parameter: PostgreSQL then plans a prepared page once, not at every run.
+    if (query.limit !== undefined && query.limit !== null) qb.limit(query.limit, { skipBinding: true });
     if (query.offset) qb.offset(query.offset);
   }
 
@@ -65,13 +69,25 @@ export class Reader {
     return (await qb) as Row[];
   }
 
-  /** A page of rows and how many rows match in all, read side by side (two connections, one wait). */
+  /**
+   * A page of rows and how many rows match in all, in one statement: the count is an uncorrelated subquery, which
+   * PostgreSQL runs once, selected beside the page's rows (the page a subquery of its own, whose order a plain
+   * selection from it keeps), not beside every row the page is sorted from. A round trip fewer matters most when the
+   * servers share the cores with PostgreSQL (WORKERS above 1). An empty page (past the end) counts on its own.
+   */
   async page(model: Model, gate: Gate, query: RowQuery): Promise<{ rows: Row[]; count: number }> {
     const { qb } = await this.visible(model, gate, query.where, query.columns);
     const counted = qb.clone().clearSelect().count({ count: '*' });
     this.arrange(qb, model, query);
-    const [[{ count }], rows] = (await Promise.all([counted, qb])) as [{ count: string }[], Row[]];
-    return { rows, count: Number(count) };
+    const rows = (await this.db.select('p.*', counted.clone().as(TOTAL)).from(qb.as('p'))) as Row[];
+    if (!rows.length) {
+      const [{ count }] = (await counted) as { count: string }[];
+      return { rows, count: Number(count) };
+    }
+    const count = Number(rows[0][TOTAL]);
+    // Cleared, not deleted: deleting a property makes every row a slower dictionary object for the rendering to read.
+    for (const row of rows) row[TOTAL] = undefined;
+    return { rows, count };
   }
 
   /** How many rows `gate` may view among those `where` selects. */
