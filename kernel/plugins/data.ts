@@ -7,7 +7,7 @@ import { filterFromQuery, type QueryParams } from '../filters/query.js';
 import { and, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import type { Reader } from '../read/reader.js';
+import type { Reader, RowQuery } from '../read/reader.js';
 import { Batcher } from '../model/batch.js';
 import { columnsRead, renderRows, type FieldSelection } from '../model/render.js';
 import { Memo, type JsonObject, type RenderMode, type Row } from '../model/types.js';
@@ -49,6 +49,8 @@ export interface DataAccess {
   require(model: Model, action: Action): Promise<void>;
   /** Objects this reader may view (403 without the view permission). */
   list(model: Model, query?: ListQuery): Promise<Row[]>;
+  /** What `list` returns for each read, in as few statements as their columns allow (reads of like models: one). */
+  listEach(reads: { model: Model; query?: ListQuery }[]): Promise<Row[][]>;
   /** How many objects `list` would return without its page. */
   count(model: Model, query?: Pick<ListQuery, 'params' | 'where'>): Promise<number>;
   /** One object this reader may view, or undefined. */
@@ -81,14 +83,21 @@ export function dataAccess(services: DataServices, who: { gate: Gate; userId: nu
     const params = query.params ? await filterFromQuery(query.params, model, filters, { db: knex, registry }, settings.MAX_FILTER_VALUES) : and([]);
     return and([params, query.where ?? and([])]);
   };
+  /** A list's query as the reader reads it, once the view permission is checked. */
+  const rowQuery = async (model: Model, query: ListQuery): Promise<RowQuery> => {
+    await gate.require(model, 'view');
+    const columns = query.renderedAs && columnsRead(registry.outputFields(model, query.renderedAs));
+    return { where: await selecting(model, query), ids: query.ids, ordering: query.ordering, limit: query.limit, offset: query.offset, columns };
+  };
   return {
     userId: who.userId,
     can: (model, action) => gate.can(model, action),
     require: (model, action) => gate.require(model, action),
     async list(model, query = {}) {
-      await gate.require(model, 'view');
-      const columns = query.renderedAs && columnsRead(registry.outputFields(model, query.renderedAs));
-      return reads.rows(model, gate, { where: await selecting(model, query), ids: query.ids, ordering: query.ordering, limit: query.limit, offset: query.offset, columns });
+      return reads.rows(model, gate, await rowQuery(model, query));
+    },
+    async listEach(each) {
+      return reads.rowsOfEach(await Promise.all(each.map(async ({ model, query = {} }) => ({ model, gate, query: await rowQuery(model, query) }))));
     },
     async count(model, query = {}) {
       await gate.require(model, 'view');

@@ -28,6 +28,23 @@ export interface RowQuery {
   start?: number;
 }
 
+/** One read of `rowsOfEach`: a model, who reads it and which rows. */
+export interface PartRead {
+  model: Model;
+  gate: Gate;
+  query: RowQuery;
+}
+
+/** The column of `rowsOfEach`'s statement that tells which read a row belongs to. */
+const PART = '_read_part';
+
+/** Names and PostgreSQL types of `columns` of `model`, to tell whether reads can share a UNION; undefined if one is unknown. */
+function signatureOf(model: Model, columns: string[]): string | undefined {
+  const types = new Map(model.fields.flatMap((f) => f.columns()).map((c) => [c.name, c.type]));
+  const parts = columns.map((c) => types.has(c) && `${c} ${types.get(c)}`);
+  return parts.every(Boolean) ? parts.join(',') : undefined;
+}
+
 /** A query builder in a box: an async function returning a builder would run it (builders are thenables). */
 export interface Boxed {
   qb: Knex.QueryBuilder;
@@ -67,6 +84,40 @@ export class Reader {
     const { qb } = await this.visible(model, gate, query.where, query.columns, query.ids);
     this.arrange(qb, model, query);
     return (await qb) as Row[];
+  }
+
+  /**
+   * The rows of several reads (a trace's ports of three models), each as `rows` reads them: in one statement for the
+   * reads whose columns agree in name and type (a UNION ALL of them, each row marked with its read), one statement
+   * each for the others. Every statement wakes a PostgreSQL backend, which takes a core from the server meanwhile.
+   */
+  async rowsOfEach(reads: PartRead[]): Promise<Row[][]> {
+    const groups = new Map<string, number[]>();
+    reads.forEach(({ model, query }, k) => {
+      const key = (query.columns && signatureOf(model, query.columns)) ?? `#${k}`;
+      groups.set(key, [...(groups.get(key) ?? []), k]);
+    });
+    const out: Row[][] = reads.map(() => []);
+    await Promise.all([...groups.values()].map(async (members) => {
+      if (members.length === 1) {
+        const [{ model, gate, query }] = members.map((k) => reads[k]);
+        out[members[0]] = await this.rows(model, gate, query);
+        return;
+      }
+      const parts = await Promise.all(members.map(async (k): Promise<Boxed> => {
+        const { model, gate, query } = reads[k];
+        const { qb } = await this.visible(model, gate, query.where, query.columns, query.ids);
+        this.arrange(qb, model, query);
+        // Each read a subquery of its own: a plain selection from it keeps its order.
+        return { qb: this.db.select(this.db.raw(`${k}::int as ??`, [PART]), 'q.*').from(qb.as('q')) };
+      }));
+      const [first, ...rest] = parts.map((part) => part.qb);
+      for (const row of (await first.unionAll(rest, true)) as Row[]) {
+        out[row[PART] as number].push(row);
+        row[PART] = undefined;
+      }
+    }));
+    return out;
   }
 
   /**

@@ -146,9 +146,9 @@ describe('paths through patch panels', () => {
       [['R1'], trunk.id, ['R1']],
       [['F1'], c3.id, ['xe-0']],
     ]);
-    // The token, the path, a list per model on it and of its cables, and the devices the ports nest (their cables
-    // render from the cables listed).
-    expect(await t.countQueries(() => t.get(`${API}/interfaces/${a.id}/trace/`))).toBe(7);
+    // The token, the path, the ports of every model on it (one UNION ALL) and its cables, and the devices the ports
+    // nest (their cables render from the cables listed).
+    expect(await t.countQueries(() => t.get(`${API}/interfaces/${a.id}/trace/`))).toBe(5);
     const paths = (await get(`${API}/rear-ports/${p1.rears[0].id}/paths/`)) as Body[];
     expect(paths).toHaveLength(2);
     expect(paths[0]).toMatchObject({ is_active: true, is_complete: true, is_split: false });
@@ -192,6 +192,28 @@ describe('a trace', () => {
     // From the endpoint the reader may view, without the far end it may not.
     const seen = (await as(`${API}/interfaces/${ey.id}/trace/`)).body as Body[][];
     expect(seen.map(([near, cab, far]) => [(near as Body[]).map((o) => o.id), (cab as Body | null)?.id, (far as Body[]).map((o) => o.id)])).toEqual([[[ey.id], c.id, []]]);
+    await t.server.db.knex('users_objectpermission').delete();
+  });
+
+  it('through patch panels shows only the ports of each model the reader may view (one statement reads them all)', async () => {
+    const [left, right] = [await device('perm-left'), await device('perm-right')];
+    const [p1, p2] = [await panel('perm-pp1'), await panel('perm-pp2')];
+    const [a, b] = [await iface(left, 'xe-0'), await iface(right, 'xe-0')];
+    const c1 = await cable([['dcim.interface', a]], [['dcim.frontport', p1.fronts[0]]]);
+    const trunk = await cable([['dcim.rearport', p1.rears[0]]], [['dcim.rearport', p2.rears[0]]]);
+    const c3 = await cable([['dcim.frontport', p2.fronts[0]]], [['dcim.interface', b]]);
+    const user = await t.createUser('panel-tracer');
+    const grants: [string, unknown][] = [['dcim.interface', { device: left.id }], ['dcim.frontport', { device: p2.dev.id }], ['dcim.rearport', null], ['dcim.cable', null]];
+    for (const [type, constraints] of grants) {
+      const res = await t.post('/api/users/permissions/', { name: `panel-${type}`, object_types: [type], actions: ['view'], constraints, users: [user.id] });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const seen = (await t.get(`${API}/interfaces/${a.id}/trace/`, { token: user.token })).body as Body[][];
+    expect(seen.map(([near, cab, far]) => [(near as Body[]).map((o) => o.id), (cab as Body | null)?.id, (far as Body[]).map((o) => o.id)])).toEqual([
+      [[a.id], c1.id, []],
+      [[p1.rears[0].id], trunk.id, [p2.rears[0].id]],
+      [[p2.fronts[0].id], c3.id, []],
+    ]);
     await t.server.db.knex('users_objectpermission').delete();
   });
 });

@@ -10,16 +10,15 @@ interface Listed {
   rows: Row[];
 }
 
-/** The objects of `nodes` the reader may view, one list per model. */
+/** The objects of `nodes` the reader may view, one list per model (the ports of every kind in one statement). */
 async function listed(nodes: PathNode[], reader: DataAccess, ctx: PluginContext): Promise<Listed[]> {
-  const lists = await Promise.all(
-    [...idsByModel(new Set(nodes))].map(async ([key, ids]) => {
-      const model = ctx.registry.find(key);
-      if (!model || !(await reader.can(model, 'view'))) return [];
-      return [{ key, model, rows: await reader.list(model, { ids, ordering: ['id'], renderedAs: 'brief' }) }];
-    }),
-  );
-  return lists.flat();
+  const wanted: { key: string; model: Model; ids: number[] }[] = [];
+  for (const [key, ids] of idsByModel(new Set(nodes))) {
+    const model = ctx.registry.find(key);
+    if (model && (await reader.can(model, 'view'))) wanted.push({ key, model, ids });
+  }
+  const lists = await reader.listEach(wanted.map(({ model, ids }) => ({ model, query: { ids, ordering: ['id'], renderedAs: 'brief' } })));
+  return wanted.map(({ key, model }, k) => ({ key, model, rows: lists[k] }));
 }
 
 const TRACED_CABLE = new Set(['id', 'url', 'display_url', 'type', 'status', 'label', 'color', 'length', 'length_unit', 'description']);
