@@ -38,9 +38,13 @@ export interface PartRead {
 /** The column of `rowsOfEach`'s statement that tells which read a row belongs to. */
 const PART = '_read_part';
 
+/** Each model's columns' PostgreSQL types, by column name (fixed once every plugin has registered its fields). */
+const columnTypes = new WeakMap<Model, Map<string, string>>();
+
 /** Names and PostgreSQL types of `columns` of `model`, to tell whether reads can share a UNION; undefined if one is unknown. */
 function signatureOf(model: Model, columns: string[]): string | undefined {
-  const types = new Map(model.fields.flatMap((f) => f.columns()).map((c) => [c.name, c.type]));
+  let types = columnTypes.get(model);
+  if (!types) columnTypes.set(model, (types = new Map(model.fields.flatMap((f) => f.columns()).map((c) => [c.name, c.type]))));
   const parts = columns.map((c) => types.has(c) && `${c} ${types.get(c)}`);
   return parts.every(Boolean) ? parts.join(',') : undefined;
 }
@@ -100,7 +104,7 @@ export class Reader {
     const out: Row[][] = reads.map(() => []);
     await Promise.all([...groups.values()].map(async (members) => {
       if (members.length === 1) {
-        const [{ model, gate, query }] = members.map((k) => reads[k]);
+        const { model, gate, query } = reads[members[0]];
         out[members[0]] = await this.rows(model, gate, query);
         return;
       }
