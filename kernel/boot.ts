@@ -118,7 +118,7 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
     // A declaration mistake surfaces here: it must not read as an unreachable database.
     const entities = [objectTypeEntity, ...registry.all().map((m) => entityOf(m, registry))];
     try {
-      db = await Database.open(url, entities, migrations, { statementTimeoutMs: settings.STATEMENT_TIMEOUT * 1000, prepared: settings.PREPARED_STATEMENTS });
+      db = await Database.open(url, entities, migrations, { statementTimeoutMs: settings.STATEMENT_TIMEOUT * 1000, prepared: settings.PREPARED_STATEMENTS, poolSize: settings.DATABASE_POOL_SIZE });
     } catch (err) {
       // The embedded PostgreSQL is DATA_DIR's; any other is DATABASE_URL's.
       const setting = embedded ? 'DATA_DIR' : 'DATABASE_URL';

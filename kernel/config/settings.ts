@@ -19,6 +19,11 @@ const nonNegative = () => min(integer(), 0);
  */
 export const SETTINGS = {
   DATABASE_URL: setting(optional(nullable(string())), 'string', 'PostgreSQL URL. Unset: an embedded PostgreSQL under DATA_DIR.'),
+  DATABASE_POOL_SIZE: setting(
+    defaulted(min(integer(), 2), 10),
+    'integer',
+    'Database connections each process (every `runserver` process, every `manage worker`) may hold at once, besides one for LISTEN; a request finding all busy waits for one (503 after 10 s). At least 2: migrations hold one for their lock while they run on another.',
+  ),
   DATA_DIR: setting(defaulted(string(), './data'), 'string', 'Where the embedded PostgreSQL keeps its files.'),
   REDIS_URL: setting(
     optional(nullable(string())),

@@ -14,6 +14,8 @@ export interface DatabaseOptions {
   statementTimeoutMs: number;
   /** Repeated statements run as prepared statements (`PreparedStatements`). */
   prepared?: boolean;
+  /** Connections the pool may hold at once. */
+  poolSize: number;
 }
 
 /** The ORM, its knex query builder and the migrations of every enabled plugin. */
@@ -32,7 +34,7 @@ export class Database {
     });
   }
 
-  static async open(url: string, entities: EntitySchema[], migrations: MigrationSource[], { statementTimeoutMs, prepared }: DatabaseOptions): Promise<Database> {
+  static async open(url: string, entities: EntitySchema[], migrations: MigrationSource[], { statementTimeoutMs, prepared, poolSize }: DatabaseOptions): Promise<Database> {
     const connectListeners: (() => void)[] = [];
     const statements = prepared ? new PreparedStatements() : undefined;
     const orm = await MikroORM.init({
@@ -54,7 +56,7 @@ export class Database {
       },
       pool: {
         min: 0,
-        max: 10,
+        max: poolSize,
         // A request waits this long for a connection (a busy pool, a database coming back), then answers 503.
         acquireTimeoutMillis: 10_000,
         afterCreate: (connection: PgConnection, done: (err: Error | null, connection: unknown) => void) => {

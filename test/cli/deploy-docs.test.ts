@@ -87,7 +87,7 @@ describe('docs/deploy.md and the Dockerfile', () => {
     }
     const table = new Set(rows.map(([name]) => name));
     for (const name of [
-      'ALLOWED_HOSTS', 'SECRET_KEY', 'DATABASE_URL', 'REDIS_URL', 'REDIS_PREFIX', 'MEDIA_ROOT', 'WORKERS', 'RUN_JOBS',
+      'ALLOWED_HOSTS', 'SECRET_KEY', 'DATABASE_URL', 'DATABASE_POOL_SIZE', 'REDIS_URL', 'REDIS_PREFIX', 'MEDIA_ROOT', 'WORKERS', 'RUN_JOBS',
       'SHUTDOWN_TIMEOUT', 'STATEMENT_TIMEOUT', 'HEADERS_TIMEOUT', 'REQUEST_TIMEOUT', 'MAX_BODY_SIZE', 'LOG_FORMAT',
       'ACCESS_LOG', 'METRICS_ENABLED', 'METRICS_TOKEN', 'LOGIN_REQUIRED', 'TRUSTED_PROXIES',
     ]) {
@@ -190,9 +190,9 @@ describe('docs/deploy.md and the Dockerfile', () => {
     for (const stop of stops) expect(stop).toBeGreaterThan(deadline);
     expect(blocks('ini')[0]).toMatch(/^KillMode=mixed$/m);
 
-    // The connection arithmetic uses the pool's real size (plus the LISTEN connection).
-    const pool = declared('kernel/db/database.ts', /max: (\d+),/);
-    expect(doc).toContain(`a pool of up to ${pool} connections plus one`);
-    expect(doc).toContain(`\`WORKERS\` × ${pool + 1} + 1`);
+    // The connection arithmetic's example uses the pool's real default size (plus the LISTEN connection).
+    const pool = defaults.DATABASE_POOL_SIZE as number;
+    expect(doc).toContain(`\`DATABASE_POOL_SIZE\`\n  connections (${pool} by default) plus one`);
+    expect(doc).toContain(`Three machines with \`WORKERS=4\` and two workers: 3 × ${4 * (pool + 1) + 1} + ${2 * (pool + 1)} = `);
   });
 });

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
 
@@ -54,5 +55,68 @@ describe('concurrent writes', () => {
     const deletes = await Promise.all([ids.slice(0, 20), [...ids.slice(10)].reverse()].map((part) => t.request('DELETE', TENANTS, { body: part.map((id) => ({ id })) })));
     expect(deletes.map((d) => d.status)).toEqual([204, 204]);
     expect((await t.get(`${TENANTS}?name__isw=Lock`)).body.count).toBe(0);
+  });
+});
+
+describe('the database connections', () => {
+  // A bounded pool is what lets an operator size PostgreSQL's max_connections for many processes (docs/deploy.md).
+  it.each([[2, (most: number) => expect(most).toBeLessThanOrEqual(3)], [10, (most: number) => expect(most).toBeGreaterThan(3)]])(
+    'holds at most DATABASE_POOL_SIZE=%i connections, besides the one to LISTEN, while it serves a burst of reads and writes',
+    async (size, check) => {
+      const s = await startServer({ settings: { DATABASE_POOL_SIZE: size } });
+      const watcher = new pg.Client({ connectionString: s.server.db.url });
+      await watcher.connect();
+      try {
+        const { body: seeded } = await s.post(TENANTS, Array.from({ length: 10 }, (_, i) => ({ name: `Pool ${i}`, slug: `pool-${i}` })));
+        let most = 0;
+        let busy = true;
+        const watching = (async () => {
+          while (busy) {
+            const { rows } = await watcher.query('select count(*)::int as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
+            most = Math.max(most, rows[0].n);
+          }
+        })();
+        const burst = await Promise.all(Array.from({ length: 40 }, (_, i) => {
+          if (i % 4 === 0) return s.post(TENANTS, Array.from({ length: 5 }, (_, j) => ({ name: `Burst ${i}-${j}`, slug: `burst-${i}-${j}` })));
+          if (i % 4 === 1) return s.request('PATCH', `${TENANTS}${seeded[i % 10].id}/`, { body: { description: `round ${i}` } });
+          if (i % 4 === 2) return s.get(`${TENANTS}?limit=50`);
+          return s.get(`${TENANTS}${seeded[i % 10].id}/`);
+        }));
+        busy = false;
+        await watching;
+        expect(burst.map((r) => r.status).filter((status) => status >= 300)).toEqual([]);
+        expect((await s.get(`${TENANTS}?name__isw=Burst&limit=1`)).body.count).toBe(50);
+        check(most);
+      } finally {
+        await watcher.end();
+        await s.close();
+      }
+    },
+  );
+
+  it('go through PostgreSQL\'s Unix socket when DATABASE_URL names its directory as the host (a database on the same machine)', async () => {
+    const first = await startServer();
+    const tcp = first.server.settings.DATABASE_URL!;
+    const watcher = new pg.Client({ connectionString: tcp });
+    await watcher.connect();
+    try {
+      // Connections through the socket have no client address; the first server's and this one, over TCP, have one.
+      const throughSocket = async () => (await watcher.query("select count(*)::int as n from pg_stat_activity where datname = current_database() and backend_type = 'client backend' and client_addr is null")).rows[0].n;
+      expect(await throughSocket()).toBe(0);
+      const directory = (await watcher.query('show unix_socket_directories')).rows[0].unix_socket_directories.split(',')[0].trim();
+      const socketUrl = new URL(tcp);
+      socketUrl.hostname = encodeURIComponent(directory);
+      const s = await startServer({ joining: first, settings: { DATABASE_URL: socketUrl.toString() } });
+      try {
+        expect((await s.post(TENANTS, { name: 'Local', slug: 'local' })).status).toBe(201);
+        expect((await first.get(`${TENANTS}?slug=local`)).body.count).toBe(1);
+        expect(await throughSocket()).toBeGreaterThan(0);
+      } finally {
+        await s.close();
+      }
+    } finally {
+      await watcher.end();
+      await first.close();
+    }
   });
 });
