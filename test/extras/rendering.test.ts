@@ -148,6 +148,10 @@ describe('config template rendering', () => {
     const badFilter = await render('{{ dcim.Site.objects.filter(status="nope").count() }}');
     expect(badFilter.status).toBe(400);
     expect(badFilter.body.detail).toContain('status');
+    // Text PostgreSQL cannot take is refused before it reaches SQL, as in a query string.
+    const nul = await render('{{ dcim.Site.objects.filter(name="a\\x00b").count() }}');
+    expect(nul.status).toBe(400);
+    expect(nul.body.detail).toContain('Null characters are not allowed.');
 
     const alice = await t.createUser('alice');
     await grant(alice, 'extras.configtemplate', ['add', 'view']);
