@@ -118,7 +118,7 @@ export class CountField extends ComputedField {
    */
   private async loadAll(names: string[], ids: number[], ctx: RenderContext): Promise<Map<number, number>[]> {
     const fields = names.map((name) => ctx.registry.fieldOf(this.model, name) as CountField);
-    const bindings: Record<string, unknown> = { ids };
+    const bindings: Record<string, unknown> = { ids: idArray(ids) };
     const parts = await Promise.all(fields.map(async (field, k) => {
       const { model, table, column, counted } = field.sourceIn(ctx.registry);
       // Only what the reader may view counts, where the reader says so.
@@ -127,11 +127,11 @@ export class CountField extends ComputedField {
       const visible = countable ? ` and s.${counted} in (:visible${k})` : '';
       return field.cumulative
         ? `select ${k} as k, sub.root as id, count(distinct s.${counted})::int as n from sub join ${table} s on ${field.tiedTo(ctx.registry, 'sub.id')}${visible} group by sub.root`
-        : `select ${k} as k, s.${column} as id, count(distinct s.${counted})::int as n from ${table} s where ${field.tiedTo(ctx.registry, 'any(:ids)')}${visible} group by s.${column}`;
+        : `select ${k} as k, s.${column} as id, count(distinct s.${counted})::int as n from ${table} s where ${field.tiedTo(ctx.registry, 'any(cast(:ids as integer[]))')}${visible} group by s.${column}`;
     }));
     const owner = this.model.table;
     const subtree = fields.some((f) => f.cumulative)
-      ? `with recursive sub(root, id) as (select id, id from ${owner} where id = any(:ids) union select sub.root, t.id from ${owner} t join sub on t.parent_id = sub.id) `
+      ? `with recursive sub(root, id) as (select id, id from ${owner} where id = any(cast(:ids as integer[])) union select sub.root, t.id from ${owner} t join sub on t.parent_id = sub.id) `
       : '';
     const { rows } = (await ctx.db.raw(`${subtree}${parts.join(' union all ')}`, bindings as Knex.ValueDict)) as { rows: { k: number; id: number; n: number }[] };
     const counts = names.map(() => new Map<number, number>());

@@ -1,4 +1,4 @@
-import { ReadOnlyField, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, idArray, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
 
 /** An ASN range's `asn_count`: the ASNs between its start and end, for a whole page in one query. */
 export class AsnCount extends ReadOnlyField {
@@ -21,8 +21,8 @@ export class AsnCount extends ReadOnlyField {
     const { rows: counts } = ids.length
       ? ((await ctx.db.raw(
           `select r.id, count(a.id)::int as n from ipam_asnrange r join ipam_asn a on a.asn between r.start and r."end"
-           where r.id = any(:ids)${countable ? ' and a.id in (:visible)' : ''} group by r.id`,
-          countable ? { ids, visible: countable.ids } : { ids },
+           where r.id = any(cast(:ids as integer[]))${countable ? ' and a.id in (:visible)' : ''} group by r.id`,
+          countable ? { ids: idArray(ids), visible: countable.ids } : { ids: idArray(ids) },
         )) as { rows: { id: number; n: number }[] })
       : { rows: [] };
     const byRange = new Map(counts.map((c) => [c.id, c.n]));

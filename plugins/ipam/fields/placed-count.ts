@@ -56,15 +56,15 @@ export class PlacedCount extends ComputedField {
   private sources(ctx: RenderContext, visible: string): string[] {
     const type = (model: string) => ctx.registry.objectTypes.idOf(`dcim.${model}`) ?? 0;
     const { table, field } = this;
-    const parts = [`select p.${field}_id as id from ${table} p where p.${field}_type_id = ${type(this.place)} and p.${field}_id = any(:ids)${visible}`];
+    const parts = [`select p.${field}_id as id from ${table} p where p.${field}_type_id = ${type(this.place)} and p.${field}_id = any(cast(:ids as integer[]))${visible}`];
     const viaSite = this.place === 'site' ? 'id' : SITE_COLUMN[this.place];
     if (viaSite) {
       if (this.place !== 'site') {
-        parts.push(`select s.${viaSite} as id from ${table} p join dcim_site s on s.id = p.${field}_id where p.${field}_type_id = ${type('site')} and s.${viaSite} = any(:ids)${visible}`);
+        parts.push(`select s.${viaSite} as id from ${table} p join dcim_site s on s.id = p.${field}_id where p.${field}_type_id = ${type('site')} and s.${viaSite} = any(cast(:ids as integer[]))${visible}`);
       }
       parts.push(
         `select s.${viaSite} as id from ${table} p join dcim_location l on l.id = p.${field}_id join dcim_site s on s.id = l.site_id
-         where p.${field}_type_id = ${type('location')} and s.${viaSite} = any(:ids)${visible}`,
+         where p.${field}_type_id = ${type('location')} and s.${viaSite} = any(cast(:ids as integer[]))${visible}`,
       );
     }
     return parts;

@@ -1,4 +1,4 @@
-import { ReadOnlyField, not, or, parseWholeNumber, type FieldRenderer, type FilterNode, type QueryFilter, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, idArray, not, or, parseWholeNumber, type FieldRenderer, type FilterNode, type QueryFilter, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
 
 type Measure = 'children' | 'depth';
 
@@ -38,8 +38,8 @@ export class PrefixTreeField extends ReadOnlyField {
       const { rows: found } = (await ctx.db.raw(
         `select p.id, (select count(*)::int from ipam_prefix c where ${RELATED.children}${visible}) as children,
            (select count(*)::int from ipam_prefix c where ${RELATED.depth}${visible}) as depth
-         from ipam_prefix p where p.id = any(:ids)`,
-        countable ? { ids, visible: countable.ids } : { ids },
+         from ipam_prefix p where p.id = any(cast(:ids as integer[]))`,
+        countable ? { ids: idArray(ids), visible: countable.ids } : { ids: idArray(ids) },
       )) as { rows: (Record<Measure, number> & { id: number })[] };
       return new Map(found.map((r) => [r.id, r]));
     });

@@ -1,4 +1,4 @@
-import { ReadOnlyField, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, idArray, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
 
 type Resource = 'vcpus' | 'memory' | 'disk';
 
@@ -25,8 +25,8 @@ export class AllocatedField extends ReadOnlyField {
       if (!ids.length) return new Map<number, Record<Resource, string | null>>();
       const { rows: found } = (await ctx.db.raw(
         `select cluster_id as id, sum(vcpus)::text as vcpus, sum(memory)::text as memory, sum(disk)::text as disk
-         from virtualization_virtualmachine where cluster_id = any(?) group by cluster_id`,
-        [ids],
+         from virtualization_virtualmachine where cluster_id = any(?::integer[]) group by cluster_id`,
+        [idArray(ids)],
       )) as { rows: (Record<Resource, string | null> & { id: number })[] };
       return new Map(found.map((r) => [r.id, r]));
     });
