@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { ComputedField, type RenderContext } from '../../../kernel/index.js';
+import { ComputedField, idArray, type RenderContext } from '../../../kernel/index.js';
 
 /** The counted-on kind of place, and how a site or location reaches it. */
 type Place = 'region' | 'sitegroup' | 'site' | 'location';
@@ -30,7 +30,7 @@ export class PlacedCount extends ComputedField {
   /** Every placed count of the model (a site's prefixes and circuits) for the page, in one statement. */
   private async loadAll(ids: number[], ctx: RenderContext): Promise<Record<string, Map<number, number>>> {
     const fields = ctx.registry.outputFields(this.model, 'full').filter((f): f is PlacedCount => f instanceof PlacedCount);
-    const bindings: Record<string, unknown> = { ids };
+    const bindings: Record<string, unknown> = { ids: idArray(ids) };
     const parts = await Promise.all(
       fields.map(async (field, k) => {
         // Only what the reader may view counts, where the reader says so (GraphQL).
