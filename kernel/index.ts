@@ -9,7 +9,7 @@ export { detailId, detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, RequestHook } from './app/surface.js';
 export { drawnIds, insertAll, inBatches, type InsertOptions } from './db/batches.js';
 export { writeBehind } from './db/write-behind.js';
-export { idArray } from './db/typed-arrays.js';
+export { idArray, whereIdIn } from './db/typed-arrays.js';
 export type { MetricsDeclarations, MetricSpec, CounterMetric, HistogramMetric, GaugeMetric, Labels } from './metrics/registry.js';
 export type { GraphqlContribution, GraphqlFieldContribution } from './graphql/contribution.js';
 export type { FilterContribution } from './graphql/filters.js';

@@ -16,6 +16,8 @@ import type { Relate, Walk } from './walk.js';
 export interface SelectedSql {
   sql: string;
   bindings: Knex.Value[];
+  /** A derived table `sql` reads under `alias`, left-joined to the row `t` on its column `id`. */
+  joined?: { alias: string; sql: string; bindings: Knex.Value[] };
 }
 
 /** A column a field stores, in terms the entity schema and migrations understand. */

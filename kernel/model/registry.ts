@@ -215,7 +215,10 @@ export class ModelRegistry {
     whereIdIn(qb, 't.id', ids);
     for (const field of new Set(fieldSets.flat())) {
       const selected = field.selected(ids);
-      if (selected) qb.select(ctx.db.raw(`${selected.sql} as ??`, [...selected.bindings, field.name]));
+      if (!selected) continue;
+      qb.select(ctx.db.raw(`${selected.sql} as ??`, [...selected.bindings, field.name]));
+      const { joined } = selected;
+      if (joined) qb.leftJoin(ctx.db.raw(`(${joined.sql}) as ??`, [...joined.bindings, joined.alias]), `${joined.alias}.id`, 't.id');
     }
     applyOrdering(qb, model, model.ordering, this);
     const rows = (await qb) as Row[];

@@ -169,11 +169,11 @@ const pageCounts = new WeakMap<RenderContext, Batcher>();
 export class DepthField extends ComputedField {
   /**
    * Nested (a site's region), the depth is selected with the rows, no query of its own: the depths of every id read,
-   * walked up once into a map (PostgreSQL computes an uncorrelated subquery once a statement), then looked up per
-   * row. A walk per row, correlated, took about three times as long to run for a page's 50 tenant groups.
+   * walked up once and joined by id. For a page's 43 tenant groups PostgreSQL spends about 130 µs on that, against
+   * 230 µs when the depths were gathered into a JSON map looked up per row, and three times that walking per row.
    */
   override selected(ids: readonly number[]): SelectedSql {
-    return { sql: `((select jsonb_object_agg(d.id, d.depth) from (${this.depthsOf()}) d) ->> t.id::text)::int`, bindings: [idArray(ids)] };
+    return { sql: 'depths.depth', bindings: [], joined: { alias: 'depths', sql: this.depthsOf(), bindings: [idArray(ids)] } };
   }
 
   /** The depth of each object whose id is in `?` (an integer array), as rows (id, depth). */

@@ -1,5 +1,6 @@
 import { naturalKey, relationFilter, type QueryFilter } from '../../filters/builders.js';
 import { insertAll } from '../../db/batches.js';
+import { whereIdIn } from '../../db/typed-arrays.js';
 import type { Comparison } from '../../filters/compile.js';
 import type { WriteContext, WriteScope } from '../../write/context.js';
 import type { ValueSchema } from '../description.js';
@@ -70,7 +71,7 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
   /** The links of `ids`, in the target model's ordering, with the nested targets. */
   private async linked(ids: number[], ctx: RenderContext): Promise<Map<number, JsonObject[]>> {
     const { table, source, target } = this.join;
-    const links: { source: number; target: number }[] = ids.length ? await ctx.db(table).select({ source, target }).whereIn(source, ids) : [];
+    const links: { source: number; target: number }[] = ids.length ? await ctx.db(table).select({ source, target }).modify(whereIdIn, source, ids) : [];
     const nested = await ctx.registry.loadNested(ctx.registry.get(this.target), links.map((l) => l.target), ctx);
     // Lists follow the target model's ordering, which loadNested applied.
     const position = new Map([...nested.keys()].map((id, i) => [id, i]));

@@ -1,5 +1,5 @@
 import {
-  ValidationError, appendTo, insertAll, isStoredId, relationCondition, writeBehind,
+  ValidationError, appendTo, insertAll, isStoredId, relationCondition, whereIdIn, writeBehind,
   type Comparison, type Memo, type ModelRegistry, type Walk, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
 } from '../../../kernel/index.js';
 import { SideTableField } from './side-table.js';
@@ -71,7 +71,7 @@ export class TagsField extends SideTableField {
     const written = ids.map((id) => ctx.memo.recall<number[]>(this.storedKey(id)));
     const links = (written.every(Boolean)
       ? ids.flatMap((id, n) => written[n]!.map((tagId) => ({ object_id: id, tag_id: tagId })))
-      : await ctx.db(TAGGED_ITEMS).select('object_id', 'tag_id').where('object_type_id', this.typeId(ctx.registry)).whereIn('object_id', ids)) as {
+      : await ctx.db(TAGGED_ITEMS).select('object_id', 'tag_id').where('object_type_id', this.typeId(ctx.registry)).modify(whereIdIn, 'object_id', ids)) as {
       object_id: number;
       tag_id: number;
     }[];
