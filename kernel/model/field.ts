@@ -420,13 +420,19 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
   // ---- ordering
 
   /**
-   * Orders by this field; the default orders by its first column. A secret orders nothing (its order would tell of
-   * it), nor does a `json` column (PostgreSQL has no order for it): such terms are dropped as unknown ones are.
+   * The column of its own row this field orders by, which an index can serve; undefined when it orders by none
+   * (below) or needs more (a relation orders by its target's fields). The default is its first column. A secret
+   * orders nothing (its order would tell of it), nor does a `json` column (PostgreSQL has no order for it).
    */
-  order(step: OrderStep): void {
+  orderColumn(): string | undefined {
     const [column] = this.columns();
-    if (!column || step.rest.length || this.secret || column.type === 'json') return;
-    step.qb.orderBy(`${step.alias}.${column.name}`, step.desc ? 'desc' : 'asc');
+    return column && !this.secret && column.type !== 'json' ? column.name : undefined;
+  }
+
+  /** Orders by this field: by its `orderColumn`, unless it has none (the term is then dropped, as unknown ones are). */
+  order(step: OrderStep): void {
+    const column = this.orderColumn();
+    if (column && !step.rest.length) step.qb.orderBy(`${step.alias}.${column}`, step.desc ? 'desc' : 'asc');
   }
 
   // ---- change log

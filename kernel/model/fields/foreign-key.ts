@@ -138,6 +138,10 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
     });
   }
 
+  override orderColumn(): undefined {
+    return undefined;
+  }
+
   /** A related path orders by the target's field; the relation alone by the target's own ordering. */
   override order(step: OrderStep): void {
     const target = step.registry.get(this.target);

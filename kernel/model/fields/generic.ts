@@ -265,6 +265,10 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
     else c.qb.whereNotNull(`${c.alias}.${this.idKey}`);
   }
 
+  override orderColumn(): undefined {
+    return undefined;
+  }
+
   /** By type, then id (NetBox orders by `<name>_type`, `<name>_id`). */
   override order(step: OrderStep): void {
     if (step.rest.length) return;

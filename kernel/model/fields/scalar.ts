@@ -4,7 +4,6 @@ import { SCALAR_LOOKUPS, type Lookups } from '../../filters/lookups.js';
 import { parseBoolean, parseDateParam, parseDateTimeParam, parseNumber, parseWholeNumber } from '../../filters/values.js';
 import type { ValueSchema } from '../description.js';
 import { Field, type Column, type CommonOptions, type GeneratedColumn, type WriteValues } from '../field.js';
-import type { OrderStep } from '../ordering.js';
 import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../types.js';
 import { INT_MAX, wholeNumber } from '../values.js';
 import { formatDate, formatDateTime, parseDate, parseDateTime } from './time.js';
@@ -143,9 +142,8 @@ export class StringField<O extends StringOptions = StringOptions> extends Scalar
   }
 
   /** A natural name orders by its key, which PostgreSQL computes on every write: nothing to compute per read. */
-  override order(step: OrderStep): void {
-    if (!this.options.natural) return super.order(step);
-    if (!step.rest.length) step.qb.orderBy(`${step.alias}.${this.naturalKey}`, step.desc ? 'desc' : 'asc');
+  override orderColumn(): string | undefined {
+    return this.options.natural ? this.naturalKey : super.orderColumn();
   }
 
   private get naturalKey(): string {

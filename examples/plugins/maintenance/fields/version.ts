@@ -83,6 +83,11 @@ export class VersionField extends ScalarField {
     };
   }
 
+  /** It orders by its numbers, which no plain index on its column serves (`indexes` adds one that does). */
+  override orderColumn(): undefined {
+    return undefined;
+  }
+
   override order(step: OrderStep): void {
     if (!step.rest.length) step.qb.orderByRaw(`${numbers('??')} ${step.desc ? 'desc' : 'asc'}`, [`${step.alias}.${this.name}`]);
   }
