@@ -1,5 +1,6 @@
 /** Python dict operations over both representations: JSON objects (string keys) and template-made PyDicts. */
 import { raise } from './errors.js';
+import { charge, chargeList, chargeStr, DICT_BYTES, entryBytes, listBytes, PAIR_BYTES } from './meter.js';
 import { Float, isDict, isTuple, MISSING, PyDict, Undefined, type Dict, type PlainObject } from './values.js';
 
 const identities = new WeakMap<object, number>();
@@ -12,7 +13,16 @@ export function hashKey(v: unknown): string {
   if (v instanceof Float) return 'n' + String(v.value);
   if (v === null || v === undefined) return 'N';
   if (v instanceof Undefined) return 'U';
-  if (isTuple(v)) return 't' + JSON.stringify(v.map(hashKey));
+  if (isTuple(v)) {
+    // Each item's key prefixed by its length: unambiguous, and linear in the depth (JSON would escape nested quotes
+    // again at every level).
+    charge(2 * listBytes(v.length));
+    const parts = v.map(hashKey);
+    let length = 1;
+    for (const p of parts) length += p.length + 8;
+    chargeStr(length);
+    return 't' + parts.map((p) => `${p.length}:${p}`).join('');
+  }
   if (Array.isArray(v)) raise('TypeError', "unhashable type: 'list'");
   if (isDict(v)) raise('TypeError', "unhashable type: 'dict'");
   if (typeof v !== 'object' && typeof v !== 'function') return 'o' + typeof v;
@@ -28,6 +38,7 @@ export function ownValue(o: object, key: string): unknown {
 }
 
 export function newDict(entries: Iterable<readonly [unknown, unknown]> = []): PyDict {
+  charge(DICT_BYTES);
   const d = new PyDict();
   for (const [k, v] of entries) dictSet(d, k, v);
   return d;
@@ -38,12 +49,23 @@ export function dictSize(d: Dict): number {
 }
 
 export function dictKeys(d: Dict): unknown[] {
-  return d instanceof PyDict ? [...d.entries.values()].map(([k]) => k) : Object.keys(d);
+  chargeList(dictSize(d));
+  if (!(d instanceof PyDict)) return Object.keys(d);
+  const out = new Array<unknown>(d.entries.size);
+  let i = 0;
+  for (const [k] of d.entries.values()) out[i++] = k;
+  return out;
 }
 
+/** The (key, value) pairs, as new arrays the caller may keep or freeze. */
 export function dictItems(d: Dict): [unknown, unknown][] {
-  if (d instanceof PyDict) return [...d.entries.values()].map(([k, v]) => [k, v]);
-  return Object.keys(d).map((k) => [k, ownValue(d, k)]);
+  const size = dictSize(d);
+  charge((d instanceof PyDict ? 1 : 2) * listBytes(size) + size * PAIR_BYTES);
+  if (!(d instanceof PyDict)) return Object.keys(d).map((k) => [k, ownValue(d, k)]);
+  const out = new Array<[unknown, unknown]>(size);
+  let i = 0;
+  for (const [k, v] of d.entries.values()) out[i++] = [k, v];
+  return out;
 }
 
 /** The value for `key`, or MISSING. Raises TypeError for an unhashable key, as Python does. */
@@ -61,10 +83,12 @@ export function dictSet(d: Dict, key: unknown, value: unknown): void {
   const hash = hashKey(key);
   if (d instanceof PyDict) {
     const old = d.entries.get(hash);
+    charge(old ? PAIR_BYTES : entryBytes(key));
     d.entries.set(hash, [old ? old[0] : key, value]);
     return;
   }
   if (typeof key !== 'string') raise('TypeError', 'keys of a dict from JSON data must be strings');
+  if (ownValue(d, key) === MISSING) charge(entryBytes(key));
   // defineProperty, not assignment: a '__proto__' key must stay data, never reach the prototype.
   Object.defineProperty(d, key, { value, writable: true, enumerable: true, configurable: true });
 }

@@ -42,3 +42,13 @@ export class PyError extends Error {
 export function raise(type: PyErrorType, message: string): never {
   throw new PyError(type, message);
 }
+
+/**
+ * Python's MemoryError: the render would pass its allocation budget (meter.ts). Not a PyError on purpose: filters and
+ * tests catch PyErrors by class (`default`, `is defined`, `int`'s fallbacks), and none may swallow this one.
+ */
+export class MemoryLimitError extends Error {
+  constructor() {
+    super('MemoryError: the template would use more memory than a render may use');
+  }
+}

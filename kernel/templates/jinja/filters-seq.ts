@@ -3,6 +3,18 @@ import { bind, toInt } from './args.js';
 import { dictGet, dictItems, hashKey } from './dicts.js';
 import type { Environment } from './environment.js';
 import { PyError, raise } from './errors.js';
+import {
+  charge,
+  chargeList,
+  chargeStr,
+  countOccurrences,
+  entryBytes,
+  ITEM_BYTES,
+  joined,
+  listBytes,
+  OBJECT_BYTES,
+  PUSHED_LIST_BYTES,
+} from './meter.js';
 import { binary } from './operators.js';
 import { eq, iterate, order, pyLen, sortCompare, toList, truthy } from './protocol.js';
 import { failUndefined, pyStr, typeName } from './python.js';
@@ -22,12 +34,19 @@ import {
 
 export type FilterFn = (env: Environment, value: unknown, args: unknown[], kwargs: Kwargs) => unknown;
 
-const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v);
+const lower = (v: unknown) => {
+  if (typeof v !== 'string') return v;
+  chargeStr(v.length);
+  return v.toLowerCase();
+};
 
 /** Jinja's _prepare_attribute_parts: `'a.0.b'` → ['a', 0, 'b']. */
 function parts(attribute: unknown): unknown[] {
   if (attribute === null || attribute === undefined) return [];
-  if (typeof attribute === 'string') return attribute.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  if (typeof attribute === 'string') {
+    chargeList(2 * (countOccurrences(attribute, '.') + 1));
+    return attribute.split('.').map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+  }
   return [attribute];
 }
 
@@ -51,10 +70,14 @@ function attrGetter(
 
 /** Jinja's make_multi_attrgetter (`sort(attribute='a,b')`). */
 function multiAttrGetter(env: Environment, attribute: unknown, postprocess: ((v: unknown) => unknown) | null) {
+  if (typeof attribute === 'string') chargeList(2 * (countOccurrences(attribute, ',') + 1));
   const getters = (typeof attribute === 'string' ? attribute.split(',') : [attribute]).map((a) =>
     attrGetter(env, a, postprocess),
   );
-  return (item: unknown): unknown[] => getters.map((g) => g(item));
+  return (item: unknown): unknown[] => {
+    chargeList(getters.length);
+    return getters.map((g) => g(item));
+  };
 }
 
 function generator(name: string, items: () => Generator<unknown>): PyIterator {
@@ -62,6 +85,8 @@ function generator(name: string, items: () => Generator<unknown>): PyIterator {
 }
 
 function sortBy<T>(items: T[], key: (item: T) => unknown, reverse: boolean): T[] {
+  // The keyed copy (an object an item) and the sorted one.
+  charge(2 * listBytes(items.length) + items.length * OBJECT_BYTES);
   const keyed = items.map((item) => ({ item, key: key(item) }));
   keyed.sort((a, b) => (reverse ? sortCompare(b.key, a.key) : sortCompare(a.key, b.key)));
   return keyed.map(({ item }) => item);
@@ -89,7 +114,8 @@ function minMax(env: Environment, value: unknown, args: unknown[], kwargs: Kwarg
   const key = attrGetter(env, attribute, truthy(caseSensitive) ? null : lower);
   let best = items[0];
   let bestKey = key(best);
-  for (const item of items.slice(1)) {
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i];
     const k = key(item);
     if (name === 'min' ? order('<', k, bestKey) : order('>', k, bestKey)) [best, bestKey] = [item, k];
   }
@@ -138,7 +164,8 @@ export const SEQUENCE_FILTERS: [string, FilterFn][] = [
     'last',
     (env, value, args, kwargs) => {
       bind('last', args, kwargs, []);
-      const items = reversed(value);
+      // A list's last item needs no reversed copy.
+      const items = Array.isArray(value) ? value.slice(-1) : reversed(value);
       return items.length === 0 ? env.undefined('No last item, sequence was empty.') : items[0];
     },
   ],
@@ -150,6 +177,7 @@ export const SEQUENCE_FILTERS: [string, FilterFn][] = [
       const n = pyLen(value);
       if (n === 0) return env.undefined('No random item, sequence was empty.');
       const i = Math.floor(Math.random() * n);
+      if (Array.isArray(value)) return value[i];
       if (!isDict(value)) return toList(value)[i];
       const item = dictGet(value, i);
       if (item === MISSING) raise('KeyError', String(i));
@@ -160,7 +188,7 @@ export const SEQUENCE_FILTERS: [string, FilterFn][] = [
     'reverse',
     (_env, value, args, kwargs) => {
       bind('reverse', args, kwargs, []);
-      if (typeof value === 'string') return chars(value).reverse().join('');
+      if (typeof value === 'string') return joined(chars(value).reverse());
       let items: unknown[] | null = null;
       try {
         items = reversed(value);
@@ -184,9 +212,12 @@ export const SEQUENCE_FILTERS: [string, FilterFn][] = [
     (env, value, args, kwargs) => {
       const [d = '', attribute = null] = bind('join', args, kwargs, ['d', 'attribute']);
       const get = attribute === null ? (x: unknown) => x : attrGetter(env, attribute);
-      return toList(value)
-        .map((x) => pyStr(get(x)))
-        .join(pyStr(d));
+      const items = toList(value);
+      chargeList(items.length);
+      return joined(
+        items.map((x) => pyStr(get(x))),
+        pyStr(d),
+      );
     },
   ],
   [
@@ -228,6 +259,7 @@ export const SEQUENCE_FILTERS: [string, FilterFn][] = [
       if (!isDict(value)) raise('TypeError', `'${typeName(value)}' object has no attribute 'items'`);
       const pos = by === 'key' ? 0 : 1;
       const items = dictItems(value).map((pair) => tuple(pair));
+      chargeList(items.length);
       return sortBy(items, (item) => (truthy(caseSensitive) ? item[pos] : lower(item[pos])), truthy(reverse));
     },
   ],
@@ -252,6 +284,7 @@ export const SEQUENCE_FILTERS: [string, FilterFn][] = [
         for (const item of iterate(value)) {
           const k = hashKey(key(item));
           if (!seen.has(k)) {
+            charge(entryBytes(k));
             seen.add(k);
             yield item;
           }
@@ -275,9 +308,16 @@ export const SEQUENCE_FILTERS: [string, FilterFn][] = [
       for (const item of sortBy(toList(value), key, false)) {
         const k = key(item);
         const last = groups[groups.length - 1];
-        if (last !== undefined && eq(last.key, k)) last.items.push(item);
-        else groups.push({ key: k, items: [item] });
+        charge(ITEM_BYTES);
+        if (last !== undefined && eq(last.key, k)) {
+          if (last.items.length === 1) charge(PUSHED_LIST_BYTES);
+          last.items.push(item);
+        } else {
+          charge(OBJECT_BYTES + listBytes(1));
+          groups.push({ key: k, items: [item] });
+        }
       }
+      chargeList(groups.length);
       const shown = attrGetter(env, attribute, null, dflt);
       return groups.map((g) => groupTuple(sensitive ? g.key : shown(g.items[0]), g.items));
     },
@@ -322,10 +362,15 @@ export const SEQUENCE_FILTERS: [string, FilterFn][] = [
             yield tmp;
             tmp = [];
           }
+          if (tmp.length === 0) charge(PUSHED_LIST_BYTES);
+          else if (tmp.length >= 16) charge(ITEM_BYTES);
           tmp.push(item);
         }
         if (tmp.length > 0) {
-          if (fillWith !== null && tmp.length < size) tmp.push(...Array<unknown>(size - tmp.length).fill(fillWith));
+          if (fillWith !== null && tmp.length < size) {
+            charge((size - tmp.length) * ITEM_BYTES);
+            while (tmp.length < size) tmp.push(fillWith);
+          }
           yield tmp;
         }
       });
@@ -344,6 +389,7 @@ export const SEQUENCE_FILTERS: [string, FilterFn][] = [
         for (let i = 0; i < n; i++) {
           const start = offset + i * per;
           if (i < withExtra) offset += 1;
+          chargeList(offset + (i + 1) * per - start + 1);
           const tmp = seq.slice(start, offset + (i + 1) * per);
           if (fillWith !== null && i >= withExtra) tmp.push(fillWith);
           yield tmp;

@@ -6,6 +6,7 @@ import type { Environment } from './environment.js';
 import { PyError, raise } from './errors.js';
 import { SEQUENCE_FILTERS, type FilterFn } from './filters-seq.js';
 import { toJson } from './json.js';
+import { chargeStr, countMatches } from './meter.js';
 import { methodOf } from './methods.js';
 import { pyFloat, pyInt } from './numbers.js';
 import { binary } from './operators.js';
@@ -133,7 +134,12 @@ const STRING_FILTERS: [string, FilterFn][] = [
     (_env, value, args, kwargs) => {
       const [width = 4, first = false, blank = false] = bind('indent', args, kwargs, ['width', 'first', 'blank']);
       if (typeof value !== 'string') binary('+', value, '\n');
-      const indention = typeof width === 'string' ? width : ' '.repeat(Math.max(0, toInt(width)));
+      let indention = width as string;
+      if (typeof width !== 'string') {
+        const w = Math.max(0, toInt(width));
+        chargeStr(w);
+        indention = ' '.repeat(w);
+      }
       return indent(value as string, indention, truthy(first), truthy(blank));
     },
   ],
@@ -153,7 +159,7 @@ const STRING_FILTERS: [string, FilterFn][] = [
       );
     },
   ],
-  ['lower', onStr('lower', [], (s) => s.toLowerCase())],
+  ['lower', onStr('lower', [], (s) => (chargeStr(s.length), s.toLowerCase()))],
   ['pprint', (_env, value, args, kwargs) => (bind('pprint', args, kwargs, []), pformat(value))],
   [
     'replace',
@@ -197,9 +203,9 @@ const STRING_FILTERS: [string, FilterFn][] = [
       raise('TypeError', `'${typeName(value)}' object has no attribute 'rsplit'`);
     },
   ],
-  ['upper', onStr('upper', [], (s) => s.toUpperCase())],
+  ['upper', onStr('upper', [], (s) => (chargeStr(s.length), s.toUpperCase()))],
   ['urlencode', (_env, value, args, kwargs) => (bind('urlencode', args, kwargs, []), urlencode(value))],
-  ['wordcount', onStr('wordcount', [], (s) => s.match(/[\p{L}\p{N}_]+/gu)?.length ?? 0)],
+  ['wordcount', onStr('wordcount', [], (s) => countMatches(/[\p{L}\p{N}_]+/gu, s))],
   [
     'wordwrap',
     (env, value, args, kwargs) => {

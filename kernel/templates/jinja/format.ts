@@ -3,8 +3,9 @@ import { formatExp, formatFixed, formatGeneral, floatRepr } from './decimal.js';
 import { dictGet } from './dicts.js';
 import { raise } from './errors.js';
 import { MAX_REPEAT } from './limits.js';
+import { charge, chargeStr, countOccurrences, MATCH_BYTES } from './meter.js';
 import { intStr, pyRepr, pyStr, typeName } from './python.js';
-import { chars, strLength } from './pystring.js';
+import { strLength, substring } from './pystring.js';
 import { isDict, isFloat, isNumber, isTuple, MISSING, PyRange, toNumber, Undefined, type Kwargs } from './values.js';
 
 interface Spec {
@@ -43,6 +44,7 @@ function pad(body: string, sign: string, s: Spec, defaultAlign: string): string 
   if (s.width > MAX_REPEAT) raise('OverflowError', `field width larger than ${MAX_REPEAT}`);
   const len = strLength(sign + body);
   if (len >= s.width) return sign + body;
+  chargeStr(s.width);
   const fill = s.fill.repeat(s.width - len);
   switch (s.align || defaultAlign) {
     case '<':
@@ -79,7 +81,13 @@ function formatInt(n: number, s: Spec): string {
   return pad(prefix + digits, signOf(n < 0, s), s, '>');
 }
 
+/** Digits a precision asks for (`'%.9999999f'`), charged before they are made. */
+function chargePrecision(precision: number | null): void {
+  if (precision !== null) chargeStr(precision);
+}
+
 function formatFloat(x: number, s: Spec, isInteger: boolean): string {
+  chargePrecision(s.precision);
   const negative = x < 0 || Object.is(x, -0);
   const a = Math.abs(x);
   const upper = s.type === 'E' || s.type === 'F' || s.type === 'G';
@@ -123,7 +131,7 @@ function formatValue(value: unknown, spec: string): string {
     if (s.grouping) raise('ValueError', `Cannot specify '${s.grouping}' with 's'.`);
     if (s.type !== '' && s.type !== 's')
       raise('ValueError', `Unknown format code '${s.type}' for object of type 'str'`);
-    const body = s.precision === null ? value : chars(value).slice(0, s.precision).join('');
+    const body = s.precision === null ? value : substring(value, 0, s.precision);
     return pad(body, '', s, '<');
   }
   if (!isNumber(value)) raise('TypeError', `unsupported format string passed to ${typeName(value)}.__format__`);
@@ -178,8 +186,10 @@ export function strFormat(fmt: string, args: unknown[], kwargs: Kwargs, access: 
     }
     return value;
   };
-  const render = (text: string, depth: number): string =>
-    text.replace(/\{\{|\}\}|\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}|[{}]/g, (token, body: string | undefined) => {
+  // V8 keeps every match, then copies the pieces into the result: both are charged before the copy.
+  const render = (text: string, depth: number): string => {
+    charge(MATCH_BYTES * (countOccurrences(text, '{') + countOccurrences(text, '}')) + 2 * text.length);
+    return text.replace(/\{\{|\}\}|\{([^{}]*(?:\{[^{}]*\}[^{}]*)*)\}|[{}]/g, (token, body: string | undefined) => {
       if (token === '{{') return '{';
       if (token === '}}') return '}';
       if (body === undefined) raise('ValueError', `Single '${token}' encountered in format string`);
@@ -189,8 +199,11 @@ export function strFormat(fmt: string, args: unknown[], kwargs: Kwargs, access: 
       let value = field(m[1]);
       if (m[2] === 'r' || m[2] === 'a') value = pyRepr(value);
       else if (m[2] === 's') value = pyStr(value);
-      return formatValue(value, render(m[3] ?? '', depth + 1));
+      const out = formatValue(value, render(m[3] ?? '', depth + 1));
+      chargeStr(out.length);
+      return out;
     });
+  };
   return render(fmt, 0);
 }
 
@@ -198,12 +211,13 @@ const PERCENT = /%(?:\(([^)]*)\))?([-+ #0]*)(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.)?/g
 
 /** Python's printf-style `fmt % args`. */
 export function percentFormat(fmt: string, args: unknown): string {
-  const list = isTuple(args) ? [...args] : [args];
+  const list = isTuple(args) ? args : [args];
   const mapping = isDict(args) ? args : null;
   // Python does not complain about unused arguments when the operand has __getitem__ (a list, a dict, ...).
   const lenient =
     !isTuple(args) && (Array.isArray(args) || isDict(args) || args instanceof PyRange || args instanceof Undefined);
   let next = 0;
+  charge(MATCH_BYTES * countOccurrences(fmt, '%') + 2 * fmt.length);
   const take = (): unknown => {
     if (next >= list.length) raise('TypeError', 'not enough arguments for format string');
     return list[next++];
@@ -232,7 +246,9 @@ export function percentFormat(fmt: string, args: unknown): string {
         precision,
         type,
       };
-      return percentOne(value, spec);
+      const piece = percentOne(value, spec);
+      chargeStr(piece.length);
+      return piece;
     },
   );
   if (next < list.length && !lenient) raise('TypeError', 'not all arguments converted during string formatting');
@@ -245,7 +261,7 @@ function percentOne(value: unknown, s: Spec): string {
     case 'r':
     case 'a': {
       const text = s.type === 's' ? pyStr(value) : pyRepr(value);
-      return pad(s.precision === null ? text : chars(text).slice(0, s.precision).join(''), '', s, '>');
+      return pad(s.precision === null ? text : substring(text, 0, s.precision), '', s, '>');
     }
     case 'c': {
       const c =
@@ -271,7 +287,10 @@ function percentOne(value: unknown, s: Spec): string {
       const base = s.type === 'o' ? 8 : s.type === 'x' || s.type === 'X' ? 16 : 10;
       let digits = base === 10 ? intStr(Math.abs(n)) : Math.abs(n).toString(base);
       if (s.type === 'X') digits = digits.toUpperCase();
-      if (s.precision !== null) digits = digits.padStart(s.precision, '0');
+      if (s.precision !== null) {
+        chargePrecision(s.precision);
+        digits = digits.padStart(s.precision, '0');
+      }
       const prefix = s.alt && base !== 10 ? `0${s.type === 'o' ? 'o' : s.type}` : '';
       return pad(prefix + digits, signOf(n < 0, s), s, '>');
     }
@@ -286,6 +305,7 @@ function percentOne(value: unknown, s: Spec): string {
       const a = Math.abs(x);
       const upper = s.type === s.type.toUpperCase();
       const prec = s.precision ?? 6;
+      chargePrecision(prec);
       const body =
         s.type === 'e' || s.type === 'E'
           ? formatExp(a, prec, upper)

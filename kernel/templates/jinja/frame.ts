@@ -2,6 +2,7 @@
 import type * as A from './ast.js';
 import type { Parsed } from './environment.js';
 import { TemplateError } from './errors.js';
+import { charge, chargeStr, ITEM_BYTES } from './meter.js';
 import type { Scope } from './scope.js';
 
 /** A render's output, or a captured body's: it fails as soon as it passes maxOutput. */
@@ -16,10 +17,14 @@ export class Output {
     this.length += s.length;
     if (this.limit !== undefined && this.length > this.limit)
       throw new TemplateError(`Output exceeds ${this.limit} characters`);
+    charge(ITEM_BYTES);
     this.parts.push(s);
   }
 
   toString(): string {
+    if (this.parts.length === 1) return this.parts[0];
+    // The join copies every part: a macro's or a captured block's output is a new string each time.
+    chargeStr(this.length);
     return this.parts.join('');
   }
 }

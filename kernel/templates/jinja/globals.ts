@@ -1,8 +1,9 @@
 /** Jinja's default globals: range (with the sandbox's size limit), lipsum, dict, namespace, cycler, joiner. */
 import { bind, positional, toInt } from './args.js';
-import { dictItems, newDict } from './dicts.js';
+import { dictItems, dictSize, newDict } from './dicts.js';
 import { raise } from './errors.js';
 import { MAX_RANGE } from './limits.js';
+import { charge, chargeList, chargeStr, entryBytes, ITEM_BYTES, joined, PAIR_BYTES } from './meter.js';
 import { toList } from './protocol.js';
 import { pyStr } from './python.js';
 import {
@@ -31,19 +32,27 @@ function range(args: unknown[], kwargs: Kwargs): PyRange {
 /** Python's dict(*args, **kwargs) pairs. */
 function pairs(fname: string, args: unknown[], kwargs: Kwargs): [unknown, unknown][] {
   const [source] = positional(fname, args, new Map(), 0, 1);
+  // dictItems and toList charge their copies; the list of pairs is charged here, pair by pair.
   const out: [unknown, unknown][] = [];
+  const push = (k: unknown, v: unknown) => {
+    charge(ITEM_BYTES + PAIR_BYTES);
+    out.push([k, v]);
+  };
   if (source !== undefined) {
-    if (isDict(source)) out.push(...dictItems(source));
-    else {
+    if (isDict(source)) {
+      chargeList(dictSize(source));
+      for (const pair of dictItems(source)) out.push(pair);
+    } else {
       for (const item of toList(source)) {
         const pair = toList(item);
         if (pair.length !== 2)
           raise('ValueError', `dictionary update sequence element has length ${pair.length}; 2 is required`);
-        out.push([pair[0], pair[1]]);
+        push(pair[0], pair[1]);
       }
     }
   }
-  return [...out, ...kwargs];
+  for (const [k, v] of kwargs) push(k, v);
+  return out;
 }
 
 class Cycler extends PyObject {
@@ -113,12 +122,20 @@ function lipsum(args: unknown[], kwargs: Kwargs): string {
       if (capitalize) [word, capitalize] = [word[0].toUpperCase() + word.slice(1), false];
       if (idx - randrange(3, 8) > lastComma) [lastComma, lastStop, word] = [idx, lastStop + 2, word + ','];
       if (idx - randrange(10, 20) > lastStop) [lastComma, lastStop, word, capitalize] = [idx, idx, word + '.', true];
+      chargeStr(word.length);
+      charge(ITEM_BYTES);
       words.push(word);
     }
-    const p = words.join(' ');
+    const p = joined(words, ' ');
+    chargeStr(p.length);
+    charge(ITEM_BYTES);
     paragraphs.push(p.endsWith(',') ? p.slice(0, -1) + '.' : p.endsWith('.') ? p : p + '.');
   }
-  return html ? paragraphs.map((p) => `<p>${p}</p>`).join('\n') : paragraphs.join('\n\n');
+  if (!html) return joined(paragraphs, '\n\n');
+  return joined(
+    paragraphs.map((p) => (chargeStr(p.length + 7), `<p>${p}</p>`)),
+    '\n',
+  );
 }
 
 export function makeGlobals(): Map<string, unknown> {
@@ -130,7 +147,11 @@ export function makeGlobals(): Map<string, unknown> {
       'namespace',
       new PyFunction("<class 'jinja2.utils.Namespace'>", (args, kwargs) => {
         const ns = new Namespace();
-        for (const [k, v] of pairs('Namespace', args, kwargs)) ns.attrs.set(pyStr(k), v);
+        for (const [k, v] of pairs('Namespace', args, kwargs)) {
+          const name = pyStr(k);
+          charge(entryBytes(name));
+          ns.attrs.set(name, v);
+        }
         return ns;
       }),
     ],

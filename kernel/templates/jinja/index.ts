@@ -4,13 +4,15 @@
  * (expressions.ts, parser.ts) and rendered by a tree-walking interpreter over Python-like values (render.ts), whose
  * only way into a value is sandbox.ts. nunjucks' compiler and runtime are not used: they turn templates into
  * JavaScript with JavaScript's semantics (truthiness, +, ==, printing, scoping), reaching object properties directly.
- * Pure: no I/O but the `load` callback, no state but bounded caches, so a worker thread can call it as is.
+ * Pure: no I/O but the `load` callback, no state but bounded caches and the meter of the render in progress (meter.ts),
+ * so a worker thread can call it as is. What a render allocates is charged to an AllocationMeter before it is built.
  */
 import { environmentFor } from './environment.js';
-import { PyError, TemplateError } from './errors.js';
+import { TemplateError } from './errors.js';
+import { allocationBudget, DEFAULT_ALLOCATION_BYTES, strBytes, type AllocationMeter } from './meter.js';
 import { Renderer } from './render.js';
 
-export { TemplateError };
+export { allocationBudget, DEFAULT_ALLOCATION_BYTES, TemplateError, type AllocationMeter };
 
 export interface JinjaOptions {
   /**
@@ -26,6 +28,17 @@ export interface JinjaOptions {
   load?(name: string): string | undefined;
   /** Output size limit in characters: the render throws TemplateError 'Output exceeds N characters' as soon as it passes. */
   maxOutput?: number;
+  /**
+   * Charged before the engine allocates a value whose size the template decides (repetition, join, copies, repr,
+   * padding...); when it throws, the render fails with a TemplateError. Default: a fresh
+   * allocationBudget(DEFAULT_ALLOCATION_BYTES) for each render.
+   */
+  meter?: AllocationMeter;
+  /**
+   * Told the text of every value a `{{ … }}` prints, before it is written; throwing (a PyError) fails the render at
+   * that line. A webhook's headers refuse a line break there: it would add a header.
+   */
+  printed?(text: string): void;
 }
 
 /** Where this engine's output can differ from Jinja2's, and why. */
@@ -39,7 +52,7 @@ export const KNOWN_DIFFERENCES: string[] = [
   'striptags decodes numeric character references and only the common named entities (&amp; &lt; &gt; &quot; &apos; &nbsp;).',
   'lipsum draws from its own word list (its text is random in both).',
   'Unicode case mapping and character classes follow JavaScript in corner cases (title-casing "ǆ", isdigit on rare digits), and the ascii conversions (%a, !a) do not escape non-ASCII characters.',
-  'Repetition and padding results over 10,000,000 items fail, and so do macro calls, includes and imports nested over 200 deep (Python fails near 1,000 frames).',
+  'Repetition and padding results over 10,000,000 items fail, and so do macro calls, includes and imports nested over 200 deep (Python fails near 1,000 frames); a render also fails with a MemoryError when its allocation meter refuses a value before it is built (by default, once the render has allocated 512 MiB in all, garbage included), where Python would go on.',
   'Error messages follow Jinja for common errors but are not guaranteed identical, and carry no exception class name.',
   'Numbers have only the real and imag attributes (no int or float methods); sameas compares values for numbers and strings; a dunder attribute of an Undefined (missing.__len__) raises where Jinja prints nothing.',
   'xmlattr rejects attribute names with spaces, "/", ">" or "=" (Jinja 3.1.4+; 3.1.2 accepted them), and int returns its default for infinity (3.1.6; 3.1.2 raised).',
@@ -47,14 +60,18 @@ export const KNOWN_DIFFERENCES: string[] = [
 ];
 
 export function renderTemplate(source: string, context: Record<string, unknown>, options: JinjaOptions = {}): string {
+  const meter = options.meter ?? allocationBudget(DEFAULT_ALLOCATION_BYTES);
   try {
     const env = environmentFor(options.params);
-    const output = new Renderer(env, options).render(env.compile(source), context);
-    // NetBox does the same to the rendered text.
+    const output = new Renderer(env, { ...options, meter }).render(env.compile(source), context);
+    // NetBox does the same to the rendered text (a copy, when there is a CR).
+    if (!output.includes('\r')) return output;
+    meter.charge(strBytes(output.length));
     return output.replace(/\r\n/g, '\n');
   } catch (e) {
     if (e instanceof TemplateError) throw e;
-    if (e instanceof PyError) throw new TemplateError(e.message);
-    throw e;
+    // Statements turn every error into a TemplateError with its line; this is what escapes them (the output's last
+    // copy, charged to the meter, which may refuse with anything).
+    throw new TemplateError(e instanceof Error ? e.message : String(e));
   }
 }

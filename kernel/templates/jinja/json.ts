@@ -2,26 +2,31 @@
 import { floatRepr } from './decimal.js';
 import { dictItems } from './dicts.js';
 import { raise } from './errors.js';
+import { charge, chargeStr, concatenated, ITEM_BYTES, replaceCharged } from './meter.js';
 import { sortCompare } from './protocol.js';
 import { intStr, typeName } from './python.js';
 import { Float, isDict, isNumber, toNumber } from './values.js';
 
+const JSON_ESCAPES: Record<string, string> = {
+  '"': '\\"',
+  '\\': '\\\\',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+};
+/** What json.dumps escapes (ensure_ascii), and what htmlsafe_json_dumps escapes after it (<, >, &, '). */
+const JSON_ESCAPED = /["\\\x00-\x1f\x7f-\uffff]/g;
+const HTML_UNSAFE = /[<>&']/g;
+
+function unicodeEscape(c: string): string {
+  return '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0');
+}
+
+/** One replacement pass (appending a character at a time would make a rope cell each). */
 function quote(s: string): string {
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    const code = s.charCodeAt(i);
-    if (c === '"') out += '\\"';
-    else if (c === '\\') out += '\\\\';
-    else if (c === '\n') out += '\\n';
-    else if (c === '\r') out += '\\r';
-    else if (c === '\t') out += '\\t';
-    else if (c === '\b') out += '\\b';
-    else if (c === '\f') out += '\\f';
-    else if (code < 0x20 || code > 0x7e) out += '\\u' + code.toString(16).padStart(4, '0');
-    else out += c;
-  }
-  return out + '"';
+  return concatenated(['"', replaceCharged(s, JSON_ESCAPED, (c) => JSON_ESCAPES[c] ?? unicodeEscape(c)), '"']);
 }
 
 function number(v: number | Float | boolean): string {
@@ -47,30 +52,39 @@ function encode(v: unknown, indent: string | null, level: number, seen: Set<obje
   if (!isList && !isDict(v)) raise('TypeError', `Object of type ${typeName(v)} is not JSON serializable`);
   if (seen.has(v)) raise('ValueError', 'Circular reference detected');
   seen.add(v);
-  const items = isList
-    ? v.map((x: unknown) => encode(x, indent, level + 1, seen))
-    : dictItems(v)
-        .sort((a, b) => sortCompare(a[0], b[0]))
-        .map(([k, x]) => `${quote(key(k))}: ${encode(x, indent, level + 1, seen)}`);
+  // Each item charged as it is encoded, with what the join will copy of it: a list holding one big value many times
+  // is refused while it is encoded.
+  const items: string[] = [];
+  const push = (item: string) => {
+    charge(ITEM_BYTES + 2 * item.length);
+    items.push(item);
+  };
+  const join = (sep: string) => {
+    chargeStr(sep.length * (items.length - 1));
+    return items.join(sep);
+  };
+  if (isList) for (const x of v) push(encode(x, indent, level + 1, seen));
+  else {
+    const pairs = dictItems(v).sort((a, b) => sortCompare(a[0], b[0]));
+    for (const [k, x] of pairs) push(concatenated([quote(key(k)), ': ', encode(x, indent, level + 1, seen)]));
+  }
   seen.delete(v);
   const [open, close] = isList ? ['[', ']'] : ['{', '}'];
   if (items.length === 0) return open + close;
-  if (indent === null) return open + items.join(', ') + close;
+  if (indent === null) return concatenated([open, join(', '), close]);
+  chargeStr(indent.length * (2 * level + 1));
   const inner = '\n' + indent.repeat(level + 1);
-  return open + inner + items.join(',' + inner) + '\n' + indent.repeat(level) + close;
+  return concatenated([open, inner, join(',' + inner), '\n' + indent.repeat(level), close]);
 }
 
 /** `indent`: null, a number of spaces or a string, as json.dumps takes it. */
 export function toJson(value: unknown, indent: unknown): string {
-  const ind =
-    indent === null || indent === undefined
-      ? null
-      : typeof indent === 'string'
-        ? indent
-        : ' '.repeat(Math.max(0, toNumber(indent as number)));
-  return encode(value, ind, 0, new Set())
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/'/g, '\\u0027');
+  let ind: string | null = null;
+  if (typeof indent === 'string') ind = indent;
+  else if (indent !== null && indent !== undefined) {
+    const width = Math.max(0, toNumber(indent as number));
+    chargeStr(width);
+    ind = ' '.repeat(width);
+  }
+  return replaceCharged(encode(value, ind, 0, new Set()), HTML_UNSAFE, unicodeEscape);
 }

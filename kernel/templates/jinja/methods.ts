@@ -9,9 +9,34 @@ import type { Environment } from './environment.js';
 import { raise } from './errors.js';
 import { strFormat } from './format.js';
 import { MAX_REPEAT } from './limits.js';
+import {
+  charge,
+  chargeList,
+  chargeStr,
+  countOccurrences,
+  DICT_BYTES,
+  entryBytes,
+  ITEM_BYTES,
+  joined,
+  listBytes,
+  PAIR_BYTES,
+  sliceBytes,
+  strBytes,
+} from './meter.js';
 import { contains, eq, sortCompare, toList } from './protocol.js';
 import { pyRepr, pyStr, typeName } from './python.js';
-import { chars, isAllCase, isAlpha, isCased, isSpace, splitLines, splitWhitespace, strLength, strip } from './pystring.js';
+import {
+  chars,
+  hasSurrogates,
+  isAllCase,
+  isCased,
+  isSpace,
+  splitLines,
+  splitWhitespace,
+  strLength,
+  strip,
+  substring,
+} from './pystring.js';
 import {
   DictView,
   isDict,
@@ -28,6 +53,17 @@ import {
 } from './values.js';
 
 type Method<T> = (env: Environment, self: T, args: unknown[], kwargs: Kwargs) => unknown;
+
+/** Case mappings make a new string about as long (ß → SS is the exception two bytes a character covers). */
+function lower(s: string): string {
+  chargeStr(s.length);
+  return s.toLowerCase();
+}
+
+function upper(s: string): string {
+  chargeStr(s.length);
+  return s.toUpperCase();
+}
 
 function str(v: unknown, fname: string): string {
   if (typeof v !== 'string') raise('TypeError', `${fname}() argument must be str, not ${typeName(v)}`);
@@ -46,9 +82,19 @@ function span(length: number, start: unknown, end: unknown): [number, number] {
 
 function findIn(s: string, args: unknown[], kwargs: Kwargs, fname: string, reverse: boolean): number {
   const [sub, start, end] = positional(fname, args, kwargs, 1, 3);
+  const needleText = str(sub, fname);
+  if (!hasSurrogates(s) && !hasSurrogates(needleText)) {
+    // Units are characters: search in place, with the bounds (and their quirks) of the loop below.
+    const [from, to] = span(s.length, start, end);
+    const last = from + Math.max(0, to - from) - needleText.length;
+    if (last < from) return -1;
+    const i = reverse ? s.lastIndexOf(needleText, last) : s.indexOf(needleText, from);
+    return i >= from && i <= last ? i : -1;
+  }
   const cs = chars(s);
   const [from, to] = span(cs.length, start, end);
-  const needle = chars(str(sub, fname));
+  const needle = chars(needleText);
+  chargeList(to - from);
   const hay = cs.slice(from, to);
   for (let k = 0; k + needle.length <= hay.length; k++) {
     const i = reverse ? hay.length - needle.length - k : k;
@@ -65,6 +111,7 @@ function justify(fname: string, s: string, args: unknown[], kwargs: Kwargs, side
     raise('TypeError', 'The fill character must be exactly one character long');
   const marg = w - strLength(s);
   if (marg <= 0) return s;
+  chargeStr(w);
   if (side === 'left') return s + fill.repeat(marg);
   if (side === 'right') return fill.repeat(marg) + s;
   const left = Math.floor(marg / 2) + (marg & w & 1);
@@ -73,10 +120,9 @@ function justify(fname: string, s: string, args: unknown[], kwargs: Kwargs, side
 
 function affix(fname: string, s: string, args: unknown[], kwargs: Kwargs, atEnd: boolean): boolean {
   const [prefix, start, end] = positional(fname, args, kwargs, 1, 3);
-  const cs = chars(s);
-  const [from, to] = span(cs.length, start, end);
-  const part = cs.slice(from, to).join('');
-  const options = isTuple(prefix) ? [...prefix] : [prefix];
+  const [from, to] = span(strLength(s), start, end);
+  const part = substring(s, from, to);
+  const options = isTuple(prefix) ? prefix : [prefix];
   return options.some((p) => {
     const t = str(p, fname);
     return atEnd ? part.endsWith(t) : part.startsWith(t);
@@ -89,22 +135,47 @@ function split(fname: string, s: string, args: unknown[], kwargs: Kwargs, fromRi
   if (sep === null) return splitWhitespace(s, max, fromRight);
   const by = str(sep, fname);
   if (by === '') raise('ValueError', 'empty separator');
-  const parts = s.split(by);
-  if (max < 0 || parts.length <= max + 1) return parts;
-  return fromRight
-    ? [parts.slice(0, parts.length - max).join(by), ...parts.slice(parts.length - max)]
-    : [...parts.slice(0, max), parts.slice(max).join(by)];
+  // Cut where the separator is, a part at a time (charged as it is cut); at most `max` cuts, from either end.
+  const cuts = max < 0 ? Infinity : max;
+  const parts: string[] = [];
+  const part = (from: number, to: number) => {
+    charge(ITEM_BYTES + sliceBytes(to - from));
+    parts.push(s.slice(from, to));
+  };
+  if (!fromRight) {
+    let pos = 0;
+    for (let i = s.indexOf(by); i >= 0 && parts.length < cuts; i = s.indexOf(by, pos)) {
+      part(pos, i);
+      pos = i + by.length;
+    }
+    part(pos, s.length);
+    return parts;
+  }
+  // From the right, as Python: occurrences found right to left ('aaa'.rsplit('aa') is ['a', '']).
+  let end = s.length;
+  const ends: number[] = [];
+  for (let i = s.lastIndexOf(by, end - by.length); i >= 0 && ends.length < cuts; ) {
+    charge(ITEM_BYTES);
+    ends.push(i);
+    end = i;
+    i = end - by.length < 0 ? -1 : s.lastIndexOf(by, end - by.length);
+  }
+  part(0, end);
+  for (let k = ends.length - 1; k >= 0; k--) part(ends[k] + by.length, k > 0 ? ends[k - 1] : s.length);
+  return parts;
 }
 
 function pyTitle(s: string): string {
   let previousCased = false;
-  return chars(s)
-    .map((c) => {
+  const cs = chars(s);
+  chargeList(cs.length);
+  return joined(
+    cs.map((c) => {
       const out = isCased(c) ? (previousCased ? c.toLowerCase() : c.toUpperCase()) : c;
       previousCased = isCased(c);
       return out;
-    })
-    .join('');
+    }),
+  );
 }
 
 function replace(s: string, args: unknown[], kwargs: Kwargs): string {
@@ -114,14 +185,27 @@ function replace(s: string, args: unknown[], kwargs: Kwargs): string {
   let n = toInt(count);
   if (n < 0) n = Infinity;
   if (from === '') {
+    // `to` goes before each of the first n characters, and at the end if n reaches it.
     const cs = chars(s);
-    let out = '';
-    for (let i = 0; i <= cs.length; i++) out += (i < n ? to : '') + (cs[i] ?? '');
-    return out;
+    const k = Math.min(n, cs.length + 1);
+    if (k === 0) return s;
+    chargeList(cs.length);
+    chargeStr(s.length + k * to.length);
+    const head = cs.slice(0, k).join(to);
+    if (k <= cs.length) return to + head + cs.slice(k).join('');
+    return cs.length === 0 ? to : to + head + to;
   }
-  const parts = s.split(from);
-  if (parts.length - 1 <= n) return parts.join(to);
-  return parts.slice(0, n + 1).join(to) + from + parts.slice(n + 1).join(from);
+  // The first n occurrences end at `end`; sized before the split of that head and the result are made.
+  let found = 0;
+  let end = 0;
+  for (let i = s.indexOf(from); i >= 0 && found < n; i = s.indexOf(from, end)) {
+    found++;
+    end = i + from.length;
+  }
+  if (found === 0) return s;
+  charge((found + 1) * (ITEM_BYTES + strBytes(12)) + strBytes(s.length + found * (to.length - from.length)));
+  if (end === s.length) return s.split(from).join(to);
+  return s.slice(0, end).split(from).join(to) + s.slice(end);
 }
 
 const STR = new Map<string, Method<string>>([
@@ -130,20 +214,22 @@ const STR = new Map<string, Method<string>>([
     (_e, s, a, k) => {
       positional('capitalize', a, k, 0, 0);
       const [first = '', ...rest] = chars(s);
-      return first.toUpperCase() + rest.join('').toLowerCase();
+      chargeList(rest.length);
+      const tail = joined(rest);
+      chargeStr(tail.length);
+      return first.toUpperCase() + tail.toLowerCase();
     },
   ],
-  ['casefold', (_e, s, a, k) => (positional('casefold', a, k, 0, 0), s.toLowerCase())],
+  ['casefold', (_e, s, a, k) => (positional('casefold', a, k, 0, 0), lower(s))],
   ['center', (_e, s, a, k) => justify('center', s, a, k, 'center')],
   [
     'count',
     (_e, s, a, k) => {
       const [sub, start, end] = positional('count', a, k, 1, 3);
-      const cs = chars(s);
-      const [from, to] = span(cs.length, start, end);
-      const part = cs.slice(from, to).join('');
+      const [from, to] = span(strLength(s), start, end);
+      const part = substring(s, from, to);
       const needle = str(sub, 'count');
-      return needle === '' ? strLength(part) + 1 : part.split(needle).length - 1;
+      return needle === '' ? strLength(part) + 1 : countOccurrences(part, needle);
     },
   ],
   ['endswith', (_e, s, a, k) => affix('endswith', s, a, k, true)],
@@ -154,7 +240,13 @@ const STR = new Map<string, Method<string>>([
     (e, s, a, k) => {
       const [mapping] = positional('format_map', a, k, 1, 1);
       if (!isDict(mapping)) raise('TypeError', `'${typeName(mapping)}' object is not a mapping`);
-      return strFormat(s, [], new Map(dictItems(mapping).map(([key, v]) => [pyStr(key), v])), e.fieldAccess);
+      const fields: Kwargs = new Map();
+      for (const [key, v] of dictItems(mapping)) {
+        const name = pyStr(key);
+        charge(entryBytes(name));
+        fields.set(name, v);
+      }
+      return strFormat(s, [], fields, e.fieldAccess);
     },
   ],
   [
@@ -166,7 +258,7 @@ const STR = new Map<string, Method<string>>([
     },
   ],
   ['isalnum', (_e, s) => s !== '' && /^[\p{L}\p{N}]+$/u.test(s)],
-  ['isalpha', (_e, s) => s !== '' && chars(s).every(isAlpha)],
+  ['isalpha', (_e, s) => s !== '' && /^\p{L}+$/u.test(s)],
   ['isascii', (_e, s) => /^[\x00-\x7f]*$/.test(s)],
   ['isdecimal', (_e, s) => /^\p{Nd}+$/u.test(s)],
   ['isdigit', (_e, s) => /^[\p{Nd}\u00b2\u00b3\u00b9\u2070-\u2079\u2080-\u2089]+$/u.test(s)],
@@ -180,31 +272,34 @@ const STR = new Map<string, Method<string>>([
     'join',
     (_e, s, a, k) => {
       const [items] = positional('join', a, k, 1, 1);
-      return toList(items)
-        .map((x, i) => {
-          if (typeof x !== 'string')
-            raise('TypeError', `sequence item ${i}: expected str instance, ${typeName(x)} found`);
-          return x;
-        })
-        .join(s);
+      const parts = toList(items);
+      parts.forEach((x, i) => {
+        if (typeof x !== 'string')
+          raise('TypeError', `sequence item ${i}: expected str instance, ${typeName(x)} found`);
+      });
+      return joined(parts as string[], s);
     },
   ],
   ['ljust', (_e, s, a, k) => justify('ljust', s, a, k, 'left')],
-  ['lower', (_e, s, a, k) => (positional('lower', a, k, 0, 0), s.toLowerCase())],
+  ['lower', (_e, s, a, k) => (positional('lower', a, k, 0, 0), lower(s))],
   ['lstrip', (_e, s, a, k) => strip(s, stripChars('lstrip', a, k), 'left')],
   ['partition', (_e, s, a, k) => partition(s, a, k, false)],
   [
     'removeprefix',
     (_e, s, a, k) => {
       const p = str(positional('removeprefix', a, k, 1, 1)[0], 'removeprefix');
-      return p !== '' && s.startsWith(p) ? s.slice(p.length) : s;
+      if (p === '' || !s.startsWith(p)) return s;
+      charge(sliceBytes(s.length - p.length));
+      return s.slice(p.length);
     },
   ],
   [
     'removesuffix',
     (_e, s, a, k) => {
       const p = str(positional('removesuffix', a, k, 1, 1)[0], 'removesuffix');
-      return p !== '' && s.endsWith(p) ? s.slice(0, -p.length) : s;
+      if (p === '' || !s.endsWith(p)) return s;
+      charge(sliceBytes(s.length - p.length));
+      return s.slice(0, -p.length);
     },
   ],
   ['replace', (_e, s, a, k) => replace(s, a, k)],
@@ -233,13 +328,14 @@ const STR = new Map<string, Method<string>>([
   ['strip', (_e, s, a, k) => strip(s, stripChars('strip', a, k), 'both')],
   [
     'swapcase',
-    (_e, s) =>
-      chars(s)
-        .map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase()))
-        .join(''),
+    (_e, s) => {
+      const cs = chars(s);
+      chargeList(cs.length);
+      return joined(cs.map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())));
+    },
   ],
   ['title', (_e, s, a, k) => (positional('title', a, k, 0, 0), pyTitle(s))],
-  ['upper', (_e, s, a, k) => (positional('upper', a, k, 0, 0), s.toUpperCase())],
+  ['upper', (_e, s, a, k) => (positional('upper', a, k, 0, 0), upper(s))],
   [
     'zfill',
     (_e, s, a, k) => {
@@ -247,6 +343,7 @@ const STR = new Map<string, Method<string>>([
       if (w > MAX_REPEAT) raise('OverflowError', `width larger than ${MAX_REPEAT}`);
       const signed = s.startsWith('-') || s.startsWith('+');
       const fill = Math.max(0, w - strLength(s));
+      if (fill > 0) chargeStr(s.length + fill);
       return signed ? s[0] + '0'.repeat(fill) + s.slice(1) : '0'.repeat(fill) + s;
     },
   ],
@@ -261,7 +358,9 @@ function partition(s: string, args: unknown[], kwargs: Kwargs, fromRight: boolea
   const sep = str(positional('partition', args, kwargs, 1, 1)[0], 'partition');
   if (sep === '') raise('ValueError', 'empty separator');
   const i = fromRight ? s.lastIndexOf(sep) : s.indexOf(sep);
+  chargeList(3);
   if (i < 0) return tuple(fromRight ? ['', '', s] : [s, '', '']);
+  charge(sliceBytes(i) + sliceBytes(s.length - i - sep.length));
   return tuple([s.slice(0, i), sep, s.slice(i + sep.length)]);
 }
 
@@ -277,7 +376,9 @@ const SEQUENCE = new Map<string, Method<readonly unknown[]>>([
     'count',
     (_e, l, a, k) => {
       const [v] = positional('count', a, k, 1, 1);
-      return l.filter((x) => eq(x, v)).length;
+      let n = 0;
+      for (const x of l) if (eq(x, v)) n++;
+      return n;
     },
   ],
   ['index', (_e, l, a, k) => indexOf('index', l, a, k)],
@@ -285,14 +386,32 @@ const SEQUENCE = new Map<string, Method<readonly unknown[]>>([
 
 const LIST = new Map<string, Method<unknown[]>>([
   ...SEQUENCE,
-  ['append', (_e, l, a, k) => (l.push(positional('append', a, k, 1, 1)[0]), null)],
-  ['clear', (_e, l, a, k) => (positional('clear', a, k, 0, 0), l.splice(0), null)],
-  ['copy', (_e, l, a, k) => (positional('copy', a, k, 0, 0), [...l])],
-  ['extend', (_e, l, a, k) => (l.push(...toList(positional('extend', a, k, 1, 1)[0])), null)],
+  [
+    'append',
+    (_e, l, a, k) => {
+      const [v] = positional('append', a, k, 1, 1);
+      charge(ITEM_BYTES);
+      l.push(v);
+      return null;
+    },
+  ],
+  ['clear', (_e, l, a, k) => (positional('clear', a, k, 0, 0), (l.length = 0), null)],
+  ['copy', (_e, l, a, k) => (positional('copy', a, k, 0, 0), chargeList(l.length), l.slice())],
+  [
+    'extend',
+    (_e, l, a, k) => {
+      // toList charges the copy; a loop, not push(...): a long list would overflow the stack as arguments.
+      const items = toList(positional('extend', a, k, 1, 1)[0]);
+      charge(items.length * ITEM_BYTES);
+      for (const x of items) l.push(x);
+      return null;
+    },
+  ],
   [
     'insert',
     (_e, l, a, k) => {
       const [i, v] = positional('insert', a, k, 2, 2);
+      charge(ITEM_BYTES);
       const n = toInt(i);
       l.splice(n < 0 ? Math.max(0, l.length + n) : Math.min(n, l.length), 0, v);
       return null;
@@ -326,9 +445,12 @@ const LIST = new Map<string, Method<unknown[]>>([
       if (a.length > 0) raise('TypeError', 'sort() takes no positional arguments');
       const [key = null, reverse = false] = bind('sort', [], k, ['key', 'reverse']);
       const keyOf = (x: unknown) => (key === null ? x : e.call(key, [x], new Map()));
+      charge(listBytes(l.length) + l.length * PAIR_BYTES);
       const keyed = l.map((x) => [keyOf(x), x] as const);
       keyed.sort((x, y) => (reverse ? sortCompare(y[0], x[0]) : sortCompare(x[0], y[0])));
-      l.splice(0, l.length, ...keyed.map(([, x]) => x));
+      // Written back in place, not with splice(...): a long list would overflow the stack as arguments.
+      l.length = keyed.length;
+      keyed.forEach(([, x], i) => (l[i] = x));
       return null;
     },
   ],
@@ -337,7 +459,13 @@ const LIST = new Map<string, Method<unknown[]>>([
 function dictUpdate(d: Dict, args: unknown[], kwargs: Kwargs): null {
   const [other] = positional('update', args, new Map(), 0, 1);
   if (other !== undefined) {
-    const pairs = isDict(other) ? dictItems(other) : toList(other).map((p) => toList(p));
+    let pairs: unknown[][];
+    if (isDict(other)) pairs = dictItems(other);
+    else {
+      const items = toList(other);
+      chargeList(items.length);
+      pairs = items.map((p) => toList(p));
+    }
     for (const pair of pairs) {
       if (pair.length !== 2)
         raise('ValueError', `dictionary update sequence element has length ${pair.length}; 2 is required`);
@@ -381,9 +509,10 @@ const DICT = new Map<string, Method<Dict>>([
     'popitem',
     (_e, d, a, k) => {
       positional('popitem', a, k, 0, 0);
-      const last = dictItems(d).at(-1);
+      const last = dictLast(d);
       if (last === undefined) raise('KeyError', "'popitem(): dictionary is empty'");
       dictDelete(d, last[0]);
+      chargeList(2);
       return tuple(last);
     },
   ],
@@ -401,7 +530,20 @@ const DICT = new Map<string, Method<Dict>>([
   ['values', (_e, d, a, k) => (positional('values', a, k, 0, 0), new DictView('values', d))],
 ]);
 
+/** The last (key, value) pair, without copying the dict. */
+function dictLast(d: Dict): [unknown, unknown] | undefined {
+  if (d instanceof PyDict) {
+    let last: readonly [unknown, unknown] | undefined;
+    for (const entry of d.entries.values()) last = entry;
+    return last && [last[0], last[1]];
+  }
+  const keys = dictKeys(d);
+  const key = keys.at(-1);
+  return key === undefined ? undefined : [key, ownValue(d, key as string)];
+}
+
 function copyObject(d: Dict): Dict {
+  charge(DICT_BYTES);
   const out = Object.create(null) as Dict;
   for (const key of dictKeys(d)) dictSet(out, key, ownValue(d, key as string));
   return out;

@@ -1,5 +1,6 @@
 /** Python's float() and int() conversions, as the float, int, round and filesizeformat filters use them. */
 import { raise } from './errors.js';
+import { chargeStr } from './meter.js';
 import { failUndefined, pyRepr, typeName } from './python.js';
 import { strip } from './pystring.js';
 import { isFloat, isNumber, toNumber, Undefined } from './values.js';
@@ -18,6 +19,7 @@ export function pyFloat(v: unknown): number {
     raise('TypeError', `float() argument must be a string or a real number, not '${typeName(v)}'`);
   const s = strip(v, null, 'both');
   if (!FLOAT.test(s)) raise('ValueError', `could not convert string to float: ${pyRepr(v)}`);
+  chargeStr(2 * s.length);
   const lower = s.toLowerCase().replace(/_/g, '');
   if (lower.endsWith('inf') || lower.endsWith('infinity')) return lower.startsWith('-') ? -Infinity : Infinity;
   if (lower.endsWith('nan')) return NaN;
@@ -40,6 +42,8 @@ function parseIntLiteral(v: string, base: number): number {
   const invalid = () => raise('ValueError', `invalid literal for int() with base ${base}: ${pyRepr(v)}`);
   if (base !== 0 && (base < 2 || base > 36)) raise('ValueError', 'int() base must be >= 2 and <= 36, or 0');
   const m = /^([+-]?)(.*)$/s.exec(strip(v, null, 'both')) ?? invalid();
+  // Lower-cased, then without underscores: two copies.
+  chargeStr(2 * m[2].length);
   let body = m[2].toLowerCase();
   let b = base;
   const prefix = /^0([box])_?/.exec(body);

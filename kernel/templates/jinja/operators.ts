@@ -2,6 +2,7 @@
 import { raise } from './errors.js';
 import { percentFormat } from './format.js';
 import { MAX_REPEAT } from './limits.js';
+import { chargeList, chargeStr, concatenated } from './meter.js';
 import { failUndefined, typeName } from './python.js';
 import { isFloat, isList, isNumber, isTuple, makeFloat, toNumber, tuple, Undefined } from './values.js';
 
@@ -16,9 +17,14 @@ function repeat(seq: unknown, n: unknown): unknown {
   const times = Math.max(0, toNumber(n));
   const length = typeof seq === 'string' ? seq.length : (seq as readonly unknown[]).length;
   if (length * times > MAX_REPEAT) raise('OverflowError', `repetition result larger than ${MAX_REPEAT} items`);
-  if (typeof seq === 'string') return seq.repeat(times);
+  if (typeof seq === 'string') {
+    chargeStr(seq.length * times);
+    return seq.repeat(times);
+  }
   const items = seq as readonly unknown[];
-  const out = Array.from({ length: times }, () => items).flat();
+  chargeList(length * times);
+  const out = new Array<unknown>(length * times);
+  for (let i = 0; i < out.length; i++) out[i] = items[i % length];
   return isTuple(seq) ? tuple(out) : out;
 }
 
@@ -71,9 +77,15 @@ export function binary(op: BinaryOp, a: unknown, b: unknown): unknown {
   if (b instanceof Undefined) failUndefined(b);
   if (isNumber(a) && isNumber(b)) return number(a, b, op);
   if (op === '+') {
-    if (typeof a === 'string' && typeof b === 'string') return a + b;
-    if (isList(a) && isList(b)) return [...a, ...b];
-    if (isTuple(a) && isTuple(b)) return tuple([...a, ...b]);
+    if (typeof a === 'string' && typeof b === 'string') return concatenated([a, b]);
+    if (isList(a) && isList(b)) {
+      chargeList(a.length + b.length);
+      return a.concat(b);
+    }
+    if (isTuple(a) && isTuple(b)) {
+      chargeList(a.length + b.length);
+      return tuple(a.concat(b));
+    }
     if (typeof a === 'string' || isList(a) || isTuple(a)) {
       raise('TypeError', `can only concatenate ${typeName(a)} (not "${typeName(b)}") to ${typeName(a)}`);
     }

@@ -2,8 +2,9 @@
 import { dictGet, dictItems, dictKeys, dictSize } from './dicts.js';
 import { raise } from './errors.js';
 import { isTemplateHost, type TemplateHost } from './host.js';
+import { charge, chargeList, ITEM_BYTES, PUSHED_LIST_BYTES } from './meter.js';
 import { failUndefined, typeName } from './python.js';
-import { compareStr, strLength } from './pystring.js';
+import { chars, compareStr, strLength } from './pystring.js';
 import {
   DictView,
   isDict,
@@ -11,6 +12,7 @@ import {
   isNumber,
   isTuple,
   MISSING,
+  PyDict,
   PyIterator,
   PyRange,
   toNumber,
@@ -51,8 +53,10 @@ export function iterate(v: unknown): Iterable<unknown> {
   if (v instanceof PyRange) return v;
   if (v instanceof PyIterator) return resumable(v.iterator);
   if (v instanceof DictView) {
+    if (v.kind === 'keys') return dictKeys(v.dict);
     const items = dictItems(v.dict);
-    return v.kind === 'keys' ? dictKeys(v.dict) : v.kind === 'values' ? items.map(([, x]) => x) : items.map(toTuple);
+    chargeList(items.length);
+    return v.kind === 'values' ? items.map(([, x]) => x) : items.map(toTuple);
   }
   if (v instanceof Undefined) {
     if (v.kind === 'strict') failUndefined(v);
@@ -73,8 +77,21 @@ function toTuple([k, v]: [unknown, unknown]): readonly unknown[] {
   return tuple([k, v]);
 }
 
+/** Python's list(v): a new list, charged before it is copied, or item by item from an iterator. */
 export function toList(v: unknown): unknown[] {
-  return Array.from(iterate(v));
+  if (Array.isArray(v)) {
+    chargeList(v.length);
+    return v.slice();
+  }
+  if (typeof v === 'string') return chars(v);
+  if (v instanceof PyRange) chargeList(v.length);
+  else charge(PUSHED_LIST_BYTES);
+  const out: unknown[] = [];
+  for (const x of iterate(v)) {
+    if (!(v instanceof PyRange)) charge(ITEM_BYTES);
+    out.push(x);
+  }
+  return out;
 }
 
 /** Python's len(). */
@@ -152,6 +169,11 @@ export function contains(container: unknown, item: unknown): boolean {
   }
   if (isDict(container)) return dictGet(container, item) !== MISSING;
   if (container instanceof DictView && container.kind === 'keys') return dictGet(container.dict, item) !== MISSING;
+  if (container instanceof DictView && container.kind === 'values' && container.dict instanceof PyDict) {
+    // Without a copy of the values: `x in d.values()` in a loop would otherwise copy the dict every time.
+    for (const [, v] of container.dict.entries.values()) if (eq(v, item)) return true;
+    return false;
+  }
   if (container instanceof PyRange) {
     if (!isNumber(item)) return false;
     const n = toNumber(item);

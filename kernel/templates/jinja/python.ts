@@ -3,6 +3,7 @@ import { floatRepr } from './decimal.js';
 import { dictItems } from './dicts.js';
 import { raise } from './errors.js';
 import { isTemplateHost } from './host.js';
+import { charge, chargeStr, concatenated, ITEM_BYTES } from './meter.js';
 import { reprStr } from './pystring.js';
 import {
   DictView,
@@ -87,11 +88,38 @@ export function pyRepr(v: unknown): string {
   return repr(v, new Set());
 }
 
+/** A number's repr: a new string, short enough to charge once made. */
+function numberRepr(n: number, integer: boolean): string {
+  const out = integer ? intStr(n) : floatRepr(n);
+  chargeStr(out.length);
+  return out;
+}
+
+/**
+ * repr() of each item, charged as it is made with the characters the container's join will copy of it: a list holding
+ * the same big value many times must be refused while its repr is being built, not once it is.
+ */
+function reprs<T>(items: readonly T[], f: (item: T) => string): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    const r = f(item);
+    charge(ITEM_BYTES + 2 * r.length);
+    out.push(r);
+  }
+  return out;
+}
+
+/** Joins what `reprs` made (and charged): only the separators are new here. */
+function joinReprs(items: readonly string[], sep: string): string {
+  chargeStr(sep.length * (items.length - 1));
+  return items.join(sep);
+}
+
 function repr(v: unknown, seen: Set<object>): string {
   if (v === null || v === undefined) return 'None';
   if (typeof v === 'boolean') return v ? 'True' : 'False';
-  if (typeof v === 'number') return Number.isInteger(v) ? intStr(v) : floatRepr(v);
-  if (v instanceof Float) return floatRepr(v.value);
+  if (typeof v === 'number') return numberRepr(v, Number.isInteger(v));
+  if (v instanceof Float) return numberRepr(v.value, false);
   if (typeof v === 'string') return reprStr(v);
   if (v instanceof Undefined) return 'Undefined';
   if (isTemplateHost(v)) return v.repr?.() ?? v.toString();
@@ -104,24 +132,23 @@ function repr(v: unknown, seen: Set<object>): string {
   seen.add(v);
   try {
     if (Array.isArray(v)) {
-      const items = v.map((x: unknown) => repr(x, seen));
-      if (!isTuple(v)) return `[${items.join(', ')}]`;
-      return items.length === 1 ? `(${items[0]},)` : `(${items.join(', ')})`;
+      const items = reprs(v, (x) => repr(x, seen));
+      if (!isTuple(v)) return concatenated(['[', joinReprs(items, ', '), ']']);
+      return concatenated(items.length === 1 ? ['(', items[0], ',)'] : ['(', joinReprs(items, ', '), ')']);
     }
     if (v instanceof DictView) {
-      const items = dictItems(v.dict).map(([k, x]) =>
+      const items = reprs(dictItems(v.dict), ([k, x]) =>
         v.kind === 'keys'
           ? repr(k, seen)
           : v.kind === 'values'
             ? repr(x, seen)
-            : `(${repr(k, seen)}, ${repr(x, seen)})`,
+            : concatenated(['(', repr(k, seen), ', ', repr(x, seen), ')']),
       );
-      return `dict_${v.kind}([${items.join(', ')}])`;
+      return concatenated([`dict_${v.kind}([`, joinReprs(items, ', '), '])']);
     }
     if (v instanceof PyDict || isPlainObject(v)) {
-      return `{${dictItems(v)
-        .map(([k, x]) => `${repr(k, seen)}: ${repr(x, seen)}`)
-        .join(', ')}}`;
+      const items = reprs(dictItems(v), ([k, x]) => concatenated([repr(k, seen), ': ', repr(x, seen)]));
+      return concatenated(['{', joinReprs(items, ', '), '}']);
     }
     return '<object>';
   } finally {

@@ -7,10 +7,22 @@ import type * as A from './ast.js';
 import { dictItems, newDict } from './dicts.js';
 import type { Environment, Parsed } from './environment.js';
 import { collectBlocks, hasScopedBlock, readNames } from './analysis.js';
-import { PyError, raise, TemplateError } from './errors.js';
+import { MemoryLimitError, PyError, raise, TemplateError } from './errors.js';
 import { Frame, LoopSignal, Output, type TemplateState } from './frame.js';
 import { MAX_DEPTH } from './limits.js';
 import { LoopContext } from './loop.js';
+import {
+  allocationBudget,
+  charge,
+  chargeList,
+  concatenated,
+  DEFAULT_ALLOCATION_BYTES,
+  entryBytes,
+  ITEM_BYTES,
+  joined,
+  metered,
+  type AllocationMeter,
+} from './meter.js';
 import { TemplateModule, TemplateReference } from './modules.js';
 import { binary, unary } from './operators.js';
 import { contains, eq, order, toList, truthy } from './protocol.js';
@@ -23,6 +35,8 @@ import { appendTo } from '../../collections.js';
 export interface RenderOptions {
   load?(name: string): string | undefined;
   maxOutput?: number;
+  meter?: AllocationMeter;
+  printed?(text: string): void;
 }
 
 export class Renderer {
@@ -40,9 +54,18 @@ export class Renderer {
   }
 
   render(parsed: Parsed, context: Record<string, unknown>): string {
-    const out = this.output();
-    this.renderTemplate(parsed, new Scope(this.globals, context), out);
-    return out.toString();
+    return metered(this.options.meter ?? allocationBudget(DEFAULT_ALLOCATION_BYTES), () => {
+      const out = this.output();
+      this.renderTemplate(parsed, new Scope(this.globals, context), out);
+      return out.toString();
+    });
+  }
+
+  /** What `{{ … }}` writes: the value's text, shown first to the `printed` check when there is one. */
+  private print(value: unknown): string {
+    const text = pyStr(value);
+    this.options.printed?.(text);
+    return text;
   }
 
   private output(): Output {
@@ -116,7 +139,7 @@ export class Renderer {
         return this.execList(node, scope, out, frame);
       case 'Output':
         if (frame.checkOutput && frame.state.parent !== null) return;
-        for (const n of node.nodes) out.write(n.typename === 'TemplateData' ? n.value : pyStr(this.eval(n, scope)));
+        for (const n of node.nodes) out.write(n.typename === 'TemplateData' ? n.value : this.print(this.eval(n, scope)));
         return;
       case 'If': {
         let branch: A.If | A.NodeList | null = node;
@@ -199,6 +222,7 @@ export class Renderer {
     let items = toList(iterable);
     const test = node.test;
     if (test !== null) {
+      chargeList(items.length);
       items = items.filter((item) => {
         const s = new Scope(scope);
         this.assign(node.target, item, s);
@@ -255,7 +279,8 @@ export class Renderer {
     }
     if (node.ignoreMissing) return;
     if (names.length === 1) raise('TemplateNotFound', pyStr(names[0]));
-    raise('TemplateNotFound', `none of the templates given were found: ${names.map(pyStr).join(', ')}`);
+    chargeList(names.length);
+    raise('TemplateNotFound', `none of the templates given were found: ${joined(names.map(pyStr), ', ')}`);
   }
 
   private module(name: unknown, context: Scope | null): TemplateModule {
@@ -324,9 +349,12 @@ export class Renderer {
         }
         raise('TypeError', `macro ${pyRepr(name)} takes no keyword argument ${pyRepr([...kwargs.keys()][0])}`);
       }
-      if (catchVarargs) local.set('varargs', tuple(args.slice(count)));
-      else if (args.length > count)
+      if (catchVarargs) {
+        chargeList(args.length - count);
+        local.set('varargs', tuple(args.slice(count)));
+      } else if (args.length > count) {
         raise('TypeError', `macro ${pyRepr(name)} takes not more than ${count} argument(s)`);
+      }
       return this.nested(() => {
         sig.args.forEach((arg, i) => {
           const d = i - (count - sig.defaults.length);
@@ -343,12 +371,22 @@ export class Renderer {
 
   private args(node: A.CallArgs, scope: Scope): [unknown[], Kwargs] {
     const args = node.args.map((a) => this.eval(a, scope));
-    if (node.dynArgs !== null) args.push(...toList(this.eval(node.dynArgs, scope)));
+    if (node.dynArgs !== null) {
+      // A loop, not push(...): a long list would overflow the stack as arguments.
+      for (const a of toList(this.eval(node.dynArgs, scope))) {
+        charge(ITEM_BYTES);
+        args.push(a);
+      }
+    }
     const kwargs: Kwargs = new Map(node.kwargs.map((k) => [k.name, this.eval(k.value, scope)]));
     if (node.dynKwargs !== null) {
       const extra = this.eval(node.dynKwargs, scope);
       if (!isDict(extra)) raise('TypeError', 'argument after ** must be a mapping');
-      for (const [k, v] of dictItems(extra)) kwargs.set(pyStr(k), v);
+      for (const [k, v] of dictItems(extra)) {
+        const name = pyStr(k);
+        charge(entryBytes(name));
+        kwargs.set(name, v);
+      }
     }
     return [args, kwargs];
   }
@@ -376,8 +414,10 @@ export class Renderer {
         return value === MISSING ? this.env.undefined(null, null, node.value) : value;
       }
       case 'Tuple':
+        chargeList(node.items.length);
         return tuple(node.items.map((n) => this.eval(n, scope)));
       case 'List':
+        chargeList(node.items.length);
         return node.items.map((n) => this.eval(n, scope));
       case 'Dict':
         return newDict(node.items.map(({ key, value }) => [this.eval(key, scope), this.eval(value, scope)] as const));
@@ -425,7 +465,7 @@ export class Renderer {
       case 'BinOp':
         return binary(node.op, this.eval(node.left, scope), this.eval(node.right, scope));
       case 'Concat':
-        return node.nodes.map((n) => pyStr(this.eval(n, scope))).join('');
+        return concatenated(node.nodes.map((n) => pyStr(this.eval(n, scope))));
       case 'Unary':
         return unary(node.op, this.eval(node.node, scope));
     }
@@ -462,7 +502,7 @@ function compare(op: A.CompareOperator, a: unknown, b: unknown): boolean {
 /** An error escaping a statement, as a TemplateError naming the statement's line (the innermost one wins). */
 function located(e: unknown, lineno: number): unknown {
   if (e instanceof LoopSignal || e instanceof TemplateError) return e;
-  if (e instanceof PyError) return new TemplateError(e.message, lineno + 1);
+  if (e instanceof PyError || e instanceof MemoryLimitError) return new TemplateError(e.message, lineno + 1);
   if (e instanceof RangeError) {
     const tooDeep = /call stack/i.test(e.message);
     return new TemplateError(tooDeep ? 'maximum recursion depth exceeded' : 'value too large', lineno + 1);

@@ -11,14 +11,15 @@
  * a host that answers with a plain `obj[key]` cannot hand out a constructor. Calls reach only PyFunctions built here
  * and functions hosts answer, which are called without `this`.
  */
-import { dictGet } from './dicts.js';
+import { dictGet, dictItems } from './dicts.js';
 import type { Environment } from './environment.js';
 import { PyError, raise } from './errors.js';
 import { HOST, isTemplateHost, keywordArguments } from './host.js';
+import { charge, chargeList, DICT_BYTES, entryBytes, joined, sliceBytes } from './meter.js';
 import { methodOf } from './methods.js';
 import { toList } from './protocol.js';
 import { failUndefined, objectTypeRepr, typeName } from './python.js';
-import { chars, reprStr } from './pystring.js';
+import { chars, hasSurrogates, reprStr } from './pystring.js';
 import {
   DictView,
   Float,
@@ -81,7 +82,8 @@ function isIndex(key: unknown): key is number | boolean {
   return typeof key === 'boolean' || (typeof key === 'number' && Number.isInteger(key));
 }
 
-function sliceIndices(length: number, s: SliceValue): number[] {
+/** The first index a slice picks, its step and how many it picks. */
+function sliceIndices(length: number, s: SliceValue): { start: number; step: number; count: number } {
   const bound = (v: unknown, name: string): number | null => {
     if (v === null || v === undefined) return null;
     if (!isIndex(v)) raise('TypeError', `slice ${name} must be an integer or None`);
@@ -96,22 +98,29 @@ function sliceIndices(length: number, s: SliceValue): number[] {
   };
   const start = clamp(bound(s.start, 'start'), step < 0 ? length - 1 : 0);
   const stop = clamp(bound(s.stop, 'stop'), step < 0 ? -1 : length);
-  const out: number[] = [];
-  for (let i = start; step > 0 ? i < stop : i > stop; i += step) out.push(i);
-  return out;
+  const count = step > 0 ? Math.ceil((stop - start) / step) : Math.ceil((start - stop) / -step);
+  return { start, step, count: Math.max(0, count) };
 }
 
 function sliced(obj: unknown, s: SliceValue): unknown {
   if (obj instanceof PyRange) {
-    const idx = sliceIndices(obj.length, s);
+    const { start, count } = sliceIndices(obj.length, s);
     const step = (s.step === null || s.step === undefined ? 1 : Number(s.step)) * obj.step;
-    return idx.length === 0
-      ? new PyRange(0, 0, 1)
-      : new PyRange(obj.at(idx[0]), obj.at(idx[0]) + idx.length * step, step);
+    return count === 0 ? new PyRange(0, 0, 1) : new PyRange(obj.at(start), obj.at(start) + count * step, step);
+  }
+  if (typeof obj === 'string' && !hasSurrogates(obj)) {
+    const { start, step, count } = sliceIndices(obj.length, s);
+    if (step === 1) {
+      charge(sliceBytes(count));
+      return obj.slice(start, start + count);
+    }
   }
   const items = typeof obj === 'string' ? chars(obj) : Array.isArray(obj) ? obj : toList(obj);
-  const picked = sliceIndices(items.length, s).map((i) => items[i]);
-  if (typeof obj === 'string') return picked.join('');
+  const { start, step, count } = sliceIndices(items.length, s);
+  chargeList(count);
+  const picked = new Array<unknown>(count);
+  for (let k = 0; k < count; k++) picked[k] = items[start + k * step];
+  if (typeof obj === 'string') return joined(picked as string[]);
   return isTuple(obj) ? tuple(picked) : picked;
 }
 
@@ -123,6 +132,10 @@ function item(obj: unknown, key: unknown): unknown {
     if (!sequence && !(isTemplateHost(obj) && typeof obj[Symbol.iterator] === 'function')) return MISSING;
     if (key instanceof SliceValue) return sliced(obj, key);
     if (!isIndex(key)) return MISSING;
+    if (typeof obj === 'string' && !hasSurrogates(obj)) {
+      const i = Number(key) < 0 ? Number(key) + obj.length : Number(key);
+      return i < 0 || i >= obj.length ? MISSING : obj[i];
+    }
     const items =
       typeof obj === 'string' ? chars(obj) : obj instanceof PyRange ? null : Array.isArray(obj) ? obj : toList(obj);
     const length = items === null ? (obj as PyRange).length : items.length;
@@ -162,20 +175,32 @@ export function setattr(obj: unknown, name: string, value: unknown): void {
   obj.attrs.set(name, value);
 }
 
-/** Template values as a host function receives them: JSON-like data, `undefined` for Undefined, hosts. */
+/**
+ * Template values as a host function receives them: JSON-like data, `undefined` for Undefined, hosts. Each copy is
+ * charged as it is made: a list holding one big list many times is as many copies of it.
+ */
 function toHost(v: unknown): unknown {
   if (v instanceof Float) return v.value;
   if (v instanceof Undefined) return undefined;
-  if (Array.isArray(v)) return v.map(toHost);
-  if (v instanceof PyRange || v instanceof DictView || v instanceof PyIterator) return toList(v).map(toHost);
+  if (Array.isArray(v)) return hostList(v);
+  if (v instanceof PyRange || v instanceof DictView || v instanceof PyIterator) return hostList(toList(v));
   if (v instanceof PyDict || isPlainObject(v)) {
-    const entries = v instanceof PyDict ? [...v.entries.values()] : Object.entries(v);
+    const entries = v instanceof PyDict ? v.entries.values() : dictItems(v);
+    charge(DICT_BYTES);
     const out = Object.create(null) as Record<string, unknown>;
-    for (const [k, x] of entries)
-      Object.defineProperty(out, String(k), { value: toHost(x), enumerable: true, writable: true });
+    for (const [k, x] of entries) {
+      const name = String(k);
+      charge(entryBytes(name));
+      Object.defineProperty(out, name, { value: toHost(x), enumerable: true, writable: true });
+    }
     return out;
   }
   return v;
+}
+
+function hostList(items: readonly unknown[]): unknown[] {
+  chargeList(items.length);
+  return items.map(toHost);
 }
 
 /** `fn(*args, **kwargs)`. */

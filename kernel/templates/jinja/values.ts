@@ -4,6 +4,7 @@
  * TemplateHost, which is what lets the sandbox reason about every attribute lookup.
  */
 import { isTemplateHost } from './host.js';
+import { charge, concatenated, ITEM_BYTES, joined, listBytes, TUPLE_MARK_BYTES } from './meter.js';
 
 export type UndefinedKind = 'default' | 'strict' | 'chainable' | 'debug';
 
@@ -51,13 +52,16 @@ const GROUPS = new WeakSet<object>();
 
 export type Tuple = readonly unknown[];
 
+/** Makes `items` (a new array, charged by its maker) a tuple. */
 export function tuple(items: unknown[]): Tuple {
+  charge(TUPLE_MARK_BYTES);
   TUPLES.add(items);
   return Object.freeze(items);
 }
 
 /** groupby's `(grouper, list)` named tuple. */
 export function groupTuple(grouper: unknown, list: unknown[]): Tuple {
+  charge(listBytes(2) + TUPLE_MARK_BYTES);
   const t = tuple([grouper, list]);
   GROUPS.add(t);
   return t;
@@ -133,8 +137,12 @@ export class Namespace extends PyObject {
   }
 
   repr(repr: (value: unknown) => string): string {
-    const items = [...this.attrs].map(([k, v]) => `${repr(k)}: ${repr(v)}`);
-    return `<Namespace {${items.join(', ')}}>`;
+    const items: string[] = [];
+    for (const [k, v] of this.attrs) {
+      charge(ITEM_BYTES);
+      items.push(concatenated([repr(k), ': ', repr(v)]));
+    }
+    return concatenated(['<Namespace {', joined(items, ', '), '}>']);
   }
 }
 
