@@ -21,10 +21,10 @@ const DATABASE = 'patchbay_bench_events';
 /** One way of running the queue: a server's settings, and whether a `manage worker` process delivers instead. */
 interface Setup {
   name: string;
-  kind: 'in-process' | 'redis';
+  kind: 'postgresql' | 'redis';
   settings: Partial<Settings>;
   /** Start the server as `npm start` does (without REDIS_URL it then starts its own Redis under DATA_DIR). */
-  serving?: boolean;
+  startsRedis?: boolean;
   worker?: boolean;
 }
 
@@ -70,7 +70,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /**
  * Webhooks and event rules end to end, on a database of their own in `adminUrl`'s cluster, for each way of running
  * the queue: bull on a Redis (the server works the jobs; or a `manage worker` process does), bull on the Redis the
- * server starts itself when serving without REDIS_URL (`npm start`), and the in-process queue (no Redis at all).
+ * server starts itself when serving without REDIS_URL (`npm start`), and the PostgreSQL queue (no Redis at all).
  *
  * - Events/s: a webhook to a local receiver and an enabled rule on tenant creation; one bulk POST of BULK tenants,
  *   timed from sending it until the receiver has all BULK deliveries (median of ROUNDS rounds).
@@ -93,10 +93,10 @@ export async function eventsBench(adminUrl: string, seconds: number): Promise<vo
   };
   await receiver.start();
   const setups: Setup[] = [
-    { name: 'in-process queue (no Redis)', kind: 'in-process', settings: {} },
+    { name: 'PostgreSQL queue (no Redis)', kind: 'postgresql', settings: {} },
     { name: 'bull on Redis, the server delivers', kind: 'redis', settings: { REDIS_URL: redis.url, REDIS_PREFIX: 'bench-server' } },
     { name: 'bull on Redis, a manage worker delivers', kind: 'redis', settings: { REDIS_URL: redis.url, REDIS_PREFIX: 'bench-worker', RUN_JOBS: false }, worker: true },
-    { name: 'bull on the Redis npm start embeds', kind: 'redis', settings: { DATA_DIR: dataDir }, serving: true },
+    { name: 'bull on the Redis npm start embeds', kind: 'redis', settings: { DATA_DIR: dataDir }, startsRedis: true },
   ];
   const key = randomBytes(20).toString('hex');
   const auth = { Authorization: `Token ${key}` };
@@ -118,7 +118,7 @@ export async function eventsBench(adminUrl: string, seconds: number): Promise<vo
     receipts.length = 0;
     for (const setup of setups) {
       const server = await createServer({
-        builtins: builtinPlugins, env: { PATCHBAY_CONFIG: '' }, serving: setup.serving,
+        builtins: builtinPlugins, env: { PATCHBAY_CONFIG: '' }, startsRedis: setup.startsRedis,
         settings: { DATABASE_URL: url, PORT: 0, LOG_LEVEL: 'error', SECRET_KEY: 'bench', ...setup.settings },
       });
       let worker: ChildProcess | undefined;

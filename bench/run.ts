@@ -329,7 +329,7 @@ try {
 
   // Webhooks and event rules end to end, on a database of their own in the same cluster: events/s from one bulk
   // create to a local receiver, commit-to-delivery latency, what an enabled rule adds to a bulk create; with bull on
-  // a Redis (the server or a `manage worker` delivering), on the Redis `npm start` embeds, and the in-process queue.
+  // a Redis (the server or a `manage worker` delivering), on the Redis `npm start` embeds, and the PostgreSQL queue.
   await eventsBench(database.adminUrl, seconds);
 
   await summary(new URL('./results.json', import.meta.url).pathname, {

@@ -3,10 +3,11 @@
  * The write machinery, the hook lists and the event bus stay inside; plugins read and write through
  * `ctx.as(req)` and `ctx.system` (see docs/plugins.md).
  */
-export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep, type EventHooks } from './plugin.js';
+export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep, type EventHooks, type JobFunction, type PluginJob } from './plugin.js';
 export type { Alongside, DataAccess, ListQuery } from './plugins/data.js';
 export { detailId, detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, RequestHook } from './app/surface.js';
+export { guarded } from './http/guard.js';
 export { drawnIds, insertAll, inBatches, type InsertOptions } from './db/batches.js';
 export { writeBehind } from './db/write-behind.js';
 export { idArray, whereIdIn } from './db/typed-arrays.js';
@@ -78,6 +79,6 @@ export { send } from './http/respond.js';
 export { isPlainObject, isStoredId, pythonType } from './model/values.js';
 export { paginate, pageOf } from './rest/pagination.js';
 export { Services } from './services.js';
-export type { JobRun, LogLevel, EnqueueOptions, QueuePort } from './queue/port.js';
+export type { JobRun, LogLevel, EnqueueOptions, QueuePort, RunAttempt } from './queue/port.js';
 export { JobFailed, type TrackOptions } from './core/jobs.js';
 export { API_VERSION, PATCHBAY_VERSION } from './version.js';

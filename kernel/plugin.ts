@@ -14,7 +14,7 @@ import type { Db, Row } from './model/types.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { DataAccess } from './plugins/data.js';
 import type { TrackOptions } from './core/jobs.js';
-import type { JobRun, QueuePort } from './queue/port.js';
+import type { JobRun, QueuePort, RunAttempt } from './queue/port.js';
 import type { Logger } from './log.js';
 import type { MetricsDeclarations } from './metrics/registry.js';
 import type { TemplateRenderer } from './templates/renderer.js';
@@ -120,7 +120,7 @@ export interface PluginDefinition<C = Record<string, unknown>> {
    * or tracked with `ctx.jobs.enqueue('<plugin>.<job>', options)` (what a tracked run returns becomes its `data`;
    * throwing `JobFailed` ends it "failed", anything else "errored").
    */
-  jobs?: Record<string, (data: unknown, ctx: PluginContext<C>, run: JobRun) => Promise<unknown> | unknown>;
+  jobs?: Record<string, PluginJob<C>>;
   /** System jobs: jobs of `jobs` run every so many minutes (`{ housekeeping: 1440 }`), tracked; one waits at a time. */
   schedule?: Record<string, number>;
   /** Fields this plugin adds to other plugins' models, by name (e.g. `tags` on every model declaring the feature). */
@@ -132,6 +132,18 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   /** Anything else, once at start-up, after every plugin's models are registered. */
   setup?: (ctx: PluginContext<C>) => Promise<void> | void;
 }
+
+/** A job handler: what a tracked run returns becomes its `data`. */
+export type JobFunction<C = Record<string, unknown>> = (data: unknown, ctx: PluginContext<C>, run: JobRun) => Promise<unknown> | unknown;
+
+/**
+ * A plugin's job: its handler, or the handler and what to record when one of its queued attempts never reported
+ * back (its process died): the queue counts that attempt as failed and retries or fails the job; `abandoned` lets
+ * the plugin's own records say so (a webhook delivery's log does).
+ */
+export type PluginJob<C = Record<string, unknown>> =
+  | JobFunction<C>
+  | { run: JobFunction<C>; abandoned?: (data: unknown, ctx: PluginContext<C>, run: RunAttempt) => Promise<void> | void };
 
 /** A plugin's part of the event outbox. */
 export interface EventHooks<C = Record<string, unknown>> {

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { Express, Request } from 'express';
@@ -20,13 +21,14 @@ import type { PluginContext } from './plugin.js';
 import { dataAccess, type DataAccess, type DataServices } from './plugins/data.js';
 import { BullQueue } from './queue/bull.js';
 import { EmbeddedRedis, startRedis } from './queue/embedded-redis.js';
-import { InProcessQueue } from './queue/memory.js';
+import { PostgresQueue } from './queue/postgres.js';
 import type { QueuePort } from './queue/port.js';
 import { Reader } from './read/reader.js';
 import { changeMetrics, databaseMetrics } from './metrics/database.js';
 import { queueMetrics } from './metrics/queue.js';
 import { Metrics } from './metrics/registry.js';
 import { SharedMetrics } from './metrics/shared.js';
+import { clusterWorkerMetrics } from './metrics/cluster.js';
 import type { RestServices } from './rest/services.js';
 import { Services } from './services.js';
 import { TemplateRenderer } from './templates/renderer.js';
@@ -35,8 +37,11 @@ import { SYSTEM } from './write/gate.js';
 import { WriteRunner } from './write/writer.js';
 
 export interface ServerOptions extends BootOptions {
-  /** The server will serve requests or run jobs (runserver, worker), not run one command: without REDIS_URL it starts a Redis. */
-  serving?: boolean;
+  /**
+   * Without REDIS_URL, start (or attach to) an embedded Redis: the only or supervising process of `runserver`, and
+   * `manage worker`; never a process the supervisor started, which its supervisor tells where Redis is, if anywhere.
+   */
+  startsRedis?: boolean;
 }
 
 export interface PatchbayServer {
@@ -67,20 +72,22 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   const { settings, log, enabled, registry, db, applied, closeDatabase } = await bootstrap(options);
   if (applied.length) log.info(`Applied migrations: ${applied.join(', ')}`);
 
-  const redis = !settings.REDIS_URL && options.serving ? new EmbeddedRedis(settings.DATA_DIR) : undefined;
+  const redis = !settings.REDIS_URL && options.startsRedis ? new EmbeddedRedis(settings.DATA_DIR) : undefined;
   const redisUrl = settings.REDIS_URL ?? (await startRedis(redis, log));
   const queue: QueuePort = redisUrl
     ? new BullQueue({ url: redisUrl, prefix: settings.REDIS_PREFIX, lockSeconds: settings.JOB_LOCK_SECONDS })
-    : new InProcessQueue();
+    : new PostgresQueue({ knex: db.knex, log, lockSeconds: settings.JOB_LOCK_SECONDS });
   const metrics = new Metrics(settings.METRICS_ENABLED);
   if (settings.METRICS_ENABLED) {
     databaseMetrics(metrics, db);
     queueMetrics(metrics, queue);
   }
-  // With Redis, every process's figures are summed by whichever server is scraped.
+  // Every process's figures are summed by whichever server is scraped: through Redis where it runs, else (the workers
+  // of one `npm start`) by their supervisor.
   const shared = settings.METRICS_ENABLED && queue.redis
     ? new SharedMetrics(queue.redis, settings.REDIS_PREFIX, metrics, settings.METRICS_PUBLISH_SECONDS, log)
     : undefined;
+  const processesMetrics = shared ?? (settings.METRICS_ENABLED && cluster.isWorker ? clusterWorkerMetrics(metrics.registry, log) : undefined);
   const outbox = new EventOutbox(db.knex, log);
   const watch = new ModelWatch(log);
   // A token or user changed anywhere: this process's tokens are read again.
@@ -114,19 +121,20 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
 
   const templates = new TemplateRenderer({ knex: db.knex, registry, settings, log }, metrics);
   const jobModel = registry.get('core.job');
-  const jobs = new JobRunner({ knex: db.knex, queue, outbox, registry, log, render: async (row) => (await system.render(jobModel, [row]))[0] });
+  const jobs = new JobRunner({ knex: db.knex, attempts: settings.JOB_ATTEMPTS, queue, outbox, registry, log, render: async (row) => (await system.render(jobModel, [row]))[0] });
   const schedules: [string, number][] = [];
   const contexts = enabled.map(({ plugin, config }) => {
     const ctx: PluginContext = {
       plugin, config, settings, registry, filters, queue, jobs, templates, log, system, container, db: db.knex, as, metrics,
       watch: (model, callback) => watch.watch(model, callback),
     };
-    for (const [name, handler] of Object.entries(plugin.jobs ?? {})) {
+    for (const [name, declared] of Object.entries(plugin.jobs ?? {})) {
       const job = `${plugin.name}.${name}`;
+      const { run: handler, abandoned } = typeof declared === 'function' ? { run: declared, abandoned: undefined } : declared;
       // Queued directly, a run logs to the server's log; tracked, to the job's own.
       queue.handle(job, async (payload, attempt) => {
         await handler(payload, ctx, { ...attempt, log: (level, message) => log[level === 'warning' ? 'warn' : level](`${job}: ${message}`) });
-      });
+      }, abandoned && ((payload, attempt) => abandoned(payload, ctx, attempt)));
       jobs.register(job, (input, run) => handler(input, ctx, run));
     }
     for (const [name, interval] of Object.entries(plugin.schedule ?? {})) schedules.push([`${plugin.name}.${name}`, interval]);
@@ -151,7 +159,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
 
   const lifecycle: Lifecycle = { draining: false };
   let app: Express | undefined;
-  const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts, as, metrics, sharedMetrics: shared, lifecycle, tokens }));
+  const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts, as, metrics, processesMetrics, lifecycle, tokens }));
 
   let http: Server | undefined;
   /**

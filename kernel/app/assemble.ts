@@ -6,8 +6,9 @@ import { contains, prefixSet } from '../auth/client-ip.js';
 import { loginRouter } from '../auth/login.js';
 import { mountGraphql } from '../graphql/endpoint.js';
 import { errorHandler, notFoundHandler } from '../http/errors.js';
+import { guarded } from '../http/guard.js';
 import { healthRouter, type Lifecycle } from '../http/health.js';
-import { allowedHost, bodyParser, queryTexts, requestHeaders, trailingSlash } from '../http/pipeline.js';
+import { allowedHost, bodyParser, jsonLimits, queryTexts, requestHeaders, trailingSlash } from '../http/pipeline.js';
 import type { Logger } from '../log.js';
 import type { DataAccess } from '../plugins/data.js';
 import { mountOpenApi } from '../openapi/route.js';
@@ -20,7 +21,7 @@ import { currentScope, mountScope, requestScope } from '../http/scope.js';
 import { metricsRouter } from '../metrics/endpoint.js';
 import { requestMetrics } from '../metrics/http.js';
 import type { Metrics } from '../metrics/registry.js';
-import type { SharedMetrics } from '../metrics/shared.js';
+import type { ProcessesMetrics } from '../metrics/cluster.js';
 import { ViewNames } from '../metrics/views.js';
 import { mountIndex } from './mounts.js';
 import { MountList, type RequestHook } from './surface.js';
@@ -29,8 +30,8 @@ import type { TokenCache } from '../auth/token-cache.js';
 export interface AppDeps extends RestApiDeps {
   log: Logger;
   metrics: Metrics;
-  /** Every process's metrics through Redis, when the queue is on Redis. */
-  sharedMetrics?: SharedMetrics;
+  /** Every process's metrics: through Redis when the queue is on Redis, else from the supervisor of `runserver`'s workers. */
+  processesMetrics?: ProcessesMetrics;
   /** Reads as the user of a request, as plugins' routes do. */
   as(req: Request): DataAccess;
   lifecycle: Lifecycle;
@@ -38,11 +39,19 @@ export interface AppDeps extends RestApiDeps {
   tokens: TokenCache;
 }
 
-/** The response side of the hooks, for every request (those the pipeline refuses too), once it is answered. */
-function afterHooks(hooks: RequestHook[]) {
+/**
+ * The response side of the hooks, for every request (those the pipeline refuses too), once it is answered or its
+ * client went away (its socket may be gone by then). Each hook is guarded: a hook that throws is logged.
+ */
+function afterHooks(hooks: RequestHook[], log: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
-    res.once('close', () => hooks.forEach((h) => h.response?.(req, res, performance.now() - started)));
+    const failed = (err: unknown) => log.error(`A response hook failed: ${err instanceof Error ? err.stack : String(err)}`, { request_id: req.requestId });
+    res.once('close', guarded(() => {
+      const ms = performance.now() - started;
+      // One by one: a hook that throws does not keep the others from their turn.
+      for (const hook of hooks) if (hook.response) guarded(() => hook.response!(req, res, ms), failed)();
+    }, failed));
     next();
   };
 }
@@ -78,7 +87,7 @@ export function buildApp(deps: AppDeps): Express {
   mountOpenApi(surface, { registry: deps.registry, filters: deps.filters, plugins: deps.plugins.map((p) => p.plugin), routes, log: deps.log });
   mountGraphql(surface, { ...deps, db: deps.db.knex });
   if (settings.METRICS_ENABLED) {
-    surface.mount('/', metricsRouter(settings, deps.metrics, deps.sharedMetrics));
+    surface.mount('/', metricsRouter(settings, deps.metrics, deps.processesMetrics));
     surface.hook(requestMetrics(deps.metrics, new ViewNames(deps.registry, deps.plugins.map((p) => p.plugin))));
   }
   const logsRequests = settings.ACCESS_LOG && ['info', 'debug'].includes(settings.LOG_LEVEL);
@@ -109,11 +118,12 @@ export function buildApp(deps: AppDeps): Express {
   // Repeated parameters become arrays; no cap on their number (the filter DSL refuses too many with a 400).
   app.set('query parser', (text: string) => parse(text, '&', '=', { maxKeys: 0 }));
   app.use(requestHeaders, requestScope(accounting));
-  if (surface.hooks.some((h) => h.response)) app.use(afterHooks(surface.hooks));
+  if (surface.hooks.some((h) => h.response)) app.use(afterHooks(surface.hooks, deps.log));
   app.use(healthRouter(deps.db, deps.lifecycle));
   const reading = surface.mounts.filter((m) => m.options.readOnly).map((m) => m.path);
   const readsOnly = (path: string) => reading.some((prefix) => path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`));
-  app.use(allowedHost(settings), queryTexts, trailingSlash, bodyParser(settings.MAX_BODY_SIZE, settings.MAX_JSON_DEPTH), authenticate(deps, readsOnly));
+  // Authenticated before the body is read: a request refused for want of a login costs no parsing.
+  app.use(allowedHost(settings), queryTexts, trailingSlash, authenticate(deps, readsOnly), bodyParser(settings.MAX_BODY_SIZE, jsonLimits(settings)));
   if (surface.hooks.some((h) => h.request)) app.use(beforeHooks(surface.hooks));
   const login = requireLogin(settings);
   app.use(mountIndex(surface.mounts.map(({ path, handler, options }) => {

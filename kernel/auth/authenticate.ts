@@ -6,7 +6,8 @@ import { wantsHtml } from '../http/respond.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { Access, forbidden, notAuthenticated } from './access.js';
 import { ANONYMOUS, type Principal } from './principal.js';
-import { csrfValid, sessionPrincipal } from './sessions.js';
+import { csrfFailure } from './csrf.js';
+import { sessionPrincipal } from './sessions.js';
 import type { TokenCache } from './token-cache.js';
 import { tokenPrincipal } from './tokens.js';
 
@@ -57,8 +58,10 @@ export function authenticate({ db, settings, registry, tokens }: AuthDeps, reads
       if (!PUBLIC_API_PATHS.has(req.path)) throw notAuthenticated();
     }
     if (unsafe && principal.via === 'token' && !principal.writeEnabled) throw forbidden();
-    if (unsafe && principal.via === 'session' && api && !csrfValid(principal, req)) {
-      throw new HttpError(403, { detail: 'CSRF Failed: CSRF token missing or incorrect.' });
+    // As DRF's SessionAuthentication: cookie-authenticated writes are CSRF-checked (token ones are not).
+    if (unsafe && principal.via === 'session' && api) {
+      const reason = csrfFailure(req, settings.CSRF_TRUSTED_ORIGINS, req.get('x-csrftoken') ?? '', principal.csrfToken ?? '');
+      if (reason) throw new HttpError(403, { detail: `CSRF Failed: ${reason}` });
     }
     if (unsafe && api && settings.MAINTENANCE_MODE) {
       throw new HttpError(503, {

@@ -1,11 +1,12 @@
 import express, { type Router } from 'express';
 import type { Settings } from '../config/settings.js';
 import type { Database } from '../db/database.js';
+import { HttpError } from '../errors.js';
 import { BROWSABLE_FILES } from '../http/browsable/page.js';
 import { escapeHtml as escape, textProblem } from '../http/text.js';
+import { csrfFailure, csrfFailurePage, sentCsrfToken } from './csrf.js';
 import { verifyPassword } from './password.js';
-import { CSRF_COOKIE, cookies, endSession, formCsrfToken, sameToken, startSession } from './sessions.js';
-
+import { CSRF_COOKIE, cookies, endSession, formCsrfToken, startSession } from './sessions.js';
 
 /**
  * Only paths of this site: a login must not redirect to another one (`//evil.com` and `/\\evil.com` are other
@@ -41,8 +42,9 @@ export function loginRouter(db: Database, settings: Settings): Router {
     const form = (req.payload ?? {}) as Record<string, unknown>;
     // As Django's: the form must carry the token of the browser's CSRF cookie, so another site cannot log it in.
     const csrf = cookies(req)[CSRF_COOKIE] ?? '';
-    if (!sameToken(typeof form.csrfmiddlewaretoken === 'string' ? form.csrfmiddlewaretoken : '', csrf)) {
-      res.status(403).type('html').send('<!doctype html><title>Forbidden</title><h1>Forbidden (403)</h1><p>CSRF verification failed. Request aborted.</p><p><a href="/login/">Log in again</a></p>');
+    const refused = csrfFailure(req, settings.CSRF_TRUSTED_ORIGINS, sentCsrfToken(req), csrf);
+    if (refused) {
+      res.status(403).type('html').send(csrfFailurePage(refused, { href: '/login/', label: 'Log in again' }));
       return;
     }
     const next = safeNext(form.next);
@@ -60,11 +62,20 @@ export function loginRouter(db: Database, settings: Settings): Router {
     await startSession(db.knex, settings, user.id, req, res);
     res.redirect(302, next);
   });
-  const logout = async (req: express.Request, res: express.Response) => {
+  // A POST form with the session's token, as NetBox 4's: a link (or an image) on another site cannot log a user out.
+  router.post('/logout/', async (req, res) => {
+    const expected = req.principal.csrfToken ?? cookies(req)[CSRF_COOKIE] ?? '';
+    const refused = csrfFailure(req, settings.CSRF_TRUSTED_ORIGINS, sentCsrfToken(req), expected);
+    if (refused) {
+      res.status(403).type('html').send(csrfFailurePage(refused));
+      return;
+    }
     await endSession(db.knex, settings, req, res);
     res.redirect(302, '/login/');
-  };
-  router.get('/logout/', logout);
-  router.post('/logout/', logout);
+  });
+  router.get('/logout/', (_req, res) => {
+    res.set('Allow', 'POST');
+    throw new HttpError(405, { detail: 'Method "GET" not allowed.' });
+  });
   return router;
 }

@@ -91,8 +91,3 @@ export async function sessionPrincipal(db: Db, settings: Settings, req: Request)
   const { csrf_token, ...user } = row;
   return { user, via: 'session', writeEnabled: true, csrfToken: csrf_token };
 }
-
-/** Cookie-authenticated unsafe requests must echo the session's CSRF token in X-CSRFToken. */
-export function csrfValid(principal: Principal, req: Request): boolean {
-  return sameToken(req.get('x-csrftoken') ?? '', principal.csrfToken ?? '');
-}

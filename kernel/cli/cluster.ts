@@ -3,6 +3,7 @@ import { bootstrap } from '../boot.js';
 import { freePort } from '../processes.js';
 import type { Plugin } from '../plugin.js';
 import { EmbeddedRedis, startRedis } from '../queue/embedded-redis.js';
+import { ClusterMetricsSupervisor } from '../metrics/cluster.js';
 
 /** Seconds a stopping worker gets beyond SHUTDOWN_TIMEOUT (its outbox, jobs and pools) before it is killed. */
 const CLOSE_GRACE_SECONDS = 15;
@@ -31,6 +32,8 @@ export async function superviseWorkers(count: number, builtins: Plugin[]): Promi
   if (applied.length) log.info(`Applied migrations: ${applied.join(', ')}`);
   const redis = settings.REDIS_URL ? undefined : new EmbeddedRedis(settings.DATA_DIR);
   const redisUrl = settings.REDIS_URL ?? (await startRedis(redis, log));
+  // Without Redis, the workers' metrics are summed here for whichever worker is scraped.
+  if (settings.METRICS_ENABLED && !redisUrl) new ClusterMetricsSupervisor(log);
   const port = settings.PORT || (await freePort());
   const env = {
     DATABASE_URL: db.url,

@@ -47,7 +47,7 @@ export async function runserver(_args: string[], builtins: Plugin[]): Promise<nu
 async function serve(builtins: Plugin[]): Promise<number> {
   // Loaded here: a primary supervising workers serves nothing and need not load the HTTP server.
   const { createServer } = await import('../server.js');
-  const server = await createServer({ builtins, serving: true });
+  const server = await createServer({ builtins, startsRedis: cluster.isPrimary });
   let url: string;
   try {
     url = await server.listen();

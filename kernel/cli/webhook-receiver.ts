@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { guarded } from '../http/guard.js';
 
 /**
  * `manage webhook_receiver [--port 9000]`: NetBox's test receiver. Prints each request's method, path, headers and
@@ -14,8 +15,9 @@ export async function webhookReceiver(args: string[]): Promise<number> {
   let count = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    const failed = (err: unknown) => process.stderr.write(`${String(err)}\n`);
+    req.on('data', guarded((c: Buffer) => void chunks.push(c), failed));
+    req.on('end', guarded(() => {
       count += 1;
       const lines = [`[${count}] ${new Date().toISOString()} ${req.method} ${req.url}`];
       for (let i = 0; i < req.rawHeaders.length; i += 2) lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
@@ -23,7 +25,7 @@ export async function webhookReceiver(args: string[]): Promise<number> {
       lines.push('', body || '(no body)', '------------');
       process.stdout.write(`${lines.join('\n')}\n`);
       res.writeHead(200, { 'Content-Type': 'text/plain' }).end('Webhook received!\n');
-    });
+    }, failed));
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);

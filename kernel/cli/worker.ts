@@ -4,15 +4,11 @@ import { stopSignal } from './cluster.js';
 
 /**
  * `manage worker`: takes events from the outbox and runs background jobs (webhook deliveries) until SIGINT or
- * SIGTERM, then lets the jobs under way finish. Start as many as needed, on as many machines, sharing REDIS_URL.
+ * SIGTERM, then lets the jobs under way finish. Start as many as needed, on as many machines, sharing the queue:
+ * REDIS_URL's, or without Redis the database's.
  */
 export async function worker(_args: string[], builtins: Plugin[]): Promise<number> {
-  const server = await createServer({ builtins, serving: true });
-  if (server.queue.kind !== 'redis') {
-    server.log.error('No Redis (REDIS_URL unset and redis-server not installed): the server runs jobs itself; a worker has no queue to share');
-    await server.close();
-    return 1;
-  }
+  const server = await createServer({ builtins, startsRedis: true });
   await server.work();
   server.log.info(`Worker running jobs of queue "${server.queue.name}" (${server.settings.JOB_CONCURRENCY} at once)`);
   const signal = await stopSignal();

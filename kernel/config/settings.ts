@@ -1,5 +1,5 @@
 import {
-  array, boolean, defaulted, enums, integer, min, nullable, object, optional, record, string, unknown,
+  array, boolean, defaulted, enums, integer, min, nullable, object, optional, record, refine, string, unknown,
   type Infer, type Struct,
 } from 'superstruct';
 
@@ -12,6 +12,11 @@ function setting<T, S>(struct: Struct<T, S>, env: EnvParser, doc: string) {
 }
 
 const nonNegative = () => min(integer(), 0);
+
+/** An origin with its scheme, as Django 4+ wants CSRF_TRUSTED_ORIGINS: `https://host[:port]`, `*.` for subdomains. */
+const trustedOrigin = () =>
+  refine(string(), 'origin', (value) =>
+    /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+$/i.test(value) || `must be an origin with its scheme (https://netbox.example.com, https://*.example.com); got "${value}"`);
 
 /**
  * Every setting Patchbay reads, in one table: the schema, how the environment spells it and what it means.
@@ -33,7 +38,16 @@ export const SETTINGS = {
   REDIS_PREFIX: setting(defaulted(string(), 'patchbay'), 'string', 'Prefix of the queue\'s keys in Redis: servers and workers sharing a Redis and a prefix share the queue.'),
   RUN_JOBS: setting(defaulted(boolean(), true), 'boolean', 'The server process runs background jobs too; set false when `manage worker` processes run them.'),
   JOB_CONCURRENCY: setting(defaulted(min(integer(), 1), 10), 'integer', 'Jobs one process runs at once (webhook deliveries mostly wait on the network).'),
-  JOB_LOCK_SECONDS: setting(defaulted(min(integer(), 2), 30), 'integer', 'A job whose worker died (or hangs) goes back to the queue after this many seconds.'),
+  JOB_LOCK_SECONDS: setting(
+    defaulted(min(integer(), 2), 30),
+    'integer',
+    'A job whose process died (or hangs) has that attempt counted as failed after this many seconds, then goes back to the queue after its backoff (or fails once its attempts are spent).',
+  ),
+  JOB_ATTEMPTS: setting(
+    defaulted(min(integer(), 1), 3),
+    'integer',
+    'Runs a tracked job (/api/core/jobs/) gets when its process dies under it (killed, out of memory), 10 s apart and doubling; then it ends errored. A job that raises is not run again, as in NetBox.',
+  ),
   OUTBOX_SWEEP_SECONDS: setting(
     defaulted(min(integer(), 1), 10),
     'integer',
@@ -41,7 +55,16 @@ export const SETTINGS = {
   ),
   WEBHOOK_TIMEOUT: setting(defaulted(min(integer(), 100), 10_000), 'integer', 'Longest a webhook request may take, in milliseconds; longer fails the attempt.'),
   WEBHOOK_ATTEMPTS: setting(defaulted(min(integer(), 1), 5), 'integer', 'Attempts of each webhook delivery, the first included, before it is marked failed.'),
-  WEBHOOK_RETRY_DELAY: setting(defaulted(min(integer(), 0), 10_000), 'integer', 'Milliseconds before the first retry of a failed delivery; each next retry waits twice as long.'),
+  WEBHOOK_RETRY_DELAY: setting(
+    defaulted(min(integer(), 0), 10_000),
+    'integer',
+    'Milliseconds before the first retry of a failed delivery; each next retry waits twice as long (1×, 2×, 4×, …). An attempt whose process died counts as failed too.',
+  ),
+  WEBHOOK_RESPONSE_BYTES: setting(
+    defaulted(min(integer(), 0), 1024),
+    'integer',
+    'Bytes of each answer a webhook attempt keeps in the delivery log (the rest is not read); 0 keeps none. Whoever may create webhooks reads these: keep it small where webhooks could reach internal services.',
+  ),
   WEBHOOK_REFUSE_LOCAL: setting(
     defaulted(boolean(), false),
     'boolean',
@@ -95,6 +118,16 @@ export const SETTINGS = {
   ),
   MAX_FILTER_VALUES: setting(defaulted(min(integer(), 1), 1000), 'integer', 'Most values one query-string filter may be given (`?id=1&id=2…`); more get 400 naming the parameter.'),
   MAX_JSON_DEPTH: setting(defaulted(min(integer(), 1), 100), 'integer', 'Deepest nesting of arrays and objects a JSON request body may hold; deeper ones get 400.'),
+  MAX_JSON_KEYS: setting(
+    defaulted(min(integer(), 1), 10_000),
+    'integer',
+    'Most keys one object of a JSON request body (or one form) may hold; more get 400 before the body is parsed (an object of 500,000 keys took V8 seconds).',
+  ),
+  MAX_JSON_ELEMENTS: setting(
+    defaulted(min(integer(), 1), 1_000_000),
+    'integer',
+    'Most values (object members and array items, at any depth) a JSON request body may hold; more get 400 before it is parsed.',
+  ),
   PLUGINS: setting(defaulted(array(string()), []), 'list', 'Third-party plugins to enable: module names or paths (comma-separated in the environment).'),
   PLUGINS_CONFIG: setting(defaulted(record(string(), record(string(), unknown())), {}), 'json', 'Per-plugin settings: {"<plugin>": {...}} (JSON in the environment).'),
   LOG_LEVEL: setting(defaulted(string(), 'info'), 'string', 'error, warn, info or debug.'),
@@ -129,6 +162,11 @@ export const SETTINGS = {
   ),
   ALLOW_TOKEN_RETRIEVAL: setting(defaulted(boolean(), true), 'boolean', 'Token keys can be read back; when false a key is shown only when the token is created.'),
   TRUSTED_PROXIES: setting(defaulted(array(string()), []), 'list', 'Proxies (IPs or CIDR prefixes) whose X-Forwarded-For header names the client and whose X-Forwarded-Proto names the scheme (https URLs, Secure cookies).'),
+  CSRF_TRUSTED_ORIGINS: setting(
+    defaulted(array(trustedOrigin()), []),
+    'list',
+    'Origins besides the server\'s own that browser sessions may send writes from (Django\'s setting: the `Origin` of a write, or its `Referer` over https, must be one): `https://netbox.example.com`, or `https://*.example.com` for a domain and its subdomains.',
+  ),
   MAINTENANCE_MODE: setting(defaulted(boolean(), false), 'boolean', 'Refuse writes (503) and stop recording token use.'),
   CHANGELOG_RETENTION: setting(defaulted(min(integer(), 0), 90), 'integer', 'Days change records are kept (the daily extras housekeeping job and `manage housekeeping` delete older ones); 0 keeps them forever.'),
   WEBHOOK_DELIVERY_RETENTION: setting(defaulted(min(integer(), 0), 30), 'integer', 'Days the delivery log keeps a delivered or failed webhook delivery (the daily extras housekeeping job and `manage housekeeping` delete older ones); 0 keeps them forever.'),
@@ -154,8 +192,12 @@ export const SETTINGS = {
     'Longest a template may render, in milliseconds (config templates, export templates); longer ends it with a 400.',
   ),
   TEMPLATE_MAX_OUTPUT: setting(defaulted(min(integer(), 1024), 10_485_760), 'integer', 'Most characters one template render may produce.'),
-  TEMPLATE_WORKERS: setting(defaulted(min(integer(), 1), 2), 'integer', 'Worker threads rendering templates; renders beyond them wait their turn.'),
-  TEMPLATE_MEMORY_MB: setting(defaulted(min(integer(), 32), 256), 'integer', 'Heap limit of each template worker thread, in MiB; a render exceeding it ends with a 400.'),
+  TEMPLATE_WORKERS: setting(defaulted(min(integer(), 1), 2), 'integer', 'Processes each server process renders templates in; renders beyond them wait their turn.'),
+  TEMPLATE_MEMORY_MB: setting(
+    defaulted(min(integer(), 32), 256),
+    'integer',
+    'Heap limit of each template process, in MiB: a render that would go past most of it is refused with a 400, and one that exhausts it ends its own process (replaced), never the server.',
+  ),
   TOKEN_CACHE_SECONDS: setting(
     defaulted(min(integer(), 0), 5), 'integer',
     'Seconds a process trusts a token it authenticated, without reading it again; changes through Patchbay apply at once, changes in SQL by hand within this time. 0: read every time.',

@@ -5,7 +5,7 @@ import type { EventOutbox } from '../events/outbox.js';
 import type { Logger } from '../log.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { JsonObject, Row } from '../model/types.js';
-import type { JobRun, LogLevel, QueuePort } from '../queue/port.js';
+import { abandonedMessage, type JobRun, type LogLevel, type QueuePort, type RunAttempt } from '../queue/port.js';
 import { WAITING_STATUSES } from './choices.js';
 import { Job } from './models/job.js';
 
@@ -30,11 +30,17 @@ export interface TrackOptions {
 /** The queue job that runs every tracked job: its id is the tracked job's uuid, so enqueueing twice is a no-op. */
 const RUN_JOB = 'core.run_job';
 const MINUTE = 60_000;
-/** The queue job of a tracked job: its id is the job's uuid; a scheduled one waits until its time. */
-function queued(row: JobRow) {
-  const delayMs = row.scheduled ? new Date(row.scheduled).getTime() - Date.now() : 0;
-  return { data: { job: row.id }, options: { id: `job-${row.job_id}`, description: row.name, delayMs } };
+/** The first wait before a tracked job whose process died runs again (doubling each time). */
+const RERUN_DELAY_MS = 10_000;
+
+interface LogEntry {
+  level: LogLevel;
+  message: string;
+  timestamp: string;
 }
+
+/** Entries added to a job's log (an abandoned run's entry stays before the next run's own). */
+const appendLog = (knex: Knex, entries: LogEntry[]) => knex.raw(`(log_entries::jsonb || ?::jsonb)::json`, [JSON.stringify(entries)]);
 
 /** Where the job's status changes are its events. */
 const END_EVENTS: Record<string, EventType> = { completed: 'job_completed', failed: 'job_failed', errored: 'job_errored' };
@@ -55,6 +61,8 @@ interface JobRow extends Row {
 
 export interface JobRunnerDeps {
   knex: Knex;
+  /** Runs of a tracked job whose process dies each time before it is errored (JOB_ATTEMPTS). */
+  attempts: number;
   queue: QueuePort;
   outbox: EventOutbox;
   registry: ModelRegistry;
@@ -73,7 +81,16 @@ export class JobRunner {
   private readonly handlers = new Map<string, TrackedHandler>();
 
   constructor(private readonly deps: JobRunnerDeps) {
-    deps.queue.handle(RUN_JOB, (data) => this.run((data as { job: number }).job));
+    deps.queue.handle(RUN_JOB, (data) => this.run((data as { job: number }).job), (data, run) => this.abandoned((data as { job: number }).job, run));
+  }
+
+  /**
+   * The queue job of a tracked job: its id is the job's uuid; a scheduled one waits until its time. A handler that
+   * raises ends the job (errored, as in NetBox); a run whose process died runs again, up to JOB_ATTEMPTS runs.
+   */
+  private queued(row: JobRow) {
+    const delayMs = row.scheduled ? new Date(row.scheduled).getTime() - Date.now() : 0;
+    return { data: { job: row.id }, options: { id: `job-${row.job_id}`, description: row.name, delayMs, attempts: this.deps.attempts, backoffMs: RERUN_DELAY_MS } };
   }
 
   /** A handler by `<plugin>.<job>`, which is also the name of its jobs. */
@@ -135,14 +152,14 @@ export class JobRunner {
     return row;
   }
 
-  /** At start: enqueue again every waiting job (a queue in memory lost them; Redis ignores the ids it holds). */
+  /** At start: enqueue again every waiting job (a process may have died before it did; the queue ignores the ids it holds). */
   async recover(): Promise<void> {
     const rows = (await this.deps.knex(Job.table).whereIn('status', WAITING_STATUSES)) as JobRow[];
-    if (rows.length) await this.deps.queue.enqueueAll(RUN_JOB, rows.map(queued));
+    if (rows.length) await this.deps.queue.enqueueAll(RUN_JOB, rows.map((row) => this.queued(row)));
   }
 
   private async send(row: JobRow): Promise<void> {
-    const { data, options } = queued(row);
+    const { data, options } = this.queued(row);
     await this.deps.queue.enqueue(RUN_JOB, data, options);
   }
 
@@ -154,7 +171,7 @@ export class JobRunner {
     );
     if (!started) return;
     // NetBox's JobLogEntry: level, message, timestamp.
-    const log: { level: LogLevel; message: string; timestamp: string }[] = [];
+    const log: LogEntry[] = [];
     const run: JobRun = {
       attempt: 1, attempts: 1, final: true,
       log: (level, message) => void log.push({ level, message, timestamp: isoTimestamp() }),
@@ -172,13 +189,24 @@ export class JobRunner {
       end = { status: failed ? 'failed' : 'errored', error: failed ? '' : err instanceof Error ? `${err.name}: ${message}` : message };
       if (failed && message) run.log('error', message);
     }
-    const ended = await this.change(id, ['running'], () => ({ ...end, completed: knex.fn.now(), log_entries: JSON.stringify(log) }));
+    const ended = await this.change(id, ['running'], () => ({ ...end, completed: knex.fn.now(), log_entries: appendLog(knex, log) }));
     if (ended?.interval) {
       const from = new Date(ended.scheduled ?? ended.started ?? Date.now()).getTime();
       const next = new Date(Math.max(from + ended.interval * MINUTE, Date.now() + MINUTE));
       await this.enqueue(ended.name, { interval: ended.interval, userId: ended.user_id, scheduleAt: next, data: started.data,
         object: ended.object_type_id ? { model: this.deps.registry.objectTypes.keyOf(ended.object_type_id)!, id: ended.object_id! } : undefined });
     }
+  }
+
+  /**
+   * A run whose process died: its log says so, and once no run is left the job ends errored (its end event included).
+   */
+  private async abandoned(id: number, run: RunAttempt): Promise<void> {
+    const message = abandonedMessage(run);
+    const entry: LogEntry = { level: 'error', message, timestamp: isoTimestamp() };
+    await this.change(id, ['running'], () => (run.final
+      ? { status: 'errored', error: message, completed: this.deps.knex.fn.now(), log_entries: appendLog(this.deps.knex, [entry]) }
+      : { log_entries: appendLog(this.deps.knex, [entry]) }));
   }
 
   /**
@@ -195,7 +223,7 @@ export class JobRunner {
       const update = values(current);
       if (!update) return current;
       const [next] = (await trx(Job.table).where('id', id).update({ ...update, last_updated: trx.fn.now() }).returning('*')) as JobRow[];
-      const event = await this.event(next);
+      const event = next.status === current.status ? undefined : await this.event(next);
       if (event) stored = await outbox.store(trx, [event]);
       return next;
     });

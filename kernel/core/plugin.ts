@@ -35,6 +35,6 @@ export const corePlugin = definePlugin({
     'POST /background-tasks/{name}/stop/': { ...action('Stop a running job'), responses: { '200': { description: 'Stopped' }, '204': { description: 'It was not running' } } },
   },
   http(surface, ctx) {
-    surface.mount(TASKS_PAGE, tasksPage(ctx.queue));
+    surface.mount(TASKS_PAGE, tasksPage(ctx.queue, ctx.settings));
   },
 });

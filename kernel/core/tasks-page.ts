@@ -1,8 +1,9 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { sameToken } from '../auth/sessions.js';
-import { HttpError } from '../errors.js';
+import { csrfFailure, csrfFailurePage, sentCsrfToken } from '../auth/csrf.js';
+import type { Settings } from '../config/settings.js';
 import type { QueuePort, Task, TaskStatus } from '../queue/port.js';
 import { requeueTask } from './background.js';
+import { BROWSABLE_FILES, PAGE_POLICY } from '../http/browsable/page.js';
 import { escapeHtml as escape } from '../http/text.js';
 
 export const TASKS_PAGE = '/core/background-tasks/';
@@ -30,11 +31,9 @@ function page(sections: [string, Task[]][], queue: QueuePort, username: string, 
   }</section>`);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Background tasks – Patchbay</title><link rel="icon" href="data:,">
-<style>body{font-family:system-ui,sans-serif;margin:2rem;color:#222}table{border-collapse:collapse;width:100%}
-th,td{border-bottom:1px solid #dde;padding:.4rem;text-align:left;vertical-align:top}pre{white-space:pre-wrap;max-width:60rem;font-size:.8rem}
-.notice{background:#e8f5e9;padding:.5rem 1rem}.empty{color:#777}header{display:flex;justify-content:space-between}</style></head>
-<body><header><h1>Background tasks</h1><p>${escape(username)} · <a href="/logout/">Log out</a></p></header>
-<p>Queue <b>${escape(queue.name)}</b> (${queue.kind === 'redis' ? 'bull on Redis' : 'in this process'}) · <a href="/api/core/background-tasks/">API</a></p>
+<link rel="stylesheet" href="${BROWSABLE_FILES}browsable.css"></head>
+<body class="tasks"><header><h1>Background tasks</h1><div>${escape(username)} · <form class="inline" method="post" action="/logout/"><input type="hidden" name="csrfmiddlewaretoken" value="${escape(csrf)}"><button type="submit">Log out</button></form></div></header>
+<p>Queue <b>${escape(queue.name)}</b>: ${escape(queue.description)} · <a href="/api/core/background-tasks/">API</a></p>
 ${notice ? `<p class="notice" role="status">${escape(notice)}</p>` : ''}${tables.join('\n')}</body></html>`;
 }
 
@@ -55,20 +54,22 @@ function allowed(req: Request, res: Response): boolean {
  * The background tasks page (spec §6.4): queued, running, retrying and failed jobs, the error log of each failure
  * and a Requeue button (a form with the session's CSRF token), for staff users logged in with a cookie.
  */
-export function tasksPage(queue: QueuePort): Router {
+export function tasksPage(queue: QueuePort, settings: Settings): Router {
   const router = express.Router({ strict: true, caseSensitive: true });
   router.get('/', async (req, res) => {
     if (!allowed(req, res)) return;
     const tasks = await queue.tasks(SECTIONS.map(([s]) => s));
     const sections = SECTIONS.map(([status, title]): [string, Task[]] => [title, tasks.filter((t) => t.status === status)]);
     const notice = typeof req.query.requeued === 'string' ? `Job ${req.query.requeued} requeued.` : '';
-    res.type('html').send(page(sections, queue, req.principal.user!.username, req.principal.csrfToken ?? '', notice));
+    res.set('Content-Security-Policy', PAGE_POLICY).type('html').send(page(sections, queue, req.principal.user!.username, req.principal.csrfToken ?? '', notice));
   });
   router.post('/:id/requeue/', async (req, res) => {
     if (!allowed(req, res)) return;
-    const form = (req.payload ?? {}) as Record<string, unknown>;
-    const given = typeof form.csrfmiddlewaretoken === 'string' ? form.csrfmiddlewaretoken : '';
-    if (!sameToken(given, req.principal.csrfToken ?? '')) throw new HttpError(403, { detail: 'CSRF verification failed. Request aborted.' });
+    const refused = csrfFailure(req, settings.CSRF_TRUSTED_ORIGINS, sentCsrfToken(req), req.principal.csrfToken ?? '');
+    if (refused) {
+      res.status(403).type('html').send(csrfFailurePage(refused));
+      return;
+    }
     await requeueTask(queue, req.params.id);
     res.redirect(303, `${TASKS_PAGE}?requeued=${encodeURIComponent(req.params.id)}`);
   });

@@ -7,15 +7,15 @@ import { badText, textProblem } from '../http/text.js';
  */
 export const MAX_ARGUMENT_DEPTH = 20;
 
-/** How deep a JSON value nests (objects and lists), counted without recursion. */
-function depthOf(value: unknown): number {
+/** How deep a JSON value nests (objects and lists), counted without recursion; past `limit` it stops counting. */
+function depthOf(value: unknown, limit: number): number {
   let deepest = 0;
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length) {
     const [item, depth] = stack.pop()!;
     if (typeof item !== 'object' || item === null) continue;
     deepest = Math.max(deepest, depth + 1);
-    if (deepest > MAX_ARGUMENT_DEPTH) break;
+    if (deepest > limit) break;
     for (const child of Object.values(item)) stack.push([child, depth + 1]);
   }
   return deepest;
@@ -42,6 +42,7 @@ export function argumentProblem(document: DocumentNode, variables: Record<string
     StringValue: (node) => void (problem ??= textProblem(node.value)),
   });
   if (problem) return problem;
-  if (depthOf(variables) > MAX_ARGUMENT_DEPTH + 1) return `Variables may nest at most ${MAX_ARGUMENT_DEPTH} levels.`;
+  // The variables' own object is one level more than the values it holds.
+  if (depthOf(variables, MAX_ARGUMENT_DEPTH + 1) > MAX_ARGUMENT_DEPTH + 1) return `Variables may nest at most ${MAX_ARGUMENT_DEPTH} levels.`;
   return badText(variables);
 }

@@ -6,6 +6,8 @@ import type { Settings } from '../config/settings.js';
 import { maxPageSize } from '../config/load.js';
 import { FilterError } from '../filters/errors.js';
 import type { FilterSets } from '../filters/filterset.js';
+import { jsonShapeProblem, type JsonLimits } from '../http/json-shape.js';
+import { jsonLimits } from '../http/pipeline.js';
 import { baseUrl } from '../http/request.js';
 import type { Logger } from '../log.js';
 import type { ModelRegistry } from '../model/registry.js';
@@ -44,14 +46,19 @@ interface Params {
   operationName?: string;
 }
 
-/** `{query, variables, operationName}` from a POST's JSON body or a GET's query string; a string saying what is wrong otherwise. */
-function paramsOf(req: Request): Params | string {
+/**
+ * `{query, variables, operationName}` from a POST's JSON body or a GET's query string; a string saying what is wrong
+ * otherwise. Variables given as text are bounded as a body is (`shape`) before they are parsed.
+ */
+function paramsOf(req: Request, shape: JsonLimits): Params | string {
   const source = req.method === 'GET' ? (req.query as Record<string, unknown>) : req.payload;
   if (!isPlainObject(source)) return 'The body must be a JSON object: {"query": "...", "variables": {...}}.';
   const { query, operationName } = source;
   let variables = source.variables;
   if (typeof query !== 'string' || !query.trim()) return 'Must provide query string.';
   if (typeof variables === 'string') {
+    const problem = jsonShapeProblem(Buffer.from(variables, 'utf8'), shape);
+    if (problem) return `Variables are too large to read: ${problem}.`;
     try {
       variables = JSON.parse(variables);
     } catch {
@@ -96,8 +103,9 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): void {
     assumedListSize: settings.GRAPHQL_ASSUMED_LIST_SIZE,
   };
 
+  const shape = jsonLimits(settings);
   const run = async (req: Request, res: Response): Promise<void> => {
-    const params = paramsOf(req);
+    const params = paramsOf(req, shape);
     if (typeof params === 'string') return void requestError(res, 400, params);
     let document: DocumentNode;
     try {

@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Settings } from '../config/settings.js';
 import { HttpError } from '../errors.js';
 import { API_VERSION } from '../version.js';
+import { jsonShapeProblem, type JsonLimits } from './json-shape.js';
 import { checkTexts } from './text.js';
 
 /** Every response carries its request's id and the API level. */
@@ -77,28 +78,36 @@ async function readBody(req: Request, limit: number): Promise<Buffer> {
 
 const tooLarge = (limit: number) => new HttpError(413, { detail: `Request body exceeds the limit of ${limit} bytes.` });
 
-/** How deep arrays and objects nest in `value`, counted without recursion (a hostile body may nest thousands deep). */
-function depthOf(value: unknown, limit: number): number {
-  let deepest = 0;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [item, depth] = stack.pop()!;
-    if (typeof item !== 'object' || item === null) continue;
-    deepest = Math.max(deepest, depth);
-    if (deepest > limit) return deepest;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return deepest;
-}
+/** The settings' bounds on a JSON body's structure. */
+export const jsonLimits = (settings: Settings): JsonLimits => ({ depth: settings.MAX_JSON_DEPTH, keys: settings.MAX_JSON_KEYS, elements: settings.MAX_JSON_ELEMENTS });
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/** JSON from UTF-8 bytes, its shape checked before it is parsed; a 400 saying what is wrong otherwise. */
+export function parseJson(raw: Uint8Array, shape: JsonLimits): unknown {
+  const problem = jsonShapeProblem(raw, shape);
+  if (problem) throw new HttpError(400, { detail: `JSON parse error - ${problem}.` });
+  let text: string;
+  try {
+    text = utf8.decode(raw);
+  } catch {
+    throw new HttpError(400, { detail: 'JSON parse error - the request body is not valid UTF-8.' });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new HttpError(400, { detail: `JSON parse error - ${(err as Error).message}` });
+  }
+}
+
 /**
- * Reads and parses write bodies: JSON only (multipart is left to the routes that accept it).
- * Too large → 413, other media types → 415; malformed JSON, bytes that are not UTF-8 (NetBox refuses them, where
- * decoding leniently would store U+FFFD) and nesting deeper than `maxDepth` → 400.
+ * Reads and parses write bodies: JSON only (multipart is left to the routes that accept it). It runs after
+ * authentication: a request refused for want of a login is answered before its body is read. Too large → 413, other
+ * media types → 415; malformed JSON, bytes that are not UTF-8 (NetBox refuses them, where decoding leniently would
+ * store U+FFFD), and a structure past `shape` (nesting, keys of one object, values in all; checked in one pass before
+ * parsing) → 400. A form (the login page's) may hold at most `shape.keys` fields.
  */
-export function bodyParser(limit: number, maxDepth: number) {
+export function bodyParser(limit: number, shape: JsonLimits) {
   return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
     req.payload = undefined;
     if (!BODY_METHODS.has(req.method)) return next();
@@ -108,26 +117,14 @@ export function bodyParser(limit: number, maxDepth: number) {
     if (raw.length === 0) return next();
     // HTML forms (the login page) post urlencoded bodies; the API speaks JSON only.
     if (type === 'application/x-www-form-urlencoded' && !req.path.startsWith('/api/')) {
+      if (raw.filter((byte) => byte === 0x26).length >= shape.keys) throw new HttpError(400, { detail: `The form has more than ${shape.keys} fields.` });
       req.payload = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
       return next();
     }
     if (type !== 'application/json' && !type.endsWith('+json')) {
       throw new HttpError(415, { detail: `Unsupported media type "${req.get('content-type') ?? ''}" in request.` });
     }
-    let text: string;
-    try {
-      text = utf8.decode(raw);
-    } catch {
-      throw new HttpError(400, { detail: 'JSON parse error - the request body is not valid UTF-8.' });
-    }
-    try {
-      req.payload = JSON.parse(text);
-    } catch (err) {
-      throw new HttpError(400, { detail: `JSON parse error - ${(err as Error).message}` });
-    }
-    if (depthOf(req.payload, maxDepth) > maxDepth) {
-      throw new HttpError(400, { detail: `JSON parse error - the body nests deeper than ${maxDepth} levels.` });
-    }
+    req.payload = parseJson(raw, shape);
     next();
   };
 }

@@ -11,6 +11,8 @@ export interface RequestScope {
   route?: string;
   /** The class of an unexpected error the request ended with (`TypeError`): a 500, logged once with its stack. */
   error?: string;
+  /** Whether it came over TLS (or through a trusted proxy that says so), read while its socket is there. */
+  secure: boolean;
 }
 
 declare global {
@@ -44,7 +46,7 @@ export function currentScope(): RequestScope | undefined {
  * reads the count (the access log, the metrics).
  */
 export const requestScope = (accounting: boolean) => (req: Request, _res: Response, next: NextFunction): void => {
-  const scope: RequestScope = { statements: 0 };
+  const scope: RequestScope = { statements: 0, secure: req.secure };
   req.scope = scope;
   let route: unknown;
   Object.defineProperty(req, 'route', {

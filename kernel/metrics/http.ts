@@ -57,7 +57,8 @@ export function requestMetrics(metrics: Metrics, views: ViewNames): RequestHook 
       const view = views.of(req.scope?.route);
       const status = res.statusCode;
       const seconds = ms / 1000;
-      const transport = req.secure ? 'https' : 'http';
+      // Not `req.secure`: the socket of a client that went away is gone by now.
+      const transport = req.scope.secure ? 'https' : 'http';
       before.inc();
       responsesBefore.inc();
       latencyAll.observe({}, seconds);

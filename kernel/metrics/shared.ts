@@ -90,6 +90,9 @@ export class SharedMetrics {
     const own = (await this.metrics.registry.getMetricsAsJSON()) as unknown as Snapshot;
     const others: Snapshot[] = [];
     try {
+      // Published first: a later scrape answered by another process then reads this process's figures as this
+      // scrape shows them or larger, so that a sum never falls between scrapes (they reach the processes in turn).
+      await withinWait(this.publish());
       const stale = Date.now() - Math.max(STALE_MS, STALE_INTERVALS * this.intervalSeconds * 1000);
       // Never this process: it is the one answering.
       const ended = (instances: string[]) => this.retire(instances.filter((id) => id !== this.instance));

@@ -1,6 +1,9 @@
 import Bull from 'bull';
 import type { Redis } from 'ioredis';
-import { QueueUnavailable, type EnqueueOptions, type JobHandler, type QueuePort, type QueueStats, type Task, type TaskStatus, type WorkerState } from './port.js';
+import {
+  QueueUnavailable, abandonedMessage, retryDelay, withoutPaths, type AbandonedHandler, type EnqueueOptions, type JobHandler, type QueuePort, type QueueStats,
+  type RunAttempt, type Task, type TaskStatus, type WorkerState,
+} from './port.js';
 import { NoAnswer, withinWait } from './wait.js';
 import { WorkerTally } from './workers.js';
 
@@ -25,12 +28,30 @@ export interface BullOptions {
   lockSeconds: number;
 }
 
+/**
+ * Records in a job's own hash the attempt a run starts and answers the attempt recorded before: bull counts an attempt
+ * only when it fails, so a run whose process died (its lock ran out and bull ran it again) would otherwise be free.
+ */
+const START_ATTEMPT = `local previous = redis.call('hget', KEYS[1], 'patchbayAttempt')
+redis.call('hset', KEYS[1], 'patchbayAttempt', ARGV[1])
+return previous`;
+
+/** The run of an attempt started before and never reported (its process died): counted as that attempt's failure. */
+class AbandonedAttempt extends Error {
+  constructor(message: string) {
+    super(message);
+    // The error log shows why, not where this process noticed it.
+    this.stack = message;
+  }
+}
+
 /** Jobs in Redis through bull: one queue (`default`, as NetBox's), jobs told apart by name. */
 export class BullQueue implements QueuePort {
   readonly kind = 'redis';
   readonly name = 'default';
+  readonly description = 'bull on Redis: every process sharing the Redis and REDIS_PREFIX takes jobs from it';
   private readonly queue: Bull.Queue;
-  private readonly handlers = new Map<string, JobHandler>();
+  private readonly handlers = new Map<string, { run: JobHandler; abandoned?: AbandonedHandler }>();
   private tally?: WorkerTally;
   private heartbeat?: NodeJS.Timeout;
   /** Jobs this process took whose outcome bull has not recorded yet (it says `completed` or `failed` once it has). */
@@ -52,7 +73,12 @@ export class BullQueue implements QueuePort {
       prefix: options.prefix,
       // Finished jobs are kept a while (the background tasks show them); failed ones until requeued or deleted.
       defaultJobOptions: { removeOnComplete: 1000, removeOnFail: false },
-      settings: { lockDuration, lockRenewTime: lockDuration / 4, stalledInterval: lockDuration / 2, maxStalledCount: 5 },
+      // A stalled job (its process died) runs again; its abandoned attempts are counted by the run (START_ATTEMPT), so
+      // bull's own count of stalls must never end it first. Retries wait `retryDelay`: twice as long each time.
+      settings: {
+        lockDuration, lockRenewTime: lockDuration / 4, stalledInterval: lockDuration / 2, maxStalledCount: Number.MAX_SAFE_INTEGER,
+        backoffStrategies: { doubling: (attemptsMade: number, _err: Error, options: { delay: number }) => retryDelay(options.delay, attemptsMade) },
+      },
       // Back within 2 s of Redis (bull's own strategy waits up to 20 s between attempts).
       redis: { retryStrategy: (times: number) => Math.min(times * 100, 2000) },
     });
@@ -108,8 +134,8 @@ export class BullQueue implements QueuePort {
     return this.queue.client;
   }
 
-  handle(name: string, handler: JobHandler): void {
-    this.handlers.set(name, handler);
+  handle(name: string, handler: JobHandler, abandoned?: AbandonedHandler): void {
+    this.handlers.set(name, { run: handler, abandoned });
   }
 
   async enqueue(name: string, data: unknown, options: EnqueueOptions = {}): Promise<void> {
@@ -127,7 +153,7 @@ export class BullQueue implements QueuePort {
           jobId: options.id,
           attempts: Math.max(1, options.attempts ?? 1),
           delay: options.delayMs && options.delayMs > 0 ? options.delayMs : undefined,
-          backoff: options.backoffMs ? { type: 'exponential', delay: options.backoffMs } : undefined,
+          backoff: options.backoffMs ? { type: 'doubling', options: { delay: options.backoffMs } } : undefined,
         },
       })),
     ));
@@ -148,8 +174,18 @@ export class BullQueue implements QueuePort {
       tally.started(id);
       void beat();
       const attempts = job.opts.attempts ?? 1;
+      const run: RunAttempt = { attempt: job.attemptsMade + 1, attempts, final: job.attemptsMade + 1 >= attempts };
+      const data = (job.data as { data: unknown }).data;
       try {
-        await handler((job.data as { data: unknown }).data, { attempt: job.attemptsMade + 1, attempts, final: job.attemptsMade + 1 >= attempts });
+        const key = `${this.options.prefix}:${this.name}:${id}`;
+        const previous = (await this.queue.client.eval(START_ATTEMPT, 1, key, run.attempt)) as string | null;
+        if (previous === String(run.attempt)) {
+          // This attempt ran before and never reported back: it fails now, as it would have, and the job's handler is
+          // told so that its records say why; bull then retries it after its backoff, or fails the job.
+          await handler.abandoned?.(data, run);
+          throw new AbandonedAttempt(abandonedMessage(run));
+        }
+        await handler.run(data, run);
         tally.ended(id, true);
       } catch (err) {
         tally.ended(id, false);
@@ -237,8 +273,9 @@ export class BullQueue implements QueuePort {
     return {
       id, name: job.name, description: data.description ?? job.name, queue: this.name, data: data.data, status: state,
       created: new Date(job.timestamp), enqueued: new Date(job.timestamp), started: at(job.processedOn), ended: at(job.finishedOn),
-      workerName: owner, position: null, attemptsMade: job.attemptsMade, attempts: job.opts.attempts ?? 1,
-      errors: job.stacktrace ?? [], result: job.returnvalue ?? null, timeoutSeconds: job.opts.timeout ? job.opts.timeout / 1000 : 0,
+      // Attempts started, as the PostgreSQL queue counts them (bull counts the failed ones).
+      workerName: owner, position: null, attemptsMade: job.attemptsMade + (state === 'finished' || state === 'started' ? 1 : 0), attempts: job.opts.attempts ?? 1,
+      errors: (job.stacktrace ?? []).map(withoutPaths), result: job.returnvalue ?? null, timeoutSeconds: job.opts.timeout ? job.opts.timeout / 1000 : 0,
     };
   }
 

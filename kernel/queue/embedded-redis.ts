@@ -99,11 +99,11 @@ export class EmbeddedRedis {
   }
 }
 
-/** Starts (or attaches to) the embedded Redis; its URL, or undefined (jobs then run in this process) when `redis-server` is missing. */
+/** Starts (or attaches to) the embedded Redis; its URL, or undefined (jobs then queue in PostgreSQL) when `redis-server` is missing. */
 export async function startRedis(redis: EmbeddedRedis | undefined, log: Logger): Promise<string | undefined> {
   if (!redis) return undefined;
   const url = await redis.start((m) => log.info(m));
-  if (!url) log.warn('REDIS_URL is not set and redis-server is not installed: background jobs run in this process (not for production)');
+  if (!url) log.info('REDIS_URL is not set and redis-server is not installed: background jobs queue in PostgreSQL');
   else log.info(redis.attached ? `Using the embedded Redis of the server running on ${url}` : `Started an embedded Redis on ${url}`);
   return url;
 }

@@ -27,12 +27,29 @@ export interface JobRun extends RunAttempt {
 /** A background job handler; throwing fails the run (retried while attempts remain). */
 export type JobHandler = (data: unknown, run: RunAttempt) => Promise<void> | void;
 
+/**
+ * Told of an attempt that never reported back (its process was killed, ran out of memory or hung past its lock):
+ * the queue counts it as a failed attempt, retries it with backoff while attempts remain (`final` false) or fails the
+ * job, so that the job's own records (a delivery's log, a tracked job's status) can say so. Called before the queue
+ * records it: it may be called again for the same attempt if this process dies meanwhile.
+ */
+export type AbandonedHandler = (data: unknown, run: RunAttempt) => Promise<void> | void;
+
+/** What an abandoned attempt's error log says. */
+export const abandonedMessage = (run: RunAttempt) =>
+  `Attempt ${run.attempt} of ${run.attempts} did not finish: the process running it ended (killed, out of memory) or stopped answering.`;
+
+/** How long a job waits before its next attempt once `attemptsMade` failed: `backoffMs`, doubling each time. */
+export function retryDelay(backoffMs: number, attemptsMade: number): number {
+  return backoffMs * 2 ** Math.max(0, attemptsMade - 1);
+}
+
 export interface EnqueueOptions {
   /** Jobs are unique by id: enqueueing an id the queue holds again is a no-op (durable work recovered at start). */
   id?: string;
   /** Runs in all, retries included (default 1). */
   attempts?: number;
-  /** The first retry's delay; each next one doubles it. */
+  /** The first retry's delay; each next one doubles it (`retryDelay`). */
   backoffMs?: number;
   /** Runs no sooner than this from now (the job is "scheduled" until then). */
   delayMs?: number;
@@ -95,16 +112,19 @@ export interface WorkerState {
 }
 
 /**
- * The background queue: bull on Redis, or in this process without Redis. Every process registers the handlers;
- * only those that `work` (the server unless RUN_JOBS is off, `manage worker`) run jobs.
+ * The background queue: bull on Redis, or a table in PostgreSQL without Redis. Every process registers the handlers;
+ * only those that `work` (the server unless RUN_JOBS is off, `manage worker`) run jobs. Each attempt is counted when
+ * it starts, so one whose process dies counts too: a job that kills every process running it still ends.
  */
 export interface QueuePort {
-  readonly kind: 'redis' | 'in-process';
+  readonly kind: 'redis' | 'postgresql';
   /** The queue's name, as NetBox's background queues list it. */
   readonly name: string;
+  /** Where the jobs are, in words for the background tasks page. */
+  readonly description: string;
   /** The Redis the queue is on, which processes sharing it share other state through (metrics); none in process. */
   readonly redis?: Redis;
-  handle(name: string, handler: JobHandler): void;
+  handle(name: string, handler: JobHandler, abandoned?: AbandonedHandler): void;
   enqueue(name: string, data: unknown, options?: EnqueueOptions): Promise<void>;
   /** Several jobs of one kind in one round trip. */
   enqueueAll(name: string, jobs: { data: unknown; options?: EnqueueOptions }[]): Promise<void>;
@@ -127,7 +147,15 @@ export interface QueuePort {
   remove(id: string): Promise<boolean>;
 }
 
-/** What a job's error log keeps of a failure. */
+/** The project's folder as stack traces name it: the error log shows paths below it, not where it is installed. */
+const ROOT = new URL('../../', import.meta.url);
+
+/** `text` with the installation's paths made relative to it (`kernel/queue/bull.ts:12`): no local path is shown. */
+export function withoutPaths(text: string): string {
+  return text.split(ROOT.href).join('').split(decodeURIComponent(ROOT.pathname)).join('');
+}
+
+/** What a job's error log keeps of a failure: its stack, without local paths. */
 export function errorLog(err: unknown): string {
-  return err instanceof Error ? err.stack ?? `${err.name}: ${err.message}` : String(err);
+  return withoutPaths(err instanceof Error ? err.stack ?? `${err.name}: ${err.message}` : String(err));
 }

@@ -59,6 +59,14 @@ export interface RenderRequest {
   /** Every model class by app label in the context (`dcim.Site.objects…`). */
   models: boolean;
   maxOutput: number;
+  /** A value printed with `{{ … }}` may not hold a line break (headers: it would start another one). */
+  singleLineValues: boolean;
 }
 
 export type RenderReply = { ok: true; output: string } | { ok: false; error: string; line?: number };
+
+/** From the server to a template process: a render, or the answer to the call the render is waiting on. */
+export type ToRenderer = { kind: 'render'; request: RenderRequest } | { kind: 'answer'; reply: BridgeReply };
+
+/** From a template process: loaded, a call to the server during a render, or the render's outcome. */
+export type FromRenderer = { kind: 'ready' } | { kind: 'call'; call: BridgeRequest } | { kind: 'done'; reply: RenderReply };

@@ -1,8 +1,11 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
-import type { BridgeReply, BridgeRequest, RenderReply, RenderRequest } from './messages.js';
+import type { Duplex } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { guarded } from '../http/guard.js';
+import { FrameReader, frame } from './channel.js';
+import type { BridgeReply, BridgeRequest, FromRenderer, RenderReply, RenderRequest } from './messages.js';
 
 /** Answers a render's bridge calls (reads under the requesting user's permissions). */
 export type BridgeHandler = (request: BridgeRequest) => Promise<unknown>;
@@ -11,25 +14,28 @@ export interface PoolLimits {
   workers: number;
   timeoutMs: number;
   memoryMb: number;
+  maxOutput: number;
 }
 
 /** Why a render did not finish, in words for the client. */
 export class RenderAborted extends Error {}
 
-/**
- * What a worker runs first: tsx's loader, registered from its ESM API (found through its package's exports; Node 20
- * applies no `--import` to a worker), then the worker's TypeScript entry, whatever started the server.
- */
-function bootstrap(): string {
+/** tsx's loader, found through its package's exports, so that it resolves wherever the server runs from. */
+function tsxLoader(): string {
   const require = createRequire(import.meta.url);
-  const manifest = require('tsx/package.json') as { exports: Record<string, { import: { default: string } }> };
-  const api = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), manifest.exports['./esm/api'].import.default)).href;
-  const entry = new URL('./worker/main.ts', import.meta.url).href;
-  return `import(${JSON.stringify(api)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); })`;
+  const manifest = require('tsx/package.json') as { exports: Record<string, string> };
+  return pathToFileURL(join(dirname(require.resolve('tsx/package.json')), manifest.exports['.'])).href;
 }
-const BOOTSTRAP = bootstrap();
-/** How long a new thread may take to load the renderer. */
+const ENTRY = ['--import', tsxLoader(), fileURLToPath(new URL('./worker/main.ts', import.meta.url))];
+
+/** How a template process starts: node running its TypeScript entry, its heap bounded and its collector callable. */
+function command(memoryMb: number): string[] {
+  return [`--max-old-space-size=${memoryMb}`, `--max-semi-space-size=${Math.max(1, Math.min(16, Math.floor(memoryMb / 16)))}`, '--expose-gc', ...ENTRY];
+}
+/** How long a new process may take to load the renderer. */
 const STARTUP_MS = 10_000;
+/** What of a dead process's last words is kept, to tell running out of memory from other deaths. */
+const LAST_WORDS = 4096;
 
 interface Job {
   request: RenderRequest;
@@ -38,109 +44,120 @@ interface Job {
   reject(err: Error): void;
 }
 
-/** One worker thread and its bridge: a port for the calls and a flag its renders sleep on while the main thread reads. */
-class TemplateWorker {
-  readonly thread: Worker;
-  private readonly port: MessagePort;
-  private readonly flag = new Int32Array(new SharedArrayBuffer(4));
-  private handler?: BridgeHandler;
-  /** Resolves once the thread has loaded the renderer (a few hundred milliseconds after it starts). */
+/**
+ * One template process and its channel. A render that runs out of memory ends this process (V8 aborts a process whose
+ * heap is exhausted, and a worker thread's limit does not always stop short of that), never the server: a process of
+ * its own is the only boundary that holds. It inherits nothing of the server's environment (database URL, secret
+ * key), so that not even a template escaping the sandbox could read it.
+ */
+class TemplateProcess {
+  private readonly child: ChildProcess;
+  private readonly socket: Duplex;
+  private readonly reader: FrameReader;
+  private lastWords = '';
+  private exited = false;
   private readonly ready: Promise<void>;
+  private job?: { job: Job; settle(outcome: 'reusable' | 'ended'): void; failed(reason: string): void };
 
-  constructor(memoryMb: number) {
-    const { port1, port2 } = new MessageChannel();
-    this.port = port1;
-    this.thread = new Worker(BOOTSTRAP, {
-      eval: true,
-      workerData: { port: port2, flag: this.flag.buffer },
-      // Nothing of the server's environment (database URL, secret key) is in reach of a template, even one escaping.
-      env: {},
-      transferList: [port2],
-      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.min(32, memoryMb / 4) },
-      stdout: false,
-      stderr: false,
-    });
-    this.ready = new Promise((ok) => this.thread.once('message', () => ok()));
-    this.port.on('message', (request: BridgeRequest) => void this.answer(request));
-    // A render reads the thread's errors while it runs; a thread already given up (its render timed out while it ran
-    // out of memory) may still report one as it ends, which must not reach the process as an uncaught error.
-    this.thread.on('error', () => undefined);
+  constructor(memoryMb: number, maxOutput: number) {
+    // Output JSON-encoded (at most six bytes a character) and room for the rest of the message.
+    this.reader = new FrameReader(maxOutput * 6 + 1024 * 1024);
+    this.child = spawn(process.execPath, command(memoryMb), { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], env: {} });
+    this.socket = this.child.stdio[3] as Duplex;
+    let loaded!: () => void;
+    this.ready = new Promise((ok) => (loaded = ok));
+    const broken = (err: unknown) => this.job?.failed(`its renderer failed (${err instanceof Error ? err.message : String(err)})`);
+    this.child.stderr!.on('data', guarded((chunk: Buffer) => {
+      this.lastWords = (this.lastWords + chunk.toString('utf8')).slice(-LAST_WORDS);
+    }, broken));
+    this.socket.on('data', guarded((chunk: Buffer) => {
+      for (const message of this.reader.push(chunk) as FromRenderer[]) this.receive(message, loaded);
+    }, (err) => {
+      broken(err);
+      this.kill();
+    }));
+    this.socket.on('error', guarded(() => undefined, broken));
+    this.child.on('error', guarded(broken, broken));
+    this.child.on('exit', guarded(() => {
+      this.exited = true;
+      this.job?.failed(/heap out of memory|heap limit/i.test(this.lastWords)
+        ? 'The template used more memory than a render may use.'
+        : 'The template could not be rendered (its renderer ended).');
+    }, broken));
   }
 
-  private async answer(request: BridgeRequest): Promise<void> {
+  private receive(message: FromRenderer, loaded: () => void): void {
+    if (message.kind === 'ready') return loaded();
+    const current = this.job;
+    if (!current) return;
+    if (message.kind === 'done') {
+      current.job.resolve(message.reply);
+      current.settle('reusable');
+    } else {
+      void this.answer(current.job.handler, message.call);
+    }
+  }
+
+  private async answer(handler: BridgeHandler, call: BridgeRequest): Promise<void> {
     let reply: BridgeReply;
     try {
-      if (!this.handler) throw new Error('No render is running.');
-      reply = { ok: true, value: await this.handler(request) };
+      reply = { ok: true, value: await handler(call) };
     } catch (err) {
       reply = { ok: false, error: err instanceof Error ? err.message : String(err) };
     }
-    this.port.postMessage(reply);
-    Atomics.store(this.flag, 0, 1);
-    Atomics.notify(this.flag, 0);
+    if (!this.exited) this.socket.write(frame({ kind: 'answer', reply }));
   }
 
-  /** Runs one render; ends the thread (the caller replaces it) when the render overruns or the thread dies. */
+  /** Runs one render; ends the process (the caller replaces it) when the render overruns or the process dies. */
   run(job: Job, timeoutMs: number): Promise<'reusable' | 'ended'> {
-    this.handler = job.handler;
     return new Promise((settle) => {
-      let done = false;
+      let timer: NodeJS.Timeout;
       const finish = (outcome: 'reusable' | 'ended') => {
-        done = true;
+        if (this.job?.job !== job) return;
         clearTimeout(timer);
-        this.thread.off('message', onReply);
-        this.thread.off('error', onError);
-        this.thread.off('exit', onExit);
-        this.handler = undefined;
+        this.job = undefined;
         settle(outcome);
       };
-      const onReply = (reply: RenderReply | 'ready') => {
-        if (reply === 'ready') return;
-        job.resolve(reply);
-        finish('reusable');
-      };
-      const onError = (err: Error & { code?: string }) => {
-        const memory = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
-        job.reject(new RenderAborted(memory ? 'The template used more memory than a render may use.' : 'The template could not be rendered.'));
+      const failed = (reason: string) => {
+        job.reject(new RenderAborted(reason));
+        this.kill();
         finish('ended');
       };
-      const onExit = () => {
-        job.reject(new RenderAborted('The template could not be rendered.'));
-        finish('ended');
-      };
-      const overrun = (message: string) => () => {
-        job.reject(new RenderAborted(message));
-        void this.thread.terminate();
-        finish('ended');
-      };
-      // The thread's start is not the render's time: the clock starts once it is ready (within STARTUP_MS).
-      let timer = setTimeout(overrun('The template renderer did not start.'), STARTUP_MS);
-      this.thread.on('message', onReply);
-      this.thread.on('error', onError);
-      this.thread.on('exit', onExit);
+      this.job = { job, settle: finish, failed };
+      if (this.exited) return failed('The template could not be rendered (its renderer ended).');
+      // The process's start is not the render's time: the clock starts once it is ready (within STARTUP_MS).
+      timer = setTimeout(() => failed('The template renderer did not start.'), STARTUP_MS);
       void this.ready.then(() => {
-        if (done) return;
+        if (this.job?.job !== job) return;
         clearTimeout(timer);
-        timer = setTimeout(overrun(`The template took longer than ${timeoutMs} ms to render.`), timeoutMs);
-        this.thread.postMessage(job.request);
+        timer = setTimeout(() => failed(`The template took longer than ${timeoutMs} ms to render.`), timeoutMs);
+        this.socket.write(frame({ kind: 'render', request: job.request }));
       });
     });
   }
 
-  close(): Promise<number> {
-    this.port.close();
-    return this.thread.terminate();
+  private kill(): void {
+    if (!this.exited) this.child.kill('SIGKILL');
+  }
+
+  close(): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    const gone = new Promise<void>((ok) => this.child.once('exit', () => ok()));
+    // Its end of the socket closes: it reads nothing more and exits.
+    this.socket.end();
+    const timer = setTimeout(() => this.kill(), 1000);
+    return gone.finally(() => clearTimeout(timer));
   }
 }
 
 /**
- * Template renders run in worker threads, never on the event loop: a template that loops forever or eats memory is
- * ended (its thread terminated and replaced) while every other request is served as usual. Threads start on first
- * use and are kept; renders beyond their number wait in line.
+ * Template renders run in processes of their own, never on the event loop: a template that loops forever or eats
+ * memory is ended (its process killed and replaced) while every other request is served as usual. Processes start
+ * on first use and are kept; renders beyond their number wait in line.
  */
 export class RenderPool {
-  private readonly idle: TemplateWorker[] = [];
-  private readonly all = new Set<TemplateWorker>();
+  private readonly idle: TemplateProcess[] = [];
+  private readonly all = new Set<TemplateProcess>();
   private readonly queue: Job[] = [];
   private running = 0;
   private closed = false;
@@ -158,7 +175,7 @@ export class RenderPool {
   private next(): void {
     while (this.queue.length && this.running < this.limits.workers) {
       const job = this.queue.shift()!;
-      const worker = this.idle.pop() ?? new TemplateWorker(this.limits.memoryMb);
+      const worker = this.idle.pop() ?? new TemplateProcess(this.limits.memoryMb, this.limits.maxOutput);
       this.all.add(worker);
       this.running++;
       void worker.run(job, this.limits.timeoutMs).then((outcome) => {

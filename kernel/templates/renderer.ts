@@ -21,12 +21,14 @@ export interface RenderInput {
   querysets?: Record<string, ObjectQuery>;
   /** Model classes by app label in the context (default); false for a template that sees only its data (a webhook's). */
   models?: boolean;
+  /** A value printed with `{{ … }}` may not hold a line break (a webhook's headers: it would add a header). */
+  singleLineValues?: boolean;
   /** Other templates by name, for `{% include %}` and `{% import %}`. */
   templates?(name: string): Promise<string | undefined>;
 }
 
 /**
- * Renders Jinja2 templates (on nunjucks, extended to behave like Jinja2) in a sandbox on worker threads, with a time
+ * Renders Jinja2 templates (on nunjucks, extended to behave like Jinja2) in a sandbox in processes of their own, with a time
  * and an output limit. Models are reachable from templates (`dcim.Site.objects.filter(status="active")`, a device's
  * `interfaces.all()`), always read as the requesting user may read them.
  */
@@ -37,10 +39,12 @@ export class TemplateRenderer {
 
   constructor(private readonly services: TemplateServices, metrics: MetricsDeclarations) {
     const { settings } = services;
-    this.pool = new RenderPool({ workers: settings.TEMPLATE_WORKERS, timeoutMs: settings.TEMPLATE_TIMEOUT, memoryMb: settings.TEMPLATE_MEMORY_MB });
+    this.pool = new RenderPool({
+      workers: settings.TEMPLATE_WORKERS, timeoutMs: settings.TEMPLATE_TIMEOUT, memoryMb: settings.TEMPLATE_MEMORY_MB, maxOutput: settings.TEMPLATE_MAX_OUTPUT,
+    });
     this.renders = metrics.counter({ name: 'patchbay_template_renders_total', help: 'Jinja2 renders, by purpose and result (ok, error).', labels: ['purpose', 'result'] });
     this.seconds = metrics.histogram({
-      name: 'patchbay_template_render_seconds', help: 'Time of a Jinja2 render, by purpose, waiting for a worker thread included.', labels: ['purpose'],
+      name: 'patchbay_template_render_seconds', help: 'Time of a Jinja2 render, by purpose, waiting for a template process included.', labels: ['purpose'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     });
   }
@@ -68,6 +72,7 @@ export class TemplateRenderer {
       querysets: input.querysets ?? {},
       models: input.models ?? true,
       maxOutput: this.services.settings.TEMPLATE_MAX_OUTPUT,
+      singleLineValues: input.singleLineValues ?? false,
     };
     const handler = templateSource(this.services, access, input.templates ?? (async () => undefined));
     const reply = await this.pool.render(request, handler).catch((err: unknown) => {

@@ -17,7 +17,7 @@ import { renderTemplateRoute } from './rendering/config.js';
 import { exportList } from './rendering/export.js';
 import { renderOperation } from './rendering/operations.js';
 import { tagFilters } from './tag-filters.js';
-import { deliverWebhook } from './events/deliver.js';
+import { abandonedDelivery, deliverWebhook } from './events/deliver.js';
 import { keepDefinitions } from './custom-values.js';
 import { deliveryMetrics } from './events/delivery-metrics.js';
 import { eventRules, receiveEvents, recoverDeliveries, watchEventRules } from './events/receive.js';
@@ -70,7 +70,7 @@ export default definePlugin({
     receive: receiveEvents,
     recover: recoverDeliveries,
   },
-  jobs: { deliver_webhook: deliverWebhook, housekeeping: housekeepingJob },
+  jobs: { deliver_webhook: { run: deliverWebhook, abandoned: abandonedDelivery }, housekeeping: housekeepingJob },
   schedule: { housekeeping: 1440 },
   routes(router, ctx) {
     router.post('/config-templates/:id/render/', renderTemplateRoute(ctx));

@@ -88,8 +88,21 @@ describe('browser sessions', () => {
     const ok = await t.post('/api/tenancy/tenants/', { name: 'C', slug: 'c' }, { token: null, headers: { Cookie: cookie, 'X-CSRFToken': jar.csrftoken.value } });
     expect(ok.status).toBe(201);
 
-    const logout = await t.get('/logout/', { token: null, headers: { Cookie: cookie } });
+    // Logging out is a POST form with the session's token (NetBox 4's): a GET or a post without the token ends nothing.
+    const linked = await t.get('/logout/', { token: null, headers: { Cookie: cookie } });
+    expect(linked.status).toBe(405);
+    expect(linked.headers.get('allow')).toBe('POST');
+    const forged = await t.request('POST', '/logout/', { token: null, headers: { Cookie: cookie } });
+    expect(forged.status).toBe(403);
+    expect(forged.text).toContain('CSRF token missing or incorrect.');
+    expect((await t.get('/api/tenancy/tenants/', { token: null, headers: { Cookie: cookie } })).status).toBe(200);
+    const logout = await t.request('POST', '/logout/', {
+      token: null,
+      raw: new URLSearchParams({ csrfmiddlewaretoken: jar.csrftoken.value }).toString(),
+      headers: { Cookie: cookie, 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(logout.status).toBe(302);
+    expect(logout.headers.get('location')).toBe('/login/');
     expect(cookieJar(logout.headers).sessionid.attrs).toMatch(/Max-Age=0/);
     expect((await t.get('/api/tenancy/tenants/', { token: null, headers: { Cookie: cookie } })).status).toBe(403);
   });
@@ -113,7 +126,9 @@ describe('browser sessions', () => {
     const login = await t.request('POST', '/login/', await form({ username: 'admin', password: t.admin.password }));
     const jar = cookieJar(login.headers);
     const page = await t.get('/api/tenancy/tenants/?limit=1&ordering=-name', { token: null, headers: { Cookie: `sessionid=${jar.sessionid.value}`, Accept: 'text/html' } });
-    expect(page.text).toContain('Logged in as <b>admin</b></span><a class="btn btn-light" href="/logout/">Log out</a>');
+    expect(page.text).toContain(
+      `Logged in as <b>admin</b></span><form class="logout" method="post" action="/logout/"><input type="hidden" name="csrfmiddlewaretoken" value="${jar.csrftoken.value}"><button class="btn btn-light" type="submit">Log out</button></form>`,
+    );
     expect(page.text).toContain('<a class="btn" href="/api/tenancy/tenants/?limit=1&#38;ordering=-name&#38;format=json">JSON</a>');
   });
 });

@@ -142,7 +142,11 @@ describe('manage', () => {
       child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
       const deadline = Date.now() + 30_000;
       while (!log.includes('Patchbay listening')) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`runserver did not start:\n${log}`);
+        if (Date.now() > deadline || child.exitCode !== null) {
+          // Not left running past the test (its database and port would outlive it).
+          child.kill('SIGKILL');
+          throw new Error(`runserver did not start:\n${log}`);
+        }
         await new Promise((r) => setTimeout(r, 50));
       }
       await action(`http://127.0.0.1:${port}`);

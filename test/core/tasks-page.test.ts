@@ -51,10 +51,27 @@ describe('the background tasks page', () => {
     const row = page.locator(`tr[data-status="failed"][data-id="${taskId}"]`);
     await expect(row.count()).resolves.toBe(1);
     await row.locator('summary').click();
-    await expect(row.locator('pre').innerText()).resolves.toContain('Status 503 returned, webhook FAILED to process.');
+    const log = await row.locator('pre').innerText();
+    expect(log).toContain('Status 503 returned, webhook FAILED to process.');
+    // The stack names the project's files, not where it is installed.
+    expect(log).toContain('plugins/extras/events/deliver.ts');
+    expect(log).not.toContain(process.cwd());
+    // It says which queue it shows (the tests' servers use Redis), and is sent with the browsable API's policy: its
+    // style is a file of the server's, which the page shows styled.
+    await expect(page.locator('body > p').first().innerText()).resolves.toContain('bull on Redis');
+    const served = await page.request.get('/core/background-tasks/');
+    expect(served.headers()['content-security-policy']).toContain("style-src 'self'");
+    await expect(page.locator('table').first().evaluate((e) => getComputedStyle(e).borderCollapse)).resolves.toBe('collapse');
     await screenshot(page, 'background-tasks-failed');
 
     receiver.answer = () => 200;
+    // The right token from another origin (a page that got hold of it) is refused too, and requeues nothing.
+    const token = await row.locator('input[name=csrfmiddlewaretoken]').inputValue();
+    const foreign = await page.request.post(`/core/background-tasks/${taskId}/requeue/`, { form: { csrfmiddlewaretoken: token }, headers: { Origin: 'http://evil.example' } });
+    expect(foreign.status()).toBe(403);
+    expect(await foreign.text()).toContain('Origin checking failed - http://evil.example does not match any trusted origins.');
+    expect((await t.get(`/api/core/background-tasks/${taskId}/`)).body.status).toBe('failed');
+    // The browser's own form post carries this page's Origin.
     await Promise.all([page.waitForURL('**/core/background-tasks/?requeued=*'), row.locator('button', { hasText: 'Requeue' }).click()]);
     await expect(page.locator('[role=status]').innerText()).resolves.toBe(`Job ${taskId} requeued.`);
     await until(async () => (await t.get(`/api/extras/webhook-deliveries/${delivery.id}/`)).body.status.value === 'delivered', 10_000, 'delivered');
@@ -66,6 +83,11 @@ describe('the background tasks page', () => {
     // The form's CSRF token is required: a post from another site (without it) is refused.
     const forged = await page.request.post(`/core/background-tasks/${taskId}/requeue/`, { form: { csrfmiddlewaretoken: 'x'.repeat(64) } });
     expect(forged.status()).toBe(403);
+
+    // Log out is a POST form with the session's token; the session then ends.
+    await Promise.all([page.waitForURL('**/login/'), page.locator('header form[action="/logout/"] button', { hasText: 'Log out' }).click()]);
+    await page.goto('/core/background-tasks/');
+    expect(new URL(page.url()).pathname).toBe('/login/');
     await context.close();
   }, 90_000);
 

@@ -174,6 +174,53 @@ describe('config template rendering', () => {
   });
 });
 
+describe('rendering needs the view permission on the template', () => {
+  it('render-config of a template the user may not view answers as if there were none', async () => {
+    const type = await make('/api/dcim/device-types/', { manufacturer: ids.vendor, model: 'secret-type', slug: 'secret-type' });
+    const hidden = await make(TEMPLATES, { name: 'hidden', description: 'private', template_code: 'enable secret {{ 40 + 2 }}' });
+    const shown = await make(TEMPLATES, { name: 'shown', description: 'public', template_code: 'hostname {{ device.name }}' });
+    const device = await make('/api/dcim/devices/', { name: 'perm-dev', device_type: type, role: ids.role, site: ids.paris, config_template: hidden });
+    const url = `/api/dcim/devices/${device}/render-config/`;
+    const carol = await t.createUser('carol');
+    await grant(carol, 'dcim.device', ['add', 'view']);
+    const none = { error: 'No config template found for this device.' };
+    // No view permission on config templates at all: the same 400 as a device without one.
+    const blind = await t.post(url, {}, { token: carol.token });
+    expect(blind.status).toBe(400);
+    expect(blind.body).toEqual(none);
+    // Viewing only public templates: the device's own (private) one is not there, and not replaced by another.
+    await grant(carol, 'extras.configtemplate', ['view'], { description: 'public' });
+    expect((await t.post(url, {}, { token: carol.token })).body).toEqual(none);
+    await t.request('PATCH', `/api/dcim/devices/${device}/`, { body: { config_template: shown } });
+    const allowed = await t.post(url, {}, { token: carol.token });
+    expect(allowed.status).toBe(200);
+    expect(allowed.body).toMatchObject({ configtemplate: { id: shown }, content: 'hostname perm-dev' });
+    // The admin renders either, as before.
+    await t.request('PATCH', `/api/dcim/devices/${device}/`, { body: { config_template: hidden } });
+    expect((await t.post(url, {})).body.content).toBe('enable secret 42');
+  });
+
+  it('?export= of a template the user may not view is the 404 of an unknown name', async () => {
+    await make('/api/extras/export-templates/', { name: 'private-sites', description: 'private', object_types: ['dcim.site'], template_code: '{{ queryset.count() }} private' });
+    await make('/api/extras/export-templates/', { name: 'public-sites', description: 'public', object_types: ['dcim.site'], template_code: '{{ queryset.count() }} public' });
+    const dave = await t.createUser('dave');
+    await grant(dave, 'dcim.site', ['view']);
+    const exported = (name: string) => t.get(`/api/dcim/sites/?export=${name}`, { token: dave.token });
+    expect((await exported('public-sites')).status).toBe(404);
+    await grant(dave, 'extras.exporttemplate', ['view'], { description: 'public' });
+    const refused = await exported('private-sites');
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({ detail: 'Not found.' });
+    const shown = await exported('public-sites');
+    expect(shown.status).toBe(200);
+    expect(shown.text).toBe('3 public');
+    // Of two templates with one name, the first the user may view.
+    await make('/api/extras/export-templates/', { name: 'private-sites', description: 'public', object_types: ['dcim.site'], template_code: 'second' });
+    expect((await exported('private-sites')).text).toBe('second');
+    expect((await t.get('/api/dcim/sites/?export=private-sites')).text).toBe('3 private');
+  });
+});
+
 describe('template models', () => {
   it('refuse bad input, naming the field', async () => {
     const message = 'JSON data must be in object form. Example: {"foo": 123}';
@@ -183,6 +230,38 @@ describe('template models', () => {
     expect((await t.post(exports, { name: 'none', object_types: [], template_code: 'x' })).body).toEqual({ object_types: ['This list may not be empty.'] });
     expect((await t.post(exports, { name: 'bad', object_types: ['nope.nope'], template_code: 'x' })).status).toBe(400);
     expect((await t.get(`${exports}?object_type=dcim.site`)).status).toBe(200);
+  });
+
+  it('refuse MIME types and file names that cannot be headers, naming the field, and write nothing', async () => {
+    const exports = '/api/extras/export-templates/';
+    const base = { object_types: ['dcim.site'], template_code: 'x' };
+    const before = (await t.get(`${exports}?limit=1`)).body.count;
+    const refused: [Record<string, string>, Record<string, string[]>][] = [
+      [{ mime_type: 'text/html\r\nX-Injected: 1' }, { mime_type: ['MIME types may not contain line breaks or other control characters.'] }],
+      [{ mime_type: 'csv' }, { mime_type: ['Enter a MIME type as type/subtype, with optional parameters (text/csv; charset=utf-8).'] }],
+      [{ mime_type: 'text/csv; charset' }, { mime_type: ['Enter a MIME type as type/subtype, with optional parameters (text/csv; charset=utf-8).'] }],
+      [{ mime_type: 'text /csv' }, { mime_type: ['Enter a MIME type as type/subtype, with optional parameters (text/csv; charset=utf-8).'] }],
+      [{ file_name: 'a\r\nSet-Cookie: x' }, { file_name: ['File names may not contain line breaks or other control characters.'] }],
+      [{ file_extension: 'x\ny', file_name: 'tab\there' }, {
+        file_name: ['File names may not contain line breaks or other control characters.'],
+        file_extension: ['File names may not contain line breaks or other control characters.'],
+      }],
+    ];
+    for (const [fields, errors] of refused) {
+      const res = await t.post(exports, { name: `bad ${Math.random()}`, ...base, ...fields });
+      expect(res.status, JSON.stringify(fields)).toBe(400);
+      expect(res.body, JSON.stringify(fields)).toEqual(errors);
+      // Config templates declare the same fields.
+      expect((await t.post(TEMPLATES, { name: `bad ${Math.random()}`, template_code: 'x', ...fields })).status).toBe(400);
+    }
+    expect((await t.get(`${exports}?limit=1`)).body.count).toBe(before);
+    for (const mime_type of ['text/csv', 'text/csv; charset=utf-8', 'text/plain;charset="utf-8"', 'application/vnd.ms-excel', 'application/x-yaml ; q=1;', '']) {
+      const res = await t.post(exports, { name: `ok ${Math.random()}`, ...base, mime_type, file_name: 'sites export (1)', file_extension: 'csv' });
+      expect(res.status, `${mime_type}: ${res.text}`).toBe(201);
+    }
+    const id = (await t.post(exports, { name: 'to patch', ...base, mime_type: 'text/csv' })).body.id;
+    expect((await t.request('PATCH', `${exports}${id}/`, { body: { mime_type: 'text/csv\nX: y' } })).status).toBe(400);
+    expect((await t.get(`${exports}${id}/`)).body.mime_type).toBe('text/csv');
   });
 });
 

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { childrenOf } from '../chaos/harness.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { until } from '../helpers/wait.js';
 
 let t: TestServer;
 const TEMPLATES = '/api/extras/config-templates/';
@@ -86,4 +89,34 @@ describe('the template sandbox', () => {
     expect(memory.status).toBe(400);
     expect((await render('ok')).body.content).toBe('ok');
   });
+
+  it('ends a render whose process runs out of memory outside any count (its context), with a 400; the server goes on', async () => {
+    // 400,000 objects of context: under the body's bounds, and more than a 32 MiB heap holds once parsed in the
+    // template process, before the engine (and its allocation meter) runs. V8 aborts that process, not this one.
+    const small = await startServer({ settings: { TEMPLATE_MEMORY_MB: 32 } });
+    const context = { items: Array.from({ length: 400_000 }, (_, i) => ({ name: `item-${i}` })) };
+    const created = await small.post(TEMPLATES, { name: 'exhausted', template_code: '{{ items|length }}' });
+    const exhausted = await small.post(`${TEMPLATES}${created.body.id}/render/`, context);
+    await small.close();
+    expect(exhausted.status).toBe(400);
+    expect(exhausted.body.detail).toBe('An error occurred while rendering the template: The template used more memory than a render may use.');
+    expect((await render('still {{ x }}', { x: 'here' })).body.content).toBe('still here');
+  });
+
+  it('ends a render whose process is killed under it (SIGABRT, as V8 aborts), with a 400; the server goes on', async () => {
+    const running = render('{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}');
+    let renderer: number | undefined;
+    await until(() => (renderer = childrenOf(process.pid).find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker/main.ts') && busy(pid))) !== undefined, 5000, 'a busy template process');
+    process.kill(renderer!, 'SIGABRT');
+    const ended = await running;
+    expect(ended.status).toBe(400);
+    expect(ended.body.detail).toBe('An error occurred while rendering the template: The template could not be rendered (its renderer ended).');
+    expect((await render('ok')).body.content).toBe('ok');
+  });
 });
+
+/** Whether process `pid` is running on a CPU now (state R), as a template process rendering is. */
+function busy(pid: number): boolean {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).startsWith('R');
+}

@@ -68,8 +68,14 @@ describe('manage worker', () => {
     expect(acknowledged).toEqual(['T1', 'T2', 'T3', 'T4', 'T5']);
     const again = receiver.requests.find((r) => JSON.parse(r.text).data.name === 'T1')!;
     expect(again.headers['x-patchbay-delivery']).toBe(hungDelivery[0]);
+    // The killed attempt counts, and the delivery log says why; the others took one attempt each.
     const { results } = (await t.get('/api/extras/webhook-deliveries/?status=delivered&limit=10')).body;
-    expect(results.every((d: { attempts: unknown[] }) => d.attempts.length === 1)).toBe(true);
+    const byId = new Map(results.map((d: { id: number; attempts: { attempt: number; error: string | null; status_code: number | null }[] }) => [String(d.id), d.attempts]));
+    expect(byId.get(hungDelivery[0])).toEqual([
+      expect.objectContaining({ attempt: 1, status_code: null, error: 'The process sending attempt 1 ended before it finished (killed, out of memory, or stopped answering).' }),
+      expect.objectContaining({ attempt: 2, status_code: 200, error: null }),
+    ]);
+    expect([...byId].filter(([id]) => id !== hungDelivery[0]).map(([, attempts]) => (attempts as unknown[]).length)).toEqual([1, 1, 1, 1]);
   }, 60_000);
 });
 

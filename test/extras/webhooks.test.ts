@@ -135,6 +135,89 @@ describe('webhooks', () => {
     expect((await t.get('/api/extras/event-rules/')).body.count).toBe(0);
   });
 
+  it('refuse payload URLs whose literal scheme is not http(s), naming the field, and write nothing', async () => {
+    const WEBHOOKS = '/api/extras/webhooks/';
+    const refused: [string, RegExp][] = [
+      ['file:///etc/passwd', /scheme must be http or https, not "file"/],
+      ['gopher://127.0.0.1:6379/_INFO', /not "gopher"/],
+      ['ftp://example.com/x', /not "ftp"/],
+      ['javascript:alert(1)', /not "javascript"/],
+      ['JavaScript:alert(1)', /not "JavaScript"/],
+      ['   FILE:///etc/passwd', /not "FILE"/],
+      ['localhost:9000/hook', /not "localhost"/],
+      ['file:///{{ data.name }}', /not "file"/],
+      ['example.com/hook', /must start with http:\/\/ or https:\/\//],
+      ['/hooks/{{ data.slug }}', /must start with http:\/\/ or https:\/\//],
+      ['http://example.com/\r\nX-Injected: 1', /control characters/],
+    ];
+    for (const [payload_url, message] of refused) {
+      const res = await t.post(WEBHOOKS, { name: `bad ${Math.random()}`, payload_url });
+      expect(res.status, payload_url).toBe(400);
+      expect(Object.keys(res.body), payload_url).toEqual(['payload_url']);
+      expect(res.body.payload_url[0], payload_url).toMatch(message);
+    }
+    // One bad webhook of a bulk create refuses them all.
+    const bulk = await t.post(WEBHOOKS, [{ name: 'fine', payload_url: 'https://example.com/' }, { name: 'bad', payload_url: 'file:///x' }]);
+    expect(bulk.status).toBe(400);
+    expect(bulk.body[1].payload_url).toHaveLength(1);
+    expect((await t.get(`${WEBHOOKS}?name=fine`)).body.count).toBe(0);
+
+    // Accepted: http and https in any case, and URLs a template makes (checked when delivered); text is trimmed, as DRF's.
+    const accepted = ['HTTPS://example.com/hook', ' https://example.com/hook\n', 'http://example.com/{{ data.slug }}', '{{ data.url }}', '{{ scheme }}://example.com/', 'http{{ "s" if data.secure }}://example.com/', 'http://127.0.0.1:9/{{ nope('];
+    for (const payload_url of accepted) expect((await t.post(WEBHOOKS, { name: `ok ${Math.random()}`, payload_url })).status, payload_url).toBe(201);
+
+    // An update is refused the same way and leaves the webhook as it was.
+    const { body: hook } = await t.post(WEBHOOKS, { name: 'to patch', payload_url: 'https://example.com/a' });
+    const patched = await t.request('PATCH', `${WEBHOOKS}${hook.id}/`, { body: { payload_url: 'file:///etc/shadow' } });
+    expect(patched.status).toBe(400);
+    expect((await t.get(`${WEBHOOKS}${hook.id}/`)).body.payload_url).toBe('https://example.com/a');
+    // A webhook stored before these checks can still be edited otherwise.
+    await t.server.db.knex('extras_webhook').where('id', hook.id).update({ payload_url: 'ftp://legacy/' });
+    expect((await t.request('PATCH', `${WEBHOOKS}${hook.id}/`, { body: { description: 'kept' } })).status).toBe(200);
+  });
+
+  it('refuse additional headers that are not "Name: Value" lines, naming the line, and accept NetBox\'s', async () => {
+    const WEBHOOKS = '/api/extras/webhooks/';
+    const before = (await t.get(`${WEBHOOKS}?limit=1`)).body.count;
+    const refused: [string, string][] = [
+      ['X-A: b\nBad Header: x', 'Line 2: "Bad Header" is not a valid HTTP header name.'],
+      ['no colon', 'Line 1: expected "Name: Value", got "no colon".'],
+      ['X-A: b\n: empty', 'Line 2: the header has no name.'],
+      ['X-A: b\rX-Injected: 1', 'Line 1: headers may not contain control characters other than tab.'],
+      ['X-A: b\n\nX-B: bell \u0007', 'Line 3: headers may not contain control characters other than tab.'],
+      ['X-Ok: {{ data.name }}\nX(1): {{ data.id }}', 'Line 2: "X(1)" is not a valid HTTP header name.'],
+      ['X-\u00e9: x', 'Line 1: "X-\u00e9" is not a valid HTTP header name.'],
+    ];
+    for (const [additional_headers, message] of refused) {
+      const res = await t.post(WEBHOOKS, { name: `bad ${Math.random()}`, payload_url: `${receiver.url}/`, additional_headers });
+      expect(res.status, additional_headers).toBe(400);
+      expect(res.body, additional_headers).toEqual({ additional_headers: [message] });
+    }
+    expect((await t.get(`${WEBHOOKS}?limit=1`)).body.count).toBe(before);
+
+    const accepted = [
+      'X-Source: netbox',
+      'X-A: b\r\nX-B: c',
+      'X-A: b\n\nX-B: c',
+      ' X-Spaced : value\twith a tab',
+      'Authorization: Token {{ data.custom_fields.token }}',
+      '{{ name }}: {{ value }}',
+      'X-{{ data.slug }}: 1',
+      '{% for tag in data.tags %}X-Tag-{{ loop.index }}: {{ tag.slug }}\n{% endfor %}',
+      '{% if data.secret %}\nX-Secret: {{ data.secret }}\n{% endif %}',
+      'X-Empty:',
+    ];
+    for (const additional_headers of accepted) {
+      const res = await t.post(WEBHOOKS, { name: `ok ${Math.random()}`, payload_url: `${receiver.url}/`, additional_headers });
+      expect(res.status, `${additional_headers}: ${res.text}`).toBe(201);
+    }
+    // Lines ending in CRLF (a browser's textarea) are delivered as separate headers.
+    await hook({ additional_headers: 'X-A: one\r\nX-B: two' });
+    await t.post('/api/dcim/sites/', { name: 'Crlf', slug: 'crlf' });
+    await until(() => receiver.requests.length === 1);
+    expect(receiver.requests[0].headers).toMatchObject({ 'x-a': 'one', 'x-b': 'two' });
+  });
+
   it('send nothing for a write that rolled back, and one event for several changes of one object in one write', async () => {
     await hook({});
     const refused = await t.post('/api/dcim/sites/', [{ name: 'Kept?', slug: 'kept' }, { name: 'Kept?', slug: 'kept-2' }]);
@@ -198,6 +281,20 @@ describe('webhooks', () => {
     await t.post('/api/dcim/sites/', { name: 'Unreachable', slug: 'unreachable' });
     await until(async () => (await t.get(log)).body.count === 2 && (await t.get(log)).body.results[0].status.value === 'failed');
     expect((await t.get(log)).body.results[0].attempts[0].error).toMatch(/ECONNREFUSED/);
+  });
+
+  it('refuse a header value that brings a line break of its own, failing the attempt rather than adding a header', async () => {
+    const { webhook } = await hook({ additional_headers: 'X-Name: {{ data.name }}\n{% for t in data.tags %}X-Tag: {{ t.slug }}\n{% endfor %}' });
+    await t.post('/api/dcim/sites/', { name: 'Plain', slug: 'plain' });
+    await until(() => receiver.requests.length === 1);
+    expect(receiver.requests[0].headers).toMatchObject({ 'x-name': 'Plain' });
+    await t.post('/api/dcim/sites/', { name: 'a\nX-Evil: 1', slug: 'evil' });
+    const log = `/api/extras/webhook-deliveries/?webhook_id=${webhook.id}&status=failed`;
+    await until(async () => (await t.get(log)).body.count === 1, 10_000, 'the delivery failed');
+    const [failed] = (await t.get(log)).body.results;
+    expect(failed.attempts).toHaveLength(3);
+    expect(failed.attempts[0].error).toMatch(/\(line 1\): a printed value holds a line break, which would add a header: "a\\nX-Evil: 1"/);
+    expect(receiver.requests).toHaveLength(1);
   });
 });
 

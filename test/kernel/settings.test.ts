@@ -40,5 +40,13 @@ describe('settings', () => {
     fails({ PATCHBAY_CONFIG: '', PLUGINS_CONFIG: '{nope' }, /^PLUGINS_CONFIG \(environment\): invalid JSON/);
     fails({ PATCHBAY_CONFIG: file('[1]') }, /must hold a JSON object of settings$/);
     fails({ PATCHBAY_CONFIG: '/nonexistent/patchbay.json' }, /^PATCHBAY_CONFIG: \/nonexistent\/patchbay.json does not exist$/);
+    // As Django 4+: a trusted origin names its scheme.
+    fails({ PATCHBAY_CONFIG: '', CSRF_TRUSTED_ORIGINS: 'https://ok.example, netbox.example.com' }, /^CSRF_TRUSTED_ORIGINS\.1: must be an origin with its scheme .*got "netbox.example.com"$/);
+  });
+
+  it('reads CSRF_TRUSTED_ORIGINS as a list of origins, wildcards included', () => {
+    expect(loadSettings({}, { PATCHBAY_CONFIG: '' }).CSRF_TRUSTED_ORIGINS).toEqual([]);
+    expect(loadSettings({}, { PATCHBAY_CONFIG: '', CSRF_TRUSTED_ORIGINS: 'https://netbox.example.com, https://*.example.com:8443' }).CSRF_TRUSTED_ORIGINS)
+      .toEqual(['https://netbox.example.com', 'https://*.example.com:8443']);
   });
 });

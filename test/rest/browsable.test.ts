@@ -154,7 +154,8 @@ describe('the browsable API in a browser', () => {
 
   it('logs out, and is sent to log in again', async () => {
     await page.goto('/api/');
-    await Promise.all([page.waitForURL('**/login/'), page.click('a:text("Log out")')]);
+    // A POST form with the session's token (a link would let any page log the user out).
+    await Promise.all([page.waitForURL('**/login/'), page.click('.account form.logout button:text("Log out")')]);
     await page.goto(SITES);
     expect(new URL(page.url()).pathname).toBe('/login/');
     expect(problems).toEqual([]);

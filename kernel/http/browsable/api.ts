@@ -9,7 +9,7 @@ import { requestedPath } from '../scope.js';
 import type { Plugin } from '../../plugin.js';
 import { modelsByPath } from '../../rest/paths.js';
 import { API_VERSION } from '../../version.js';
-import { browsableHtml, type PageView, type WriteMethod } from './page.js';
+import { PAGE_POLICY, browsableHtml, type PageView, type WriteMethod } from './page.js';
 
 /** Parameters that shape a list rather than filter it. */
 const LIST_PARAMETERS = new Set(['limit', 'offset', 'ordering', 'brief', 'format', 'fields', 'omit', 'exclude', 'q', 'indent']);
@@ -17,7 +17,6 @@ const LIST_PARAMETERS = new Set(['limit', 'offset', 'ordering', 'brief', 'format
 const HIDDEN_HEADERS = new Set(['cookie', 'authorization', 'x-csrftoken']);
 
 /** Only this server's files: no inline script or style can run on a page that shows what users wrote. */
-const CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /** A value as a write takes it back: a nested object by its id, a choice by its value. */
 function writable(value: Json): Json {
@@ -122,7 +121,7 @@ export class BrowsableApi {
       forms: ok && endpoint && !endpoint.model.decl.readOnly ? await this.forms(req, endpoint, body) : [],
       csrfToken: req.principal?.csrfToken ?? '',
     };
-    res.status(status).set('Content-Security-Policy', CONTENT_SECURITY_POLICY).set('Vary', 'Accept').type('html').send(browsableHtml(view));
+    res.status(status).set('Content-Security-Policy', PAGE_POLICY).set('Vary', 'Accept').type('html').send(browsableHtml(view));
   }
 
   private description({ model, kind }: Partial<Endpoint> = {}, title = ''): string {

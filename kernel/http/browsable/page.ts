@@ -46,7 +46,9 @@ const headerLines = (lines: [string, string][]) => lines.map(([k, v]) => `<span 
 
 function account(view: PageView): string {
   if (!view.user) return `<a class="btn btn-light" href="/login/?next=${encodeURIComponent(view.next)}">Log in</a>`;
-  return `<span class="who">Logged in as <b>${escape(view.user)}</b></span><a class="btn btn-light" href="/logout/">Log out</a>`;
+  // Logging out is a POST with the session's CSRF token: a link on another site cannot end the session.
+  return `<span class="who">Logged in as <b>${escape(view.user)}</b></span><form class="logout" method="post" action="/logout/">`
+    + `<input type="hidden" name="csrfmiddlewaretoken" value="${escape(view.csrfToken)}"><button class="btn btn-light" type="submit">Log out</button></form>`;
 }
 
 function pager(view: PageView): string {
@@ -99,6 +101,12 @@ ${f.method === 'DELETE' ? '' : `<label for="body-${f.method}">Content (applicati
 ${panels}
 </section>`;
 }
+
+/**
+ * The policy of the server's own pages (the browsable API, the login form, the background tasks): their scripts and
+ * styles are this server's files, never inline, so that an injected tag could run nothing.
+ */
+export const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /**
  * The browsable API page, in the manner of Django REST framework's: breadcrumbs, the request and the response

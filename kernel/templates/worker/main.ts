@@ -1,16 +1,18 @@
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { renderTemplate } from '../jinja/index.js';
-import { TemplateError } from '../jinja/errors.js';
-import type { RenderReply, RenderRequest } from '../messages.js';
+import { PyError, TemplateError } from '../jinja/errors.js';
+import { SyncChannel } from '../channel.js';
+import type { RenderReply, RenderRequest, ToRenderer } from '../messages.js';
 import { Bridge } from './bridge.js';
+import { HeapMeter } from './heap-meter.js';
 import { HostScope, ModelHost, QuerySetHost } from './hosts.js';
 
 /**
- * A template worker thread: renders one request at a time, reaching the database only through the bridge. The main
- * thread ends it (and starts another) when a render takes too long or it runs out of memory.
+ * A template process: renders one request at a time, reaching the database only through the bridge (fd 3, to the
+ * server that started it). It runs no event loop: it blocks reading its next request. The server ends it (and starts
+ * another) when a render takes too long; a render that exhausts its heap ends this process, never the server.
  */
-const { port, flag } = workerData as { port: MessagePort; flag: SharedArrayBuffer };
-const bridge = new Bridge(port, new Int32Array(flag));
+const channel = new SyncChannel(3);
+const bridge = new Bridge(channel);
 let models: Record<string, Record<string, string>> | undefined;
 
 /** NetBox's context: every model class by app label, then the data (which may replace an app), then the objects. */
@@ -27,6 +29,11 @@ function contextOf(request: RenderRequest, scope: HostScope): Record<string, unk
   return context;
 }
 
+/** A printed value that would start a new line of a webhook's headers, and so a header of its own. */
+function refuseLineBreaks(text: string): void {
+  if (/[\r\n\0]/.test(text)) throw new PyError('ValueError', `a printed value holds a line break, which would add a header: ${JSON.stringify(text.slice(0, 80))}`);
+}
+
 function render(request: RenderRequest): RenderReply {
   try {
     const scope = new HostScope(bridge);
@@ -34,16 +41,21 @@ function render(request: RenderRequest): RenderReply {
       params: request.params,
       maxOutput: request.maxOutput,
       load: (name) => bridge.call('template', name),
+      meter: new HeapMeter(),
+      printed: request.singleLineValues ? refuseLineBreaks : undefined,
     });
     return { ok: true, output };
   } catch (err) {
     if (err instanceof TemplateError) return { ok: false, error: err.message, line: err.line };
+    // V8's own refusals (an array or string past its largest size) say so as a template's error.
     return { ok: false, error: err instanceof Error ? err.message : String(err) };
   }
 }
 
-parentPort!.on('message', (request: RenderRequest) => {
-  parentPort!.postMessage(render(request));
-});
-// Loaded: the main thread starts a render's clock from here, not from the thread's start.
-parentPort!.postMessage('ready');
+// Loaded: the server starts a render's clock from here, not from the process's start.
+channel.write({ kind: 'ready' });
+for (let message = channel.read() as ToRenderer | undefined; message; message = channel.read() as ToRenderer | undefined) {
+  if (message.kind === 'render') channel.write({ kind: 'done', reply: render(message.request) });
+}
+// The server closed its end: it stopped, or died.
+process.exit(0);

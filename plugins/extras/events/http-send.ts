@@ -5,6 +5,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { guarded } from '../../../kernel/index.js';
 
 export interface OutgoingRequest {
   method: string;
@@ -16,16 +17,15 @@ export interface OutgoingRequest {
   caFilePath: string | null;
   /** Refuse addresses of this machine, loopback, link-local and unspecified ones (the SSRF guard). */
   refuseLocal: boolean;
+  /** Bytes of the answer to keep (WEBHOOK_RESPONSE_BYTES); the rest is not read. */
+  keepBytes: number;
 }
 
 export interface Answer {
   status: number;
-  /** The response's first bytes. */
+  /** The response's first `keepBytes` bytes. */
   head: Buffer;
 }
-
-/** Bytes of a response kept in the delivery log. */
-export const RESPONSE_HEAD = 1024;
 
 const PRIVATE = new BlockList();
 PRIVATE.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -92,28 +92,35 @@ export async function send(req: OutgoingRequest): Promise<Answer> {
   const headers = { ...req.headers, 'Content-Length': String(req.body.length) };
   const tls = url.protocol === 'https:' ? { rejectUnauthorized: req.sslVerification, ...(req.caFilePath ? { ca: await caFile(req.caFilePath) } : {}) } : {};
   const make = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const keep = req.keepBytes;
   return new Promise<Answer>((resolve, reject) => {
-    const outgoing = make(url, { method: req.method, headers, lookup: lookupFn, agent: false, ...tls }, (res: IncomingMessage) => {
+    const fail = (err: unknown) => {
+      clearTimeout(timer);
+      reject(err);
+    };
+    const outgoing = make(url, { method: req.method, headers, lookup: lookupFn, agent: false, ...tls }, guarded((res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (size < RESPONSE_HEAD) chunks.push(chunk);
-        size += chunk.length;
-        if (size >= RESPONSE_HEAD) res.destroy();
-      });
-      const done = () => {
+      const done = guarded(() => {
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, head: Buffer.concat(chunks).subarray(0, RESPONSE_HEAD) });
-      };
+        resolve({ status: res.statusCode ?? 0, head: Buffer.concat(chunks).subarray(0, keep) });
+      }, fail);
+      // What is kept is read; the rest of the answer is not waited for.
+      if (keep === 0) {
+        res.destroy();
+        return done();
+      }
+      res.on('data', guarded((chunk: Buffer) => {
+        if (size < keep) chunks.push(chunk);
+        size += chunk.length;
+        if (size >= keep) res.destroy();
+      }, fail));
       res.on('end', done);
       res.on('close', done);
       res.on('error', done);
-    });
+    }, fail));
     const timer = setTimeout(() => outgoing.destroy(new Error(`Timed out after ${req.timeoutMs} ms`)), req.timeoutMs);
-    outgoing.on('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
+    outgoing.on('error', guarded(fail, fail));
     outgoing.end(req.body);
   });
 }

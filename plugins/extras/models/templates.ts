@@ -1,5 +1,7 @@
 import { objectTypesField } from '../fields/object-types.js';
-import { ValidationError, defineModel, f, type Field } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, type Field, type ValidateContext } from '../../../kernel/index.js';
+import { fileNameProblem, mimeTypeProblem } from '../validation/output-headers.js';
+import { checkWrittenText } from '../validation/written-text.js';
 
 /** What every rendered template declares: its code, the Jinja2 environment's options and how its output is served. */
 function renderedFields(): Record<string, Field> {
@@ -18,6 +20,11 @@ function renderedFields(): Record<string, Field> {
   };
 }
 
+/** The fields that become headers of a rendered answer (`Content-Type`, `Content-Disposition`): no line breaks into them. */
+function checkOutputHeaders(ctx: ValidateContext): void {
+  checkWrittenText(ctx.values, { mime_type: mimeTypeProblem, file_name: fileNameProblem, file_extension: fileNameProblem });
+}
+
 /** A Jinja2 template rendering a device's or virtual machine's configuration (or any context it is given). */
 export const ConfigTemplate = defineModel('extras.configtemplate', {
   path: 'config-templates',
@@ -31,6 +38,7 @@ export const ConfigTemplate = defineModel('extras.configtemplate', {
   ordering: ['name'],
   search: ['name', 'description'],
   features: ['tags', 'changelog'],
+  validate: (_row, ctx) => checkOutputHeaders(ctx),
 });
 
 /** A Jinja2 template rendering a filtered list of objects of its types (`?export=<name>` on their list). */
@@ -47,7 +55,8 @@ export const ExportTemplate = defineModel('extras.exporttemplate', {
   ordering: ['name'],
   search: ['name', 'description', 'file_name'],
   features: ['changelog'],
-  validate: (row) => {
+  validate: (row, ctx) => {
+    checkOutputHeaders(ctx);
     if (typeof row.name === 'string' && row.name.toLowerCase() === 'table') {
       throw ValidationError.of('name', `"${row.name}" is a reserved name. Please choose a different name.`);
     }

@@ -1,5 +1,8 @@
 import { ValidationError, defineModel, f } from '../../../kernel/index.js';
 import { WebhookHttpMethod } from '../choices.js';
+import { additionalHeadersProblem } from '../validation/webhook-headers.js';
+import { payloadUrlProblem } from '../validation/webhook-url.js';
+import { checkWrittenText } from '../validation/written-text.js';
 
 /** Where an event rule sends its events: URL, headers and body are Jinja2 templates over the event's context. */
 export const Webhook = defineModel('extras.webhook', {
@@ -40,7 +43,8 @@ export const Webhook = defineModel('extras.webhook', {
   ordering: ['name'],
   search: ['name', 'description', 'payload_url'],
   features: ['tags', 'customFields', 'changelog'],
-  validate: (row) => {
+  validate: (row, ctx) => {
+    checkWrittenText(ctx.values, { payload_url: payloadUrlProblem, additional_headers: additionalHeadersProblem });
     if (!row.ssl_verification && row.ca_file_path) {
       throw ValidationError.of('ca_file_path', 'Do not specify a CA certificate file if SSL verification is disabled.');
     }

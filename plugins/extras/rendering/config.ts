@@ -5,6 +5,7 @@ import {
 } from '../../../kernel/index.js';
 import { ConfigContextField } from '../config-context/field.js';
 import { sendRendered } from './respond.js';
+import { viewable } from './viewable.js';
 
 const TEMPLATES = 'extras.configtemplate';
 /** Where a device or VM without a template of its own finds one, in order (NetBox's get_config_template). */
@@ -46,8 +47,8 @@ export function renderTemplateRoute(ctx: PluginContext): RequestHandler {
   };
 }
 
-/** The template of a device or VM: its own, else its role's, else its platform's. */
-async function resolveTemplate(ctx: PluginContext, model: Model, row: Row): Promise<Row | undefined> {
+/** The id of the template of a device or VM: its own, else its role's, else its platform's. */
+async function resolveTemplate(ctx: PluginContext, model: Model, row: Row): Promise<number | undefined> {
   let id = row.config_template_id as number | null;
   for (const name of RESOLUTION) {
     if (id) break;
@@ -57,7 +58,7 @@ async function resolveTemplate(ctx: PluginContext, model: Model, row: Row): Prom
     const holder = (await ctx.db(ctx.registry.get(field.target).table).select('config_template_id').where('id', related).first()) as Row | undefined;
     id = (holder?.config_template_id as number | null) ?? null;
   }
-  return id ? ((await ctx.db(ctx.registry.get(TEMPLATES).table).where('id', id).first()) as Row | undefined) : undefined;
+  return id ?? undefined;
 }
 
 /**
@@ -70,7 +71,9 @@ export function renderConfigRoute(ctx: PluginContext, key: string): RequestHandl
     const model = ctx.registry.get(key);
     await access.require(model, 'add');
     const row = await detailObject(req, access, model);
-    const template = await resolveTemplate(ctx, model, row);
+    const id = await resolveTemplate(ctx, model, row);
+    // The template is rendered only for a reader who may view it (as `{% include %}` does): else it is not there.
+    const template = id === undefined ? undefined : await viewable(access, ctx.registry.get(TEMPLATES), id);
     if (!template) throw new HttpError(400, { error: `No config template found for this ${model.name}.` });
     const field = ctx.registry.fieldOf(model, 'config_context') as ConfigContextField;
     const context = (await field.contextsOf([row], { db: ctx.db, registry: ctx.registry })).get(row.id as number) ?? {};

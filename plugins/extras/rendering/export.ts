@@ -1,13 +1,27 @@
 import type { Request, Response } from 'express';
-import { notFound, type JsonObject, type Model, type PluginContext, type Row } from '../../../kernel/index.js';
+import { notFound, type DataAccess, type JsonObject, type Model, type PluginContext, type Row } from '../../../kernel/index.js';
 import { templatesByName } from './config.js';
 
+const TEMPLATES = 'extras.exporttemplate';
 const DEFAULT_MIME_TYPE = 'text/plain; charset=utf-8';
 /** List parameters that shape a page, not which objects: the export renders every object the filters select. */
 const PAGING = new Set(['export', 'limit', 'offset', 'start', 'ordering', 'brief', 'fields', 'omit', 'exclude', 'format', 'indent']);
 
 /** A header value as given when it is printable ASCII, else the default (a template's MIME type is free text). */
 const headerSafe = (value: unknown, fallback: string) => (typeof value === 'string' && /^[\x20-\x7e]+$/.test(value) ? value : fallback);
+
+/**
+ * The first export template of that name for `model` that the reader may view (their constraints applied): one they
+ * may not view is not there, as `{% include %}` does not find it.
+ */
+async function exportTemplate(ctx: PluginContext, access: DataAccess, model: Model, name: unknown): Promise<Row | undefined> {
+  const templates = ctx.registry.get(TEMPLATES);
+  if (typeof name !== 'string' || !(await access.can(templates, 'view'))) return undefined;
+  const ids = (await ctx.db(templates.table).where('name', name).whereRaw('? = any(object_types)', [model.key]).pluck('id')) as number[];
+  if (!ids.length) return undefined;
+  const [first] = await access.list(templates, { ids, ordering: ['id'], limit: 1 });
+  return first;
+}
 
 /**
  * `GET <list>?export=<name>`: the export template of that name for the list's model renders every object the list's
@@ -17,10 +31,7 @@ const headerSafe = (value: unknown, fallback: string) => (typeof value === 'stri
 export async function exportList(req: Request, res: Response, model: Model, ctx: PluginContext): Promise<void> {
   const access = ctx.as(req);
   await access.require(model, 'view');
-  const name = req.query.export;
-  const template = (typeof name === 'string'
-    ? await ctx.db('extras_exporttemplate').where('name', name).whereRaw('? = any(object_types)', [model.key]).orderBy('id').first()
-    : undefined) as Row | undefined;
+  const template = await exportTemplate(ctx, access, model, req.query.export);
   if (!template) throw notFound();
   const params: Record<string, string[]> = {};
   for (const [key, value] of Object.entries(req.query)) {
@@ -35,7 +46,7 @@ export async function exportList(req: Request, res: Response, model: Model, ctx:
       source: template.template_code as string,
       params: template.environment_params as JsonObject | null,
       querysets: { queryset: { model: model.key, params } },
-      templates: templatesByName(ctx, access, 'extras.exporttemplate'),
+      templates: templatesByName(ctx, access, TEMPLATES),
     },
     access,
   );

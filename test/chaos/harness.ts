@@ -1,0 +1,132 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { freePort } from '../../kernel/processes.js';
+import { manage, MANAGE, ROOT } from '../helpers/cli.js';
+import { until } from '../helpers/wait.js';
+
+/**
+ * A PATH with every command of this one but `hidden`: `npm start` on a machine without redis-server, on one that has
+ * it. Commands added to its folder later (`reveal`) appear to processes started with it, as an install would.
+ */
+export function pathWithout(hidden: string): { path: string; reveal(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'patchbay-path-'));
+  let found: string | undefined;
+  for (const folder of (process.env.PATH ?? '').split(delimiter)) {
+    if (!folder || !existsSync(folder)) continue;
+    for (const name of readdirSync(folder)) {
+      const target = join(folder, name);
+      if (name === hidden) {
+        found ??= target;
+        continue;
+      }
+      if (!existsSync(join(dir, name))) symlinkSync(target, join(dir, name));
+    }
+  }
+  return {
+    path: dir,
+    reveal: () => {
+      if (!found) throw new Error(`${hidden} is not installed`);
+      symlinkSync(found, join(dir, hidden));
+    },
+  };
+}
+
+/** Processes whose parent is `pid`, from /proc. */
+export function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[1]) === pid && fields[0] !== 'Z') children.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return children.sort((a, b) => a - b);
+}
+
+export const PASSWORD = 'correct horse battery';
+
+export interface NpmStart {
+  base: string;
+  port: number;
+  dataDir: string;
+  child: ChildProcess;
+  /** Everything the server printed so far. */
+  output(): string;
+  /** The server processes the supervisor runs now (its workers), by pid. */
+  workers(): number[];
+  env: Record<string, string>;
+  /** SIGTERM, and the wait for every process to end. */
+  stop(): Promise<void>;
+  /** SIGKILL to the supervisor and every process of its group, as a crash or an OOM killer would. */
+  kill(): Promise<void>;
+}
+
+/** Node's processes among the supervisor's children: its workers (the embedded PostgreSQL and Redis are not node). */
+function workersOf(pid: number): number[] {
+  return childrenOf(pid).filter((child) => {
+    try {
+      return readFileSync(`/proc/${child}/cmdline`, 'utf8').includes('manage.ts');
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * `npm start` as a newcomer runs it (the command package.json runs, without npm between): its defaults (one process
+ * per core, here WORKERS=2, an embedded PostgreSQL in DATA_DIR, a Redis of its own when redis-server is on PATH), in
+ * a process group of its own so that a test can kill it all. Resolves once every worker listens.
+ */
+export async function npmStart(options: { path: string; dataDir?: string; port?: number; env?: Record<string, string> }): Promise<NpmStart> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'patchbay-chaos-'));
+  // Run as root, PostgreSQL runs as a user of its own, which must reach its folder.
+  chmodSync(dataDir, 0o755);
+  const port = options.port ?? (await freePort());
+  const env: Record<string, string> = {
+    PATH: options.path, HOME: process.env.HOME ?? '/tmp', PATCHBAY_CONFIG: '', DATA_DIR: dataDir, PORT: String(port), WORKERS: '2',
+    METRICS_ENABLED: 'true', LOG_LEVEL: 'info', ...options.env,
+  };
+  const child = spawn(MANAGE[0], [...MANAGE.slice(1), 'runserver'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
+  await until(() => /Patchbay listening on/.test(output) || child.exitCode !== null, 120_000, 'npm start listening');
+  if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
+  const server: NpmStart = {
+    base: `http://127.0.0.1:${port}`, port, dataDir, child, env,
+    output: () => output,
+    workers: () => workersOf(child.pid!),
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+    },
+  };
+  await until(() => server.workers().length === 2, 10_000, 'two workers');
+  return server;
+}
+
+/** A superuser and a token on a running `npm start` (the commands attach to its embedded PostgreSQL). */
+export async function adminToken(server: NpmStart): Promise<string> {
+  const env = { DATA_DIR: server.dataDir, PATH: server.env.PATH, LOG_LEVEL: 'warn' };
+  const made = await manage(['createsuperuser', '--username', 'admin', '--password', PASSWORD], env);
+  if (made.code !== 0) throw new Error(made.stderr);
+  const token = await manage(['createtoken', '--username', 'admin'], env);
+  if (token.code !== 0) throw new Error(token.stderr);
+  return token.stdout.trim();
+}
+
+/** Removes a data directory a chaos test made. */
+export function removeData(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
