@@ -95,7 +95,13 @@ export async function processesBench(databaseUrl: string, auth: Record<string, s
       cost('Patchbay, WORKERS=1', residentMB(single.child.pid!), 'MB'),
     ], { lowerIsBetter: true });
     await baseline.stop();
-    await workersBench(single, await runserver(databaseUrl, 2, auth), auth, seconds, path);
+    const pair = await runserver(databaseUrl, 2, auth);
+    try {
+      await workersBench(single, pair, auth, seconds, path);
+      await hostileBodiesBench(pair, auth, seconds);
+    } finally {
+      await pair.stop();
+    }
   } finally {
     await Promise.all([baseline, single].filter((p) => p.child.exitCode === null && p.child.signalCode === null).map((p) => p.stop()));
   }
@@ -108,25 +114,64 @@ export async function processesBench(databaseUrl: string, auth: Record<string, s
  * the server's own work, not PostgreSQL's: both a full page of 50 and a brief page of 1000 (mostly JSON) are shown.
  */
 async function workersBench(single: Started, pair: Started, auth: Record<string, string>, seconds: number, warmup: string): Promise<void> {
-  try {
-    // Warmed as the single server was (its processes compile their hot code and prepare their statements).
-    await measure('warm-up', `${pair.url}${warmup}`, seconds, auth);
-    for (const [title, page] of [['List 50 tenants, full', '/api/tenancy/tenants/?limit=50'], ['List 1000 tenants, brief', '/api/tenancy/tenants/?limit=1000&brief=1']]) {
-      const one = () => hammer('WORKERS=1 (baseline)', `${single.url}${page}`, seconds, auth, 8);
-      const two = () => hammer('WORKERS=2', `${pair.url}${page}`, seconds, auth, 8);
-      const turns: Measurement[][] = [];
-      for (let turn = 0; turn < 5; turn++) {
-        // The side going first swapped every turn; kept as [WORKERS=1, WORKERS=2].
-        const swapped = turn % 2 === 1;
-        const [first, second] = swapped ? [two, one] : [one, two];
-        const measured = [await first(), await second()];
-        turns.push(swapped ? measured.reverse() : measured);
-      }
-      report(`${title}, WORKERS=2 against WORKERS=1 (the median of 5 turns of ${seconds} s each, 8 connections)`, medianTurn(turns));
+  // Warmed as the single server was (its processes compile their hot code and prepare their statements).
+  await measure('warm-up', `${pair.url}${warmup}`, seconds, auth);
+  for (const [title, page] of [['List 50 tenants, full', '/api/tenancy/tenants/?limit=50'], ['List 1000 tenants, brief', '/api/tenancy/tenants/?limit=1000&brief=1']]) {
+    const one = () => hammer('WORKERS=1 (baseline)', `${single.url}${page}`, seconds, auth, 8);
+    const two = () => hammer('WORKERS=2', `${pair.url}${page}`, seconds, auth, 8);
+    const turns: Measurement[][] = [];
+    for (let turn = 0; turn < 5; turn++) {
+      // The side going first swapped every turn; kept as [WORKERS=1, WORKERS=2].
+      const swapped = turn % 2 === 1;
+      const [first, second] = swapped ? [two, one] : [one, two];
+      const measured = [await first(), await second()];
+      turns.push(swapped ? measured.reverse() : measured);
     }
-  } finally {
-    await pair.stop();
+    report(`${title}, WORKERS=2 against WORKERS=1 (the median of 5 turns of ${seconds} s each, 8 connections)`, medianTurn(turns));
   }
+}
+
+/**
+ * Another client's `/api/status/` (one client, one request after another) on WORKERS=2, alone and while three
+ * clients keep sending bodies of one object of 500,000 keys (6.9 MB; two with a token, one without), which are refused
+ * before they are parsed: its requests a second, and its slowest answer (the target is under 0.1 s).
+ */
+async function hostileBodiesBench(pair: Started, auth: Record<string, string>, seconds: number): Promise<void> {
+  const wide = `{${Array.from({ length: 500_000 }, (_, i) => `"k${i}":${i}`).join(',')}}`;
+  const status = async (): Promise<{ requests: number; slowest: number; ms: number }> => {
+    let requests = 0;
+    let slowest = 0;
+    const start = performance.now();
+    while (performance.now() - start < seconds * 1000) {
+      const t0 = performance.now();
+      const res = await fetch(`${pair.url}/api/status/`, { headers: auth });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`/api/status/: HTTP ${res.status}`);
+      slowest = Math.max(slowest, performance.now() - t0);
+      requests += 1;
+    }
+    return { requests, slowest, ms: performance.now() - start };
+  };
+  const alone = await status();
+  let sending = true;
+  const senders = [auth, auth, {}].map(async (headers) => {
+    while (sending) {
+      const res = await fetch(`${pair.url}/api/tenancy/tenants/`, { method: 'POST', body: wide, headers: { ...headers, 'Content-Type': 'application/json' } });
+      await res.arrayBuffer();
+      if (res.status !== 400 && res.status !== 403) throw new Error(`a 500,000-key body: HTTP ${res.status}`);
+    }
+  });
+  const loaded = await status().finally(() => (sending = false));
+  await Promise.all(senders);
+  const rate = ({ requests, ms }: { requests: number; ms: number }) => requests / (ms / 1000);
+  report('Another client\'s /api/status/ on WORKERS=2 while 3 clients send bodies of one 500,000-key object (refused unparsed)', [
+    { name: 'alone (baseline)', requests: alone.requests, seconds: alone.ms / 1000, perSecond: rate(alone) },
+    { name: 'beside the hostile bodies', requests: loaded.requests, seconds: loaded.ms / 1000, perSecond: rate(loaded) },
+  ]);
+  report('The slowest of those /api/status/ answers', [
+    cost('alone (baseline)', alone.slowest, 'ms'),
+    cost('beside the hostile bodies', loaded.slowest, 'ms'),
+  ], { lowerIsBetter: true });
 }
 
 /** The turn (WORKERS=1's measurement and WORKERS=2's, taken one just after the other) whose ratio is the median. */

@@ -293,9 +293,9 @@ export class PostgresQueue implements QueuePort {
         count(*) filter (where status = 'finished')::int as finished,
         count(*) filter (where status = 'failed')::int as failed,
         min(enqueued) filter (where status = 'queued' and run_at <= now()) as oldest
-      from ${JOBS}`)).rows as (Omit<QueueStats, 'name' | 'workers' | 'deferred' | 'oldestQueued'> & { oldest: Date | null })[];
-    const { oldest, ...rest } = counts;
-    return { name: this.name, ...rest, deferred: 0, oldestQueued: oldest, workers: (await this.workers()).length };
+      from ${JOBS}`)).rows as { queued: number; scheduled: number; started: number; finished: number; failed: number; oldest: Date | null }[];
+    const { oldest, ...byStatus } = counts;
+    return { name: this.name, ...byStatus, deferred: 0, oldestQueued: oldest, workers: (await this.workers()).length };
   }
 
   /** The processes heard from lately; busy when a job is theirs now (their counts are as of their last beat). */

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Body } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';
-import { adminToken, npmStart, pathWithout, removeData, type NpmStart } from './harness.js';
+import { adminToken, npmStart, pathWithout, removeData, stopAll, type NpmStart } from './harness.js';
 import { freshGet } from './sockets.js';
 
 /** One request a receiver got: its delivery and event, when, and whether its answer reached the sender. */
@@ -44,6 +44,9 @@ class SlowReceiver {
 }
 
 const EVENTS = 40;
+
+// A test that timed out leaves its servers running: they are stopped here.
+afterAll(() => stopAll(), 60_000);
 
 /**
  * At-least-once, and once but for a crash: `npm start` (two server processes) killed outright while a slow receiver

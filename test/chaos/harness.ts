@@ -67,6 +67,25 @@ export interface NpmStart {
   kill(): Promise<void>;
 }
 
+/** Every `npm start` a test began and has not stopped: a test that times out never reaches its own `finally`. */
+const running = new Set<NpmStart>();
+
+/** Stops every `npm start` still running (each chaos file's `afterAll`). */
+export async function stopAll(): Promise<void> {
+  for (const server of [...running]) await server.kill();
+}
+
+// The last resort, should the test process end first: its servers are in process groups of their own.
+process.once('exit', () => {
+  for (const { child } of running) {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+});
+
 /** Node's processes among the supervisor's children: its workers (the embedded PostgreSQL and Redis are not node). */
 function workersOf(pid: number): number[] {
   return childrenOf(pid).filter((child) => {
@@ -97,8 +116,6 @@ export async function npmStart(options: { path: string; dataDir?: string; port?:
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));
-  await until(() => /Patchbay listening on/.test(output) || child.exitCode !== null, 120_000, 'npm start listening');
-  if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
   const server: NpmStart = {
     base: `http://127.0.0.1:${port}`, port, dataDir, child, env,
     output: () => output,
@@ -106,12 +123,17 @@ export async function npmStart(options: { path: string; dataDir?: string; port?:
     stop: async () => {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
+      running.delete(server);
     },
     kill: async () => {
       if (child.exitCode === null) process.kill(-child.pid!, 'SIGKILL');
       await exited;
+      running.delete(server);
     },
   };
+  running.add(server);
+  await until(() => /Patchbay listening on/.test(output) || child.exitCode !== null, 120_000, 'npm start listening');
+  if (child.exitCode !== null) throw new Error(`npm start exited:\n${output}`);
   await until(() => server.workers().length === 2, 10_000, 'two workers');
   return server;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../helpers/wait.js';
-import { adminToken, npmStart, pathWithout, removeData, type NpmStart } from './harness.js';
+import { adminToken, npmStart, pathWithout, removeData, stopAll, type NpmStart } from './harness.js';
 import {
   abortedUpload, chunkedPastLimit, contentLengthReset, freshGet, partialHeaders, readThenReset, resetAfterAnswer,
 } from './sockets.js';
@@ -44,6 +44,7 @@ describe.each([
   }, 180_000);
   afterAll(async () => {
     await server?.stop();
+    await stopAll();
     if (server) removeData(server.dataDir);
   }, 60_000);
 
