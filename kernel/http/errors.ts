@@ -25,6 +25,9 @@ export function errorHandler(log: Logger) {
   return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
     void next;
     if (res.headersSent) return;
+    // Refused before its body was read whole (no login, too large, a structure past the bounds): the connection
+    // closes after the answer, rather than the server reading the rest of the body to throw it away.
+    if (!req.complete) res.set('Connection', 'close');
     if (err instanceof HttpError) return send(req, res, err.status, err.body);
     if (err instanceof ValidationError) return send(req, res, 400, err.errors);
     // A bulk write's failures, aligned with its items: `[{}, {"name": [...]}]`.

@@ -17,55 +17,82 @@ const COLON = 0x3a;
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /**
- * What makes a JSON text (UTF-8 bytes) too large to parse, in words, or undefined: nested deeper than `depth`, an
- * object of more than `keys` keys, more than `elements` values in all. One pass over the bytes, before JSON.parse:
- * V8 takes seconds over an object of 500,000 keys (superlinearly), and walking what it built takes longer still, so
- * such a body is refused before either. Malformed text is left to JSON.parse, which says where.
+ * Checks a JSON text's structure as its bytes (UTF-8) arrive, before anything parses it: nested deeper than `depth`,
+ * an object of more than `keys` keys, more than `elements` values in all. One pass, in chunks, so that a body past
+ * them is refused at the chunk that passes them, without reading the rest: V8 takes seconds over one object of
+ * 500,000 keys (superlinearly), and walking what it built longer still. Malformed text is left to JSON.parse, which
+ * says where.
  */
-export function jsonShapeProblem(bytes: Uint8Array, limits: JsonLimits): string | undefined {
-  // Per open container: whether it is an object, how many values it holds so far, whether one has started.
-  const objects = new Uint8Array(limits.depth + 1);
-  const items = new Float64Array(limits.depth + 1);
-  const started = new Uint8Array(limits.depth + 1);
-  let depth = 0;
-  let elements = 0;
-  /** A value (or a key) starts at the current depth: the first one of its container counts. */
-  const start = (): string | undefined => {
-    if (depth === 0 || started[depth]) return undefined;
-    started[depth] = 1;
-    return count();
-  };
-  const count = (): string | undefined => {
-    items[depth] += 1;
-    elements += 1;
-    if (elements > limits.elements) return `the body holds more than ${limits.elements} values`;
-    if (objects[depth] && items[depth] > limits.keys) return `an object of the body has more than ${limits.keys} keys`;
-    return undefined;
-  };
-  for (let i = 0; i < bytes.length; i++) {
-    const c = bytes[i];
-    if (isSpace(c) || c === COLON) continue;
-    let problem: string | undefined;
-    if (c === QUOTE) {
-      problem = start();
-      // Past the string: escaped characters (\" among them) are skipped in pairs.
-      for (i++; i < bytes.length && bytes[i] !== QUOTE; i++) if (bytes[i] === BACKSLASH) i++;
-    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      problem = start();
-      depth += 1;
-      if (depth > limits.depth) return `the body nests deeper than ${limits.depth} levels`;
-      objects[depth] = c === OPEN_OBJECT ? 1 : 0;
-      items[depth] = 0;
-      started[depth] = 0;
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      if (depth > 0) depth -= 1;
-    } else if (c === COMMA) {
-      // The next value of this container: counted now, so that `[,,,` cannot pass uncounted.
-      if (depth > 0) problem = count();
-    } else {
-      problem = start();
-    }
-    if (problem) return problem;
+export class JsonShape {
+  /** Per open container: whether it is an object, how many values it holds so far, whether one has started. */
+  private readonly objects: Uint8Array;
+  private readonly items: Float64Array;
+  private readonly started: Uint8Array;
+  private depth = 0;
+  private elements = 0;
+  /** Inside a string, and just after a backslash in one: a chunk may end anywhere. */
+  private inString = false;
+  private escaped = false;
+
+  constructor(private readonly limits: JsonLimits) {
+    this.objects = new Uint8Array(limits.depth + 1);
+    this.items = new Float64Array(limits.depth + 1);
+    this.started = new Uint8Array(limits.depth + 1);
   }
-  return undefined;
+
+  /** The next bytes; what makes the text too large, in words, or undefined. */
+  push(bytes: Uint8Array): string | undefined {
+    for (let i = 0; i < bytes.length; i++) {
+      const c = bytes[i];
+      if (this.inString) {
+        // Escaped characters (\" among them) are skipped in pairs.
+        if (this.escaped) this.escaped = false;
+        else if (c === BACKSLASH) this.escaped = true;
+        else if (c === QUOTE) this.inString = false;
+        continue;
+      }
+      if (isSpace(c) || c === COLON) continue;
+      let problem: string | undefined;
+      if (c === QUOTE) {
+        problem = this.start();
+        this.inString = true;
+      } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+        problem = this.start();
+        this.depth += 1;
+        if (this.depth > this.limits.depth) return `the body nests deeper than ${this.limits.depth} levels`;
+        this.objects[this.depth] = c === OPEN_OBJECT ? 1 : 0;
+        this.items[this.depth] = 0;
+        this.started[this.depth] = 0;
+      } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+        if (this.depth > 0) this.depth -= 1;
+      } else if (c === COMMA) {
+        // The next value of this container: counted now, so that `[,,,` cannot pass uncounted.
+        if (this.depth > 0) problem = this.count();
+      } else {
+        problem = this.start();
+      }
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+
+  /** A value (or a key) starts at the current depth: the first one of its container counts. */
+  private start(): string | undefined {
+    if (this.depth === 0 || this.started[this.depth]) return undefined;
+    this.started[this.depth] = 1;
+    return this.count();
+  }
+
+  private count(): string | undefined {
+    this.items[this.depth] += 1;
+    this.elements += 1;
+    if (this.elements > this.limits.elements) return `the body holds more than ${this.limits.elements} values`;
+    if (this.objects[this.depth] && this.items[this.depth] > this.limits.keys) return `an object of the body has more than ${this.limits.keys} keys`;
+    return undefined;
+  }
+}
+
+/** What makes a whole JSON text too large (see JsonShape), or undefined. */
+export function jsonShapeProblem(bytes: Uint8Array, limits: JsonLimits): string | undefined {
+  return new JsonShape(limits).push(bytes);
 }

@@ -3,7 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Settings } from '../config/settings.js';
 import { HttpError } from '../errors.js';
 import { API_VERSION } from '../version.js';
-import { jsonShapeProblem, type JsonLimits } from './json-shape.js';
+import { guarded } from './guard.js';
+import { JsonShape, type JsonLimits } from './json-shape.js';
 import { checkTexts } from './text.js';
 
 /** Every response carries its request's id and the API level. */
@@ -63,17 +64,34 @@ export function trailingSlash(req: Request, res: Response, next: NextFunction): 
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-async function readBody(req: Request, limit: number): Promise<Buffer> {
-  const declared = Number(req.get('content-length'));
-  if (declared > limit) throw tooLarge(limit);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw tooLarge(limit);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks);
+/**
+ * A request's body, read as it arrives: past `limit` bytes, or past `shape` as its JSON structure goes (checked chunk
+ * by chunk), it is refused at once, without reading the rest: the socket stops being read and the refusal closes the
+ * connection (an error answer to a request not read whole closes it: see `errorHandler`).
+ */
+function readBody(req: Request, limit: number, shape?: JsonShape): Promise<Buffer> {
+  if (Number(req.get('content-length')) > limit) return Promise.reject(tooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (err?: unknown) => {
+      req.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+      if (err === undefined) return resolve(Buffer.concat(chunks, size));
+      req.pause();
+      reject(err);
+    };
+    const onData = guarded((chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) return settle(tooLarge(limit));
+      const problem = shape?.push(chunk);
+      if (problem) return settle(new HttpError(400, { detail: `JSON parse error - ${problem}.` }));
+      chunks.push(chunk);
+    }, settle);
+    const onEnd = guarded(() => settle(), settle);
+    // The client went away mid-body: nothing is left to answer.
+    const onClose = guarded(() => settle(new Error('The client closed the connection before its body was read')), settle);
+    req.on('data', onData).once('end', onEnd).once('error', settle).once('close', onClose);
+  });
 }
 
 const tooLarge = (limit: number) => new HttpError(413, { detail: `Request body exceeds the limit of ${limit} bytes.` });
@@ -83,10 +101,8 @@ export const jsonLimits = (settings: Settings): JsonLimits => ({ depth: settings
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** JSON from UTF-8 bytes, its shape checked before it is parsed; a 400 saying what is wrong otherwise. */
-export function parseJson(raw: Uint8Array, shape: JsonLimits): unknown {
-  const problem = jsonShapeProblem(raw, shape);
-  if (problem) throw new HttpError(400, { detail: `JSON parse error - ${problem}.` });
+/** JSON from UTF-8 bytes (their shape checked already); a 400 saying what is wrong otherwise. */
+function parseJson(raw: Uint8Array): unknown {
   let text: string;
   try {
     text = utf8.decode(raw);
@@ -103,9 +119,9 @@ export function parseJson(raw: Uint8Array, shape: JsonLimits): unknown {
 /**
  * Reads and parses write bodies: JSON only (multipart is left to the routes that accept it). It runs after
  * authentication: a request refused for want of a login is answered before its body is read. Too large → 413, other
- * media types → 415; malformed JSON, bytes that are not UTF-8 (NetBox refuses them, where decoding leniently would
- * store U+FFFD), and a structure past `shape` (nesting, keys of one object, values in all; checked in one pass before
- * parsing) → 400. A form (the login page's) may hold at most `shape.keys` fields.
+ * media types → 415 (unread); malformed JSON, bytes that are not UTF-8 (NetBox refuses them, where decoding leniently
+ * would store U+FFFD), and a structure past `shape` (nesting, keys of one object, values in all; checked as the bytes
+ * arrive, before parsing) → 400. A form (the login page's) may hold at most `shape.keys` fields.
  */
 export function bodyParser(limit: number, shape: JsonLimits) {
   return async (req: Request, _res: Response, next: NextFunction): Promise<void> => {
@@ -113,18 +129,20 @@ export function bodyParser(limit: number, shape: JsonLimits) {
     if (!BODY_METHODS.has(req.method)) return next();
     const type = (req.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
     if (type === 'multipart/form-data') return next();
-    const raw = await readBody(req, limit);
-    if (raw.length === 0) return next();
     // HTML forms (the login page) post urlencoded bodies; the API speaks JSON only.
     if (type === 'application/x-www-form-urlencoded' && !req.path.startsWith('/api/')) {
+      const raw = await readBody(req, limit);
       if (raw.filter((byte) => byte === 0x26).length >= shape.keys) throw new HttpError(400, { detail: `The form has more than ${shape.keys} fields.` });
-      req.payload = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
+      if (raw.length) req.payload = Object.fromEntries(new URLSearchParams(raw.toString('utf8')));
       return next();
     }
-    if (type !== 'application/json' && !type.endsWith('+json')) {
-      throw new HttpError(415, { detail: `Unsupported media type "${req.get('content-type') ?? ''}" in request.` });
-    }
-    req.payload = parseJson(raw, shape);
+    const json = type === 'application/json' || type.endsWith('+json');
+    const unsupported = () => new HttpError(415, { detail: `Unsupported media type "${req.get('content-type') ?? ''}" in request.` });
+    if (!json && Number(req.get('content-length')) > 0) throw unsupported();
+    const raw = await readBody(req, limit, json ? new JsonShape(shape) : undefined);
+    if (raw.length === 0) return next();
+    if (!json) throw unsupported();
+    req.payload = parseJson(raw);
     next();
   };
 }

@@ -298,6 +298,27 @@ describe('webhooks', () => {
   });
 });
 
+describe('what the delivery log keeps of an answer (WEBHOOK_RESPONSE_BYTES)', () => {
+  it('keeps its first bytes, or none', async () => {
+    for (const [bytes, kept] of [[4, 'nope'], [0, '']] as const) {
+      const capped = await startServer({ settings: { WEBHOOK_RESPONSE_BYTES: bytes, WEBHOOK_ATTEMPTS: 1 } });
+      try {
+        const { body: w } = await capped.post('/api/extras/webhooks/', { name: 'capped', payload_url: `${receiver.url}/` });
+        await capped.post('/api/extras/event-rules/', {
+          name: 'r', object_types: ['tenancy.tenant'], event_types: ['object_created'], action_object_type: 'extras.webhook', action_object_id: w.id,
+        });
+        receiver.answer = () => 500;
+        await capped.post('/api/tenancy/tenants/', { name: 'Capped', slug: 'capped' });
+        await until(async () => (await capped.get('/api/extras/webhook-deliveries/?status=failed')).body.count === 1);
+        const [delivery] = (await capped.get('/api/extras/webhook-deliveries/')).body.results;
+        expect(delivery.attempts[0]).toMatchObject({ status_code: 500, response: kept });
+      } finally {
+        await capped.close();
+      }
+    }
+  });
+});
+
 describe('the SSRF guard (WEBHOOK_REFUSE_LOCAL)', () => {
   it('refuses a payload URL that resolves to this machine, and says so in the delivery log', async () => {
     const guarded = await startServer({ settings: { WEBHOOK_REFUSE_LOCAL: true, WEBHOOK_ATTEMPTS: 1 } });

@@ -109,10 +109,17 @@ describe('PostgresQueue', () => {
     });
     await queue.work(4);
 
-    await queue.enqueue('flaky', 'a', { id: 'a', attempts: 3, backoffMs: 10 });
+    // Each retry waits twice as long as the one before: the waits the failures set are 1x and 2x the backoff.
+    const waits: number[] = [];
+    const watch = setInterval(() => void t.server.db.knex.raw(
+      `select extract(epoch from run_at - enqueued) * 1000 as wait from core_queuejob where id = 'a' and status = 'queued' and attempts_made > 0`,
+    ).then(({ rows }: { rows: { wait: string }[] }) => rows.forEach((r) => waits.includes(Math.round(Number(r.wait))) || waits.push(Math.round(Number(r.wait))))), 5);
+    await queue.enqueue('flaky', 'a', { id: 'a', attempts: 3, backoffMs: 300 });
     await queue.enqueue('flaky', 'a-again', { id: 'a', attempts: 3 });
     await until(async () => (await queue.task('a'))?.status === 'finished');
+    clearInterval(watch);
     expect(runs).toEqual(['a#1', 'a#2', 'a#3']);
+    expect(waits).toEqual([300, 600]);
     const errors = (await queue.task('a'))!.errors;
     expect(errors).toHaveLength(2);
     // No local path in the error log.
