@@ -25,9 +25,10 @@ export function errorHandler(log: Logger) {
   return (err: unknown, req: Request, res: Response, next: NextFunction): void => {
     void next;
     if (res.headersSent) return;
-    // Refused before its body was read whole (no login, too large, a structure past the bounds): the connection
-    // closes after the answer, rather than the server reading the rest of the body to throw it away.
-    if (!req.complete) res.set('Connection', 'close');
+    // A body too large is not read to its end (a chunked one may never end): the connection closes after the answer.
+    // Others refused before they were read whole (no login, a structure past the bounds) are read to their end
+    // unparsed, as node does, so that the client sees the answer rather than a connection cut while it sends.
+    if (!req.complete && err instanceof HttpError && err.status === 413) res.set('Connection', 'close');
     if (err instanceof HttpError) return send(req, res, err.status, err.body);
     if (err instanceof ValidationError) return send(req, res, 400, err.errors);
     // A bulk write's failures, aligned with its items: `[{}, {"name": [...]}]`.

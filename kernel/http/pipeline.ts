@@ -66,8 +66,8 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
  * A request's body, read as it arrives: past `limit` bytes, or past `shape` as its JSON structure goes (checked chunk
- * by chunk), it is refused at once, without reading the rest: the socket stops being read and the refusal closes the
- * connection (an error answer to a request not read whole closes it: see `errorHandler`).
+ * by chunk), it is refused at once, without keeping or parsing the rest (a body too large closes the connection; see
+ * `errorHandler`).
  */
 function readBody(req: Request, limit: number, shape?: JsonShape): Promise<Buffer> {
   if (Number(req.get('content-length')) > limit) return Promise.reject(tooLarge(limit));

@@ -136,6 +136,11 @@ class TemplateProcess {
     });
   }
 
+  /** Whether it can take a render: one that ended while idle (killed from outside) is not given one. */
+  get alive(): boolean {
+    return !this.exited;
+  }
+
   private kill(): void {
     if (!this.exited) this.child.kill('SIGKILL');
   }
@@ -175,7 +180,12 @@ export class RenderPool {
   private next(): void {
     while (this.queue.length && this.running < this.limits.workers) {
       const job = this.queue.shift()!;
-      const worker = this.idle.pop() ?? new TemplateProcess(this.limits.memoryMb, this.limits.maxOutput);
+      let worker = this.idle.pop();
+      while (worker && !worker.alive) {
+        this.all.delete(worker);
+        worker = this.idle.pop();
+      }
+      worker ??= new TemplateProcess(this.limits.memoryMb, this.limits.maxOutput);
       this.all.add(worker);
       this.running++;
       void worker.run(job, this.limits.timeoutMs).then((outcome) => {

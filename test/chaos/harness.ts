@@ -2,8 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { keyDigest } from '../../kernel/auth/fields.js';
+import { hashPassword } from '../../kernel/auth/password.js';
 import { freePort } from '../../kernel/processes.js';
-import { manage, MANAGE, ROOT } from '../helpers/cli.js';
+import { MANAGE, ROOT } from '../helpers/cli.js';
 import { until } from '../helpers/wait.js';
 
 /**
@@ -138,14 +142,29 @@ export async function npmStart(options: { path: string; dataDir?: string; port?:
   return server;
 }
 
-/** A superuser and a token on a running `npm start` (the commands attach to its embedded PostgreSQL). */
+/**
+ * A superuser's token on a running `npm start`, written into its embedded PostgreSQL (what `manage createsuperuser`
+ * and `createtoken` write, without starting two more node processes).
+ */
 export async function adminToken(server: NpmStart): Promise<string> {
-  const env = { DATA_DIR: server.dataDir, PATH: server.env.PATH, LOG_LEVEL: 'warn' };
-  const made = await manage(['createsuperuser', '--username', 'admin', '--password', PASSWORD], env);
-  if (made.code !== 0) throw new Error(made.stderr);
-  const token = await manage(['createtoken', '--username', 'admin'], env);
-  if (token.code !== 0) throw new Error(token.stderr);
-  return token.stdout.trim();
+  const [, , , port] = readFileSync(join(server.dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n');
+  const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/patchbay` });
+  await client.connect();
+  try {
+    const { rows: [user] } = await client.query(
+      `insert into users_user (username, password, is_superuser, is_staff, is_active, created, last_updated)
+       values ('admin', $1, true, true, true, now(), now()) on conflict (username) do update set is_active = true returning id`,
+      [await hashPassword(PASSWORD)],
+    );
+    const key = randomBytes(20).toString('hex');
+    await client.query(
+      `insert into users_token (user_id, key, key_digest, write_enabled, created, last_updated) values ($1, $2, $3, true, now(), now())`,
+      [user.id, key, keyDigest(key)],
+    );
+    return key;
+  } finally {
+    await client.end();
+  }
 }
 
 /** Removes a data directory a chaos test made. */

@@ -112,6 +112,12 @@ describe('the template sandbox', () => {
     expect(ended.status).toBe(400);
     expect(ended.body.detail).toBe('An error occurred while rendering the template: The template could not be rendered (its renderer ended).');
     expect((await render('ok')).body.content).toBe('ok');
+    // A process that ended while idle is not given the next render.
+    const idle = childrenOf(process.pid).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker/main.ts'));
+    expect(idle.length).toBeGreaterThan(0);
+    for (const pid of idle) process.kill(pid, 'SIGKILL');
+    await until(() => idle.every((pid) => !childrenOf(process.pid).includes(pid)), 5000, 'the idle processes gone');
+    expect((await render('again')).body.content).toBe('again');
   });
 });
 
