@@ -14,6 +14,28 @@ export async function freePort(): Promise<number> {
   });
 }
 
+let stopAsked = false;
+
+/**
+ * Resolves once SIGINT or SIGTERM asks the process to stop; later ones are ignored, so that a signal sent to the
+ * whole process group (systemd, a terminal's Ctrl-C) and the supervisor's own do not kill a worker mid-shutdown.
+ */
+export function stopSignal(): Promise<NodeJS.Signals> {
+  return new Promise((ok) => {
+    const asked = (signal: NodeJS.Signals) => {
+      stopAsked = true;
+      ok(signal);
+    };
+    process.on('SIGINT', asked);
+    process.on('SIGTERM', asked);
+  });
+}
+
+/** Whether this process was asked to stop (`stopSignal`): what it started may be ending because of the same signal. */
+export function stopping(): boolean {
+  return stopAsked;
+}
+
 const PROC = existsSync('/proc/self/stat');
 
 /**

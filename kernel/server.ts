@@ -121,7 +121,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
 
   const templates = new TemplateRenderer({ knex: db.knex, registry, settings, log }, metrics);
   const jobModel = registry.get('core.job');
-  const jobs = new JobRunner({ knex: db.knex, attempts: settings.JOB_ATTEMPTS, queue, outbox, registry, log, render: async (row) => (await system.render(jobModel, [row]))[0] });
+  const jobs = new JobRunner({ knex: db.knex, attempts: settings.JOB_ATTEMPTS, retryDelayMs: settings.JOB_RETRY_DELAY, queue, outbox, registry, log, render: async (row) => (await system.render(jobModel, [row]))[0] });
   const schedules: [string, number][] = [];
   const contexts = enabled.map(({ plugin, config }) => {
     const ctx: PluginContext = {

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { bootstrap } from '../boot.js';
-import { freePort } from '../processes.js';
+import { freePort, stopSignal } from '../processes.js';
 import type { Plugin } from '../plugin.js';
 import { EmbeddedRedis, startRedis } from '../queue/embedded-redis.js';
 import { ClusterMetricsSupervisor } from '../metrics/cluster.js';
@@ -9,17 +9,6 @@ import { ClusterMetricsSupervisor } from '../metrics/cluster.js';
 const CLOSE_GRACE_SECONDS = 15;
 /** A worker that dies while serving is replaced after this pause, so that one failing at once does not spin. */
 const RESPAWN_DELAY_MS = 1000;
-
-/**
- * Resolves once SIGINT or SIGTERM asks the process to stop; later ones are ignored, so that a signal sent to the
- * whole process group (systemd, a terminal's Ctrl-C) and the supervisor's own do not kill a worker mid-shutdown.
- */
-export function stopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((ok) => {
-    process.on('SIGINT', ok);
-    process.on('SIGTERM', ok);
-  });
-}
 
 /**
  * The primary of `runserver` with WORKERS above 1: migrates the database once and starts the embedded PostgreSQL and

@@ -4,7 +4,8 @@ import { availableParallelism } from 'node:os';
 import { SettingsError, loadSettings } from '../config/load.js';
 import type { Settings } from '../config/settings.js';
 import type { Plugin } from '../plugin.js';
-import { stopSignal, superviseWorkers } from './cluster.js';
+import { stopSignal } from '../processes.js';
+import { superviseWorkers } from './cluster.js';
 
 /** Why the server cannot listen, as a start-up message naming the setting to change. */
 function listenProblem(err: unknown, { HOST, PORT }: Pick<Settings, 'HOST' | 'PORT'>): unknown {

@@ -1,6 +1,6 @@
 import type { Plugin } from '../plugin.js';
 import { createServer } from '../server.js';
-import { stopSignal } from './cluster.js';
+import { stopSignal } from '../processes.js';
 
 /**
  * `manage worker`: takes events from the outbox and runs background jobs (webhook deliveries) until SIGINT or

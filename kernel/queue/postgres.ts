@@ -11,7 +11,10 @@ const JOBS = 'core_queuejob';
 const WORKERS = 'core_queueworker';
 /** How often a working process looks for jobs other processes enqueued, or whose time came (its own it starts at once). */
 const POLL_MS = 1000;
-/** How often a working process renews its jobs' locks, tells it is alive, and looks for attempts that never finished. */
+/**
+ * How often a working process renews its jobs' locks, tells it is alive, and looks for attempts that never finished,
+ * at the most: a third of a lock's time when that is shorter, so that a live job's lock is renewed before it runs out.
+ */
 const BEAT_MS = 5000;
 /** A worker not heard from for this long has ended: it leaves the workers list. */
 const WORKER_TTL_MS = 15_000;
@@ -110,7 +113,8 @@ export class PostgresQueue implements QueuePort {
     await this.beat();
     this.poller = setInterval(() => this.pump(), POLL_MS);
     this.poller.unref();
-    this.beater = setInterval(() => void this.beat().catch((err: Error) => this.options.log.warn(`queue: ${err.message}`)), BEAT_MS);
+    const every = Math.min(BEAT_MS, (this.options.lockSeconds * 1000) / 3);
+    this.beater = setInterval(() => void this.beat().catch((err: Error) => this.options.log.warn(`queue: ${err.message}`)), every);
     this.beater.unref();
     this.pump();
   }

@@ -63,7 +63,7 @@ describe.each([
   // Without redis-server: a PATH that lacks it, to which it can be added later (as an install would).
   const hidden = withRedis ? undefined : pathWithout('redis-server');
   const path = { path: hidden?.path ?? process.env.PATH! };
-  const env = { JOB_LOCK_SECONDS: '2', JOB_ATTEMPTS: '2', OUTBOX_SWEEP_SECONDS: '2', PLUGINS: './test/fixtures/plugins/chores.ts' };
+  const env = { JOB_LOCK_SECONDS: '2', JOB_ATTEMPTS: '2', JOB_RETRY_DELAY: '1000', WEBHOOK_RETRY_DELAY: '1000', OUTBOX_SWEEP_SECONDS: '2', PLUGINS: './test/fixtures/plugins/chores.ts' };
   let server: NpmStart;
   let token: string;
   const auth = () => ({ Authorization: `Token ${token}`, Accept: 'application/json' });

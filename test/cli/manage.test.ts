@@ -126,7 +126,7 @@ describe('manage', () => {
     for (const run of [taken, unwritable, unreachable, failed]) expect(run.stderr).not.toMatch(/\n\s+at /);
   }, 90_000);
 
-  it('runserver starts on an embedded PostgreSQL, keeps data across restarts and stops it on SIGTERM and SIGINT', async () => {
+  it('runserver starts on an embedded PostgreSQL, keeps data across restarts and stops it on SIGTERM and on Ctrl-C', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'patchbay-data-'));
     chmodSync(dataDir, 0o755);
     const su = await manage(['createsuperuser', '--username', 'root', '--password', 'a long enough secret', '--email', 'root@example.com'], { DATA_DIR: dataDir });
@@ -137,7 +137,8 @@ describe('manage', () => {
     const auth = { Authorization: `Token ${minted.stdout.trim()}` };
     const run = async (signal: NodeJS.Signals, action: (base: string) => Promise<void>) => {
       const port = await freePort();
-      const child = spawnManage(['runserver'], { DATA_DIR: dataDir, PORT: String(port) });
+      // SIGINT as a terminal's Ctrl-C sends it: to the server's whole process group, its PostgreSQL included.
+      const child = spawnManage(['runserver'], { DATA_DIR: dataDir, PORT: String(port) }, signal === 'SIGINT');
       let log = '';
       child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
       const deadline = Date.now() + 30_000;
@@ -150,10 +151,13 @@ describe('manage', () => {
         await new Promise((r) => setTimeout(r, 50));
       }
       await action(`http://127.0.0.1:${port}`);
-      child.kill(signal);
+      if (signal === 'SIGINT') process.kill(-child.pid!, signal);
+      else child.kill(signal);
       const code = await new Promise((ok) => child.once('exit', ok));
       expect(code).toBe(0);
       expect(log).toContain(`${signal}: shutting down`);
+      // A PostgreSQL that stopped with the server is not started again.
+      expect(log).not.toContain('starting it again');
       expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
     };
     await run('SIGTERM', async (base) => {

@@ -12,9 +12,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Starts `manage <args>` as `npm run manage` would, with a clean environment plus `env`. */
-export function spawnManage(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(MANAGE[0], [...MANAGE.slice(1), ...args], { cwd: ROOT, env: { ...ENV(), LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `manage <args>` as `npm run manage` would, with a clean environment plus `env`; with `ownGroup`, in a process
+ * group of its own, as a terminal runs a command (a Ctrl-C there signals the whole group).
+ */
+export function spawnManage(args: string[], env: Record<string, string> = {}, ownGroup = false): ChildProcess {
+  return spawn(MANAGE[0], [...MANAGE.slice(1), ...args], {
+    cwd: ROOT, env: { ...ENV(), LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: ownGroup,
+  });
 }
 
 /** Starts `npm <args>` itself (`npm start`), as a newcomer would. */

@@ -166,6 +166,26 @@ describe('PostgresQueue', () => {
     expect([...seen.values()].every((n) => n === 1)).toBe(true);
   });
 
+  it('renews the lock of a job that runs longer than a lock lasts: another process never takes it', async () => {
+    const runs: number[] = [];
+    const [one, other] = [open(2), open(2)];
+    for (const queue of [one, other]) {
+      queue.handle('long', async (_data, run) => {
+        runs.push(run.attempt);
+        await new Promise((r) => setTimeout(r, 5000));
+      });
+    }
+    await one.work(1);
+    await one.enqueue('long', null, { id: 'long', attempts: 3 });
+    await until(async () => (await one.task('long'))?.status === 'started');
+    // Past the first lock's time, the other process starts and looks for attempts whose lock ran out.
+    await new Promise((r) => setTimeout(r, 3000));
+    await other.work(1);
+    await until(async () => (await one.task('long'))?.status === 'finished', 15_000, 'the long job');
+    expect(runs).toEqual([1]);
+    expect((await one.task('long'))!.errors).toEqual([]);
+  });
+
   it('counts an attempt whose process died, retries it with backoff, and fails the job once none is left', async () => {
     // A process that claims a job and dies: its queue stops without ending the run.
     const abandonedRuns: RunAttempt[] = [];

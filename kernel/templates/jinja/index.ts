@@ -5,7 +5,7 @@
  * only way into a value is sandbox.ts. nunjucks' compiler and runtime are not used: they turn templates into
  * JavaScript with JavaScript's semantics (truthiness, +, ==, printing, scoping), reaching object properties directly.
  * Pure: no I/O but the `load` callback, no state but bounded caches and the meter of the render in progress (meter.ts),
- * so a worker thread can call it as is. What a render allocates is charged to an AllocationMeter before it is built.
+ * so a template process can call it as is. What a render allocates is charged to an AllocationMeter before it is built.
  */
 import { environmentFor } from './environment.js';
 import { TemplateError } from './errors.js';
