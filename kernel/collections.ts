@@ -4,3 +4,9 @@ export function appendTo<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
   if (group) group.push(value);
   else groups.set(key, [value]);
 }
+
+/** A value built on first use, then kept. */
+export function lazily<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
+}

@@ -15,6 +15,7 @@ import { FilterSets } from './filters/filterset.js';
 import type { Lifecycle } from './http/health.js';
 import { baseUrl } from './http/request.js';
 import { buildApp } from './app/assemble.js';
+import { lazily } from './collections.js';
 import type { Logger } from './log.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { PluginContext } from './plugin.js';
@@ -60,6 +61,11 @@ export interface PatchbayServer {
   plugins: readonly PluginContext[];
   /** Reads and writes as the server (CLI, jobs), with the same validation, change hooks and events as the API. */
   system: DataAccess;
+  /**
+   * Builds now what the first requests would otherwise build (the HTTP app, the OpenAPI document, the GraphQL schema),
+   * so that a mistake in a declaration stops the start and the first clients do not wait: `runserver` calls it.
+   */
+  prepare(): void;
   /** Listens on HOST:PORT, takes events from the outbox and (with RUN_JOBS) runs jobs; resolves with the base URL. */
   listen(): Promise<string>;
   /** Takes events from the outbox and runs jobs, without HTTP (`manage worker`). */
@@ -158,8 +164,8 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   for (const model of registry.all()) filters.of(model);
 
   const lifecycle: Lifecycle = { draining: false };
-  let app: Express | undefined;
-  const appOnce = () => (app ??= buildApp({ ...services, queue, log, plugins: contexts, as, metrics, processesMetrics, lifecycle, tokens }));
+  const built = lazily(() => buildApp({ ...services, queue, log, plugins: contexts, as, metrics, processesMetrics, lifecycle, tokens }));
+  const appOnce = () => built().app;
 
   let http: Server | undefined;
   /**
@@ -202,6 +208,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       return found.ctx;
     },
     work: () => start(true),
+    prepare: () => built().prepare(),
     listen: async () => {
       const url = await new Promise<string>((ok, fail) => {
         http = createHttpServer({

@@ -64,12 +64,18 @@ function beforeHooks(hooks: RequestHook[]) {
   };
 }
 
+/** The HTTP app, and what builds now the parts it otherwise builds on first use (the OpenAPI document, the GraphQL schema). */
+export interface BuiltApp {
+  app: Express;
+  prepare(): void;
+}
+
 /**
  * The HTTP server: the common pipeline (ids and version headers, host check, trailing-slash redirect, body,
  * authentication), the request hooks, then what the kernel's mechanisms and the plugins mounted, in order (login
  * pages, uploaded files, the REST API, OpenAPI, GraphQL, each plugin's own paths), then JSON errors.
  */
-export function buildApp(deps: AppDeps): Express {
+export function buildApp(deps: AppDeps): BuiltApp {
   const { settings } = deps;
   const surface = new MountList();
   surface.mount('/', loginRouter(deps.db, settings));
@@ -84,8 +90,8 @@ export function buildApp(deps: AppDeps): Express {
   surface.mount('/media/', express.static(settings.MEDIA_ROOT, { index: false, dotfiles: 'deny', fallthrough: false }), { login: true });
   const routes = mountRestApi(surface, deps);
   // Built once every route is known, from the same declarations that serve them.
-  mountOpenApi(surface, { registry: deps.registry, filters: deps.filters, plugins: deps.plugins.map((p) => p.plugin), routes, log: deps.log });
-  mountGraphql(surface, { ...deps, db: deps.db.knex });
+  const prepareOpenApi = mountOpenApi(surface, { registry: deps.registry, filters: deps.filters, plugins: deps.plugins.map((p) => p.plugin), routes, log: deps.log });
+  const prepareGraphql = mountGraphql(surface, { ...deps, db: deps.db.knex });
   if (settings.METRICS_ENABLED) {
     surface.mount('/', metricsRouter(settings, deps.metrics, deps.processesMetrics));
     surface.hook(requestMetrics(deps.metrics, new ViewNames(deps.registry, deps.plugins.map((p) => p.plugin))));
@@ -132,5 +138,11 @@ export function buildApp(deps: AppDeps): Express {
   })));
   app.use(notFoundHandler);
   app.use(errorHandler(deps.log));
-  return app;
+  return {
+    app,
+    prepare: () => {
+      prepareOpenApi();
+      prepareGraphql();
+    },
+  };
 }

@@ -51,6 +51,7 @@ async function serve(builtins: Plugin[]): Promise<number> {
   const server = await createServer({ builtins, startsRedis: cluster.isPrimary });
   let url: string;
   try {
+    server.prepare();
     url = await server.listen();
   } catch (err) {
     // Nothing is left running: the embedded PostgreSQL stops with the server.

@@ -2,6 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import type { Request, RequestHandler, Response } from 'express';
 import { GraphQLError, execute, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { HttpSurface } from '../app/surface.js';
+import { lazily } from '../collections.js';
 import type { Settings } from '../config/settings.js';
 import { maxPageSize } from '../config/load.js';
 import { FilterError } from '../filters/errors.js';
@@ -80,21 +81,25 @@ function answerable(error: GraphQLError): boolean {
  * REST API's tokens, sessions and object permissions; GraphiQL for a browser. Syntax and validation errors and
  * the limits (aliases, depth, estimated cost) are answered before any SQL runs.
  */
-export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): void {
+export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): () => void {
   const { settings, log } = deps;
   if (!settings.GRAPHQL_ENABLED) {
     surface.mount('/graphql', (_req, res) => res.status(404).json({ detail: 'The GraphQL API is not enabled.' }));
-    return;
+    return () => undefined;
   }
-  const started = performance.now();
-  const { schema, filters } = buildSchema({
-    registry: deps.registry,
-    filters: deps.filters,
-    settings,
-    db: deps.db,
-    contributions: deps.plugins.flatMap(({ ctx }) => (ctx.plugin.graphql ? [{ plugin: ctx.plugin.name, graphql: ctx.plugin.graphql(ctx) }] : [])),
+  // Built on first use (or by `prepare` at start): a process that never answers GraphQL never pays for it.
+  const built = lazily(() => {
+    const started = performance.now();
+    const schema = buildSchema({
+      registry: deps.registry,
+      filters: deps.filters,
+      settings,
+      db: deps.db,
+      contributions: deps.plugins.flatMap(({ ctx }) => (ctx.plugin.graphql ? [{ plugin: ctx.plugin.name, graphql: ctx.plugin.graphql(ctx) }] : [])),
+    });
+    log.info(`GraphQL schema: ${Object.keys(schema.schema.getTypeMap()).length} types built in ${Math.round(performance.now() - started)} ms`);
+    return schema;
   });
-  log.info(`GraphQL schema: ${Object.keys(schema.getTypeMap()).length} types built in ${Math.round(performance.now() - started)} ms`);
   const limits: QueryLimits = {
     maxAliases: settings.GRAPHQL_MAX_ALIASES,
     maxDepth: settings.GRAPHQL_MAX_QUERY_DEPTH,
@@ -107,6 +112,7 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): void {
   const run = async (req: Request, res: Response): Promise<void> => {
     const params = paramsOf(req, shape);
     if (typeof params === 'string') return void requestError(res, 400, params);
+    const { schema, filters } = built();
     let document: DocumentNode;
     try {
       document = parse(params.query, { maxTokens: MAX_TOKENS });
@@ -147,4 +153,5 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): void {
   };
   surface.mount(GRAPHIQL_FILES, graphiqlAssets);
   surface.mount('/graphql', endpoint, { login: true, readOnly: true });
+  return () => void built();
 }

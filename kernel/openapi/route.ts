@@ -1,5 +1,6 @@
 import express, { type Request, type Router } from 'express';
 import { dump } from 'js-yaml';
+import { lazily } from '../collections.js';
 import { StoredBody } from '../http/stored-body.js';
 import type { HttpSurface } from '../app/surface.js';
 import type { Logger } from '../log.js';
@@ -14,25 +15,33 @@ function wantsJson(req: Request): boolean {
   return req.accepts(['application/vnd.oai.openapi', 'application/yaml', 'application/json']) === 'application/json';
 }
 
-/** `/api/schema/`: the OpenAPI document, rendered once in both forms and served from memory; Swagger UI and ReDoc on it. */
-export function schemaRouter(document: OpenApiDocument): Router {
+/**
+ * `/api/schema/`: the OpenAPI document, each form rendered once, when first asked for, and served from memory; Swagger
+ * UI and ReDoc on it.
+ */
+export function schemaRouter(document: () => OpenApiDocument): Router {
   // nb_inventory fetches the document on every run: 2.7 MB of JSON, some 120 kB gzipped.
-  const json = new StoredBody('application/json', Buffer.from(JSON.stringify(document)));
-  const yaml = new StoredBody('application/vnd.oai.openapi', Buffer.from(dump(document, { noRefs: true, lineWidth: -1 })));
+  const json = lazily(() => new StoredBody('application/json', Buffer.from(JSON.stringify(document()))));
+  const yaml = lazily(() => new StoredBody('application/vnd.oai.openapi', Buffer.from(dump(document(), { noRefs: true, lineWidth: -1 }))));
   const router = express.Router({ strict: true, caseSensitive: true });
   router.get('/api/schema/', (req, res) => {
-    (wantsJson(req) ? json : yaml).send(req, res.vary('Accept'));
+    (wantsJson(req) ? json() : yaml()).send(req, res.vary('Accept'));
   });
   addDocumentationPages(router);
   return router;
 }
 
-/** The OpenAPI mechanism on the surface: the document, built once every route is known, and its pages. */
-export function mountOpenApi(surface: HttpSurface, deps: OpenApiSources & { log: Logger }): void {
-  const started = performance.now();
-  const document = buildOpenApi(deps);
-  const built = performance.now();
+/**
+ * The OpenAPI mechanism on the surface: the document, built from every route when first asked for (or by the returned
+ * `prepare` at start), and its pages.
+ */
+export function mountOpenApi(surface: HttpSurface, deps: OpenApiSources & { log: Logger }): () => void {
+  const document = lazily(() => {
+    const started = performance.now();
+    const built = buildOpenApi(deps);
+    deps.log.info(`OpenAPI document: ${Object.keys(built.paths).length} paths built in ${Math.round(performance.now() - started)} ms`);
+    return built;
+  });
   surface.mount('/', schemaRouter(document));
-  const ms = (from: number, to: number) => Math.round(to - from);
-  deps.log.info(`OpenAPI document: ${Object.keys(document.paths).length} paths built in ${ms(started, built)} ms, rendered as JSON and YAML in ${ms(built, performance.now())} ms`);
+  return () => void document();
 }

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Body } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';
-import { adminToken, npmStart, pathWithout, removeData, stopAll, type NpmStart } from './harness.js';
+import { adminToken, npmStart, pathWithout, printOutputOnFailure, removeData, stopAll, type NpmStart } from './harness.js';
 import { freshGet } from './sockets.js';
 
 /** One request a receiver got: its delivery and event, when, and whether its answer reached the sender. */
@@ -67,6 +67,7 @@ describe.each([
   let server: NpmStart;
   let token: string;
   const auth = () => ({ Authorization: `Token ${token}`, Accept: 'application/json' });
+  printOutputOnFailure(() => server);
   afterAll(async () => {
     await server?.stop();
     await receiver.stop();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterEach } from 'vitest';
 import { keyDigest } from '../../kernel/auth/fields.js';
 import { hashPassword } from '../../kernel/auth/password.js';
 import { freePort } from '../../kernel/processes.js';
@@ -165,6 +166,14 @@ export async function adminToken(server: NpmStart): Promise<string> {
   } finally {
     await client.end();
   }
+}
+
+/** After a test that failed, what the server printed last: why a wait for it timed out. */
+export function printOutputOnFailure(server: () => NpmStart | undefined): void {
+  afterEach((context) => {
+    const output = server()?.output();
+    if (context.task.result?.state === 'fail' && output) console.error(`npm start printed (last 6,000 characters):\n${output.slice(-6000)}`);
+  });
 }
 
 /** Removes a data directory a chaos test made. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { until } from '../helpers/wait.js';
-import { adminToken, npmStart, pathWithout, removeData, stopAll, type NpmStart } from './harness.js';
+import { adminToken, npmStart, pathWithout, printOutputOnFailure, removeData, stopAll, type NpmStart } from './harness.js';
 import {
   abortedUpload, chunkedPastLimit, contentLengthReset, freshGet, partialHeaders, readThenReset, resetAfterAnswer,
 } from './sockets.js';
@@ -42,6 +42,7 @@ describe.each([
     workers = server.workers();
     expect(server.output()).toContain(withRedis ? 'Started an embedded Redis' : 'background jobs queue in PostgreSQL');
   }, 180_000);
+  printOutputOnFailure(() => server);
   afterAll(async () => {
     await server?.stop();
     await stopAll();
