@@ -17,7 +17,7 @@ import type { TrackOptions } from './core/jobs.js';
 import type { JobRun, QueuePort, RunAttempt } from './queue/port.js';
 import type { Logger } from './log.js';
 import type { MetricsDeclarations } from './metrics/registry.js';
-import type { TemplateRenderer } from './templates/renderer.js';
+import type { TemplateRenderer } from './render/renderer.js';
 import type { ChangeRecord } from './write/changes.js';
 
 /** What a plugin's hooks, routes, jobs and commands receive: its validated config and the kernel's services. */

@@ -32,7 +32,7 @@ import { SharedMetrics } from './metrics/shared.js';
 import { clusterWorkerMetrics } from './metrics/cluster.js';
 import type { RestServices } from './rest/services.js';
 import { Services } from './services.js';
-import { TemplateRenderer } from './templates/renderer.js';
+import { TemplateRenderer } from './render/renderer.js';
 import type { ChangeHook } from './write/changes.js';
 import { SYSTEM } from './write/gate.js';
 import { WriteRunner } from './write/writer.js';

@@ -1,6 +1,5 @@
 import { EntitySchema, type EntitySchemaMetadata } from '@mikro-orm/core';
 import type { Column, ExpressionIndex } from '../model/field.js';
-import { StringField } from '../model/fields/scalar.js';
 import { searchTerms } from '../filters/search.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
@@ -102,8 +101,8 @@ export function entityOf(model: Model, registry: ModelRegistry): EntitySchema {
   }
   // `q` searches with ILIKE '%text%' on the model's own text columns: trigram indexes serve it.
   for (const { path, lookup, field } of searchTerms(model, registry)) {
-    if (path.length > 1 || lookup !== 'icontains' || !(field instanceof StringField)) continue;
-    const column = field.columns()[0].name;
+    const column = field.trigramColumn();
+    if (path.length > 1 || lookup !== 'icontains' || !column) continue;
     const index = `${model.table}_${column}_trgm`;
     indexes.push({ name: index, expression: `create index "${index}" on "${model.table}" using gin ("${column}" gin_trgm_ops)` });
   }

@@ -204,6 +204,16 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return [];
   }
 
+  /** The text column a trigram index serves `?q=`'s case-insensitive search on, for a field of free text. */
+  trigramColumn(): string | undefined {
+    return undefined;
+  }
+
+  /** The value as plain readers (templates) see it under the field's name, for a field whose value is its column's. */
+  plainValue(_row: Row): Json | undefined {
+    return undefined;
+  }
+
   /**
    * The columns of a row rendering this field reads (its own by default); undefined when it needs the whole row.
    * Brief and nested reads select only these.

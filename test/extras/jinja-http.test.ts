@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../helpers/server.js';
-import { CASES } from '../templates/corpus.js';
-import { reference, type Result } from '../templates/reference.js';
+import { CASES } from '../../packages/jinja/test/corpus.js';
+import { reference, type Result } from '../../packages/jinja/test/reference.js';
 
 let t: TestServer;
 let expected: Result[] = [];

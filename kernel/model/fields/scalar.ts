@@ -27,8 +27,8 @@ export abstract class ScalarField<O extends CommonOptions = CommonOptions> exten
     return this.acceptsBlankString() && this.options.blank && !this.nullable ? '' : undefined;
   }
 
-  /** The value as plain readers see it (templates): what the API shows, a choice as its bare value. */
-  plainValue(row: Row): Json {
+  /** What the API shows, a choice as its bare value. */
+  override plainValue(row: Row): Json {
     const value = row[this.name];
     return value === null || value === undefined ? null : this.toJson(value);
   }
@@ -99,6 +99,10 @@ export class StringField<O extends StringOptions = StringOptions> extends Scalar
 
   protected override acceptsBlankString(): boolean {
     return true;
+  }
+
+  override trigramColumn(): string {
+    return this.name;
   }
 
   protected coerce(value: unknown): string {

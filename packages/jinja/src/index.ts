@@ -13,6 +13,8 @@ import { allocationBudget, DEFAULT_ALLOCATION_BYTES, strBytes, type AllocationMe
 import { Renderer } from './render.js';
 
 export { allocationBudget, DEFAULT_ALLOCATION_BYTES, TemplateError, type AllocationMeter };
+export { MemoryLimitError, PyError, type PyErrorType } from './errors.js';
+export { HOST, splitArguments, type HostArguments, type TemplateHost } from './host.js';
 
 export interface JinjaOptions {
   /**

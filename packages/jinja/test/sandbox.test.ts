@@ -4,8 +4,7 @@
  * on globalThis; each must render to an error or to harmless text, and leave the canary and Object.prototype alone.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { HOST, type TemplateHost } from '../../kernel/templates/jinja/host.js';
-import { renderTemplate, TemplateError } from '../../kernel/templates/jinja/index.js';
+import { HOST, renderTemplate, TemplateError, type TemplateHost } from '../src/index.js';
 
 const CANARY = '__patchbayCanary';
 const RUN = `"globalThis.${CANARY} = true; return process"`;

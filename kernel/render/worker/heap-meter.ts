@@ -1,6 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
-import { MemoryLimitError } from '../jinja/errors.js';
-import type { AllocationMeter } from '../jinja/index.js';
+import { MemoryLimitError, type AllocationMeter } from '@patchbay/jinja';
 
 /** Charges below this add up until they reach it, then the heap is looked at: a look costs about a microsecond. */
 const STEP_BYTES = 4 * 1024 * 1024;

@@ -5,7 +5,6 @@ import { FilterError, ParamError } from '../filters/errors.js';
 import type { Logger } from '../log.js';
 import type { FilterNode } from '../filters/tree.js';
 import { offeredLists } from '../model/offered-lists.js';
-import { ScalarField } from '../model/fields/scalar.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { Memo, ValidationError, type Json, type JsonObject, type RenderContext, type Row } from '../model/types.js';
@@ -102,7 +101,8 @@ export function templateSource(services: TemplateServices, access: DataAccess, t
       const values: JsonObject = { id: row.id as number };
       for (const field of fields) {
         for (const column of field.columns()) values[column.name] = jsonOf(row[column.name]);
-        if (field instanceof ScalarField) values[field.name] = field.plainValue(row);
+        const plain = field.plainValue(row);
+        if (plain !== undefined) values[field.name] = plain;
       }
       const refs: TemplateRow['refs'] = {};
       for (const link of single) {

@@ -30,7 +30,6 @@ import { pyRepr, pyStr } from './python.js';
 import { callValue, getattr, getitem, setattr, SliceValue } from './sandbox.js';
 import { Scope } from './scope.js';
 import { isDict, MISSING, PyFunction, tuple, type Kwargs } from './values.js';
-import { appendTo } from '../../collections.js';
 
 export interface RenderOptions {
   load?(name: string): string | undefined;
@@ -201,7 +200,9 @@ export class Renderer {
         if (frame.state.parent !== null) raise('TemplateRuntimeError', 'extended multiple times');
         const parent = this.loadOrFail(this.eval(node.template, scope));
         for (const [name, block] of collectBlocks(parent, new Map())) {
-          appendTo(frame.state.blocks, name, block);
+          const blocks = frame.state.blocks.get(name);
+          if (blocks) blocks.push(block);
+          else frame.state.blocks.set(name, [block]);
         }
         frame.state.parent = parent;
         return;

@@ -1,5 +1,4 @@
-import { PyError } from '../jinja/errors.js';
-import { HOST, splitArguments, type TemplateHost } from '../jinja/host.js';
+import { HOST, PyError, splitArguments, type TemplateHost } from '@patchbay/jinja';
 import type { ModelShape, ObjectQuery, TemplateRow } from '../messages.js';
 import type { Bridge } from './bridge.js';
 

@@ -1,6 +1,8 @@
 /**
- * The parts of nunjucks' internals this engine builds on, with the minimal types they need (@types/nunjucks covers
- * only the public API): the token types and the Parser class, which expressions.ts and parser.ts subclass.
+ * The parts of nunjucks' internals this engine builds on, with the minimal types they need (nunjucks' public API has
+ * no parser): the token types and the Parser class, which expressions.ts and parser.ts subclass. They are not a
+ * public API, so nunjucks is pinned (package.json) and test/nunjucks-internals.test.ts fails, naming what changed,
+ * when another version lacks any of them.
  */
 import { createRequire } from 'node:module';
 
@@ -30,29 +32,15 @@ export interface NodeBase {
   colno: number;
 }
 
-export const T = require('nunjucks/src/lexer.js') as Record<
-  | 'TOKEN_STRING'
-  | 'TOKEN_DATA'
-  | 'TOKEN_BLOCK_START'
-  | 'TOKEN_BLOCK_END'
-  | 'TOKEN_VARIABLE_START'
-  | 'TOKEN_VARIABLE_END'
-  | 'TOKEN_LEFT_PAREN'
-  | 'TOKEN_RIGHT_PAREN'
-  | 'TOKEN_LEFT_BRACKET'
-  | 'TOKEN_RIGHT_BRACKET'
-  | 'TOKEN_LEFT_CURLY'
-  | 'TOKEN_RIGHT_CURLY'
-  | 'TOKEN_OPERATOR'
-  | 'TOKEN_COMMA'
-  | 'TOKEN_COLON'
-  | 'TOKEN_TILDE'
-  | 'TOKEN_PIPE'
-  | 'TOKEN_INT'
-  | 'TOKEN_FLOAT'
-  | 'TOKEN_SYMBOL',
-  string
->;
+/** The token types of nunjucks' lexer this engine reads. */
+export const TOKEN_TYPES = [
+  'TOKEN_STRING', 'TOKEN_DATA', 'TOKEN_BLOCK_START', 'TOKEN_BLOCK_END', 'TOKEN_VARIABLE_START', 'TOKEN_VARIABLE_END',
+  'TOKEN_LEFT_PAREN', 'TOKEN_RIGHT_PAREN', 'TOKEN_LEFT_BRACKET', 'TOKEN_RIGHT_BRACKET', 'TOKEN_LEFT_CURLY',
+  'TOKEN_RIGHT_CURLY', 'TOKEN_OPERATOR', 'TOKEN_COMMA', 'TOKEN_COLON', 'TOKEN_TILDE', 'TOKEN_PIPE', 'TOKEN_INT',
+  'TOKEN_FLOAT', 'TOKEN_SYMBOL',
+] as const;
+
+export const T = require('nunjucks/src/lexer.js') as Record<(typeof TOKEN_TYPES)[number], string>;
 
 /** nunjucks' Parser, as far as parser.ts uses or overrides it. */
 export interface ParserBase {

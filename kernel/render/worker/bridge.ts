@@ -1,4 +1,4 @@
-import { PyError } from '../jinja/errors.js';
+import { PyError } from '@patchbay/jinja';
 import type { SyncChannel } from '../channel.js';
 import type { BridgeCalls, BridgeMethod, ToRenderer } from '../messages.js';
 

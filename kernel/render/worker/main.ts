@@ -1,5 +1,4 @@
-import { renderTemplate } from '../jinja/index.js';
-import { PyError, TemplateError } from '../jinja/errors.js';
+import { PyError, renderTemplate, TemplateError } from '@patchbay/jinja';
 import { SyncChannel } from '../channel.js';
 import type { RenderReply, RenderRequest, ToRenderer } from '../messages.js';
 import { Bridge } from './bridge.js';

@@ -12,7 +12,7 @@ import {
   renderTemplate,
   TemplateError,
   type AllocationMeter,
-} from '../../kernel/templates/jinja/index.js';
+} from '../src/index.js';
 
 const MiB = 1024 * 1024;
 const BUDGET = 64 * MiB;

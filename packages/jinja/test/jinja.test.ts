@@ -7,7 +7,7 @@
  * another Jinja2 version). Without Jinja2 the suite fails: install it with `apt-get install python3-jinja2`.
  */
 import { describe, beforeAll, expect, it } from 'vitest';
-import { renderTemplate, TemplateError } from '../../kernel/templates/jinja/index.js';
+import { renderTemplate, TemplateError } from '../src/index.js';
 import { CASES, type Case } from './corpus.js';
 import { MATRIX } from './matrix.js';
 import { reference, type Result } from './reference.js';
