@@ -16,10 +16,10 @@ function wantsJson(req: Request): boolean {
 }
 
 /**
- * `/api/schema/`: the OpenAPI document, each form rendered once, when first asked for, and served from memory; Swagger
- * UI and ReDoc on it.
+ * `/api/schema/`: the OpenAPI document, each form rendered once, when first asked for (or by `prepare`), and served from
+ * memory; Swagger UI and ReDoc on it.
  */
-export function schemaRouter(document: () => OpenApiDocument): Router {
+export function schemaRouter(document: () => OpenApiDocument): { router: Router; prepare(): void } {
   // nb_inventory fetches the document on every run: 2.7 MB of JSON, some 120 kB gzipped.
   const json = lazily(() => new StoredBody('application/json', Buffer.from(JSON.stringify(document()))));
   const yaml = lazily(() => new StoredBody('application/vnd.oai.openapi', Buffer.from(dump(document(), { noRefs: true, lineWidth: -1 }))));
@@ -28,12 +28,18 @@ export function schemaRouter(document: () => OpenApiDocument): Router {
     (wantsJson(req) ? json() : yaml()).send(req, res.vary('Accept'));
   });
   addDocumentationPages(router);
-  return router;
+  return {
+    router,
+    prepare: () => {
+      json();
+      yaml();
+    },
+  };
 }
 
 /**
- * The OpenAPI mechanism on the surface: the document, built from every route when first asked for (or by the returned
- * `prepare` at start), and its pages.
+ * The OpenAPI mechanism on the surface: the document, built from every route and rendered when first asked for (or by
+ * the returned `prepare` at start), and its pages.
  */
 export function mountOpenApi(surface: HttpSurface, deps: OpenApiSources & { log: Logger }): () => void {
   const document = lazily(() => {
@@ -42,6 +48,7 @@ export function mountOpenApi(surface: HttpSurface, deps: OpenApiSources & { log:
     deps.log.info(`OpenAPI document: ${Object.keys(built.paths).length} paths built in ${Math.round(performance.now() - started)} ms`);
     return built;
   });
-  surface.mount('/', schemaRouter(document));
-  return () => void document();
+  const { router, prepare } = schemaRouter(document);
+  surface.mount('/', router);
+  return prepare;
 }
