@@ -3,7 +3,7 @@
  * The write machinery, the hook lists and the event bus stay inside; plugins read and write through
  * `ctx.as(req)` and `ctx.system` (see docs/plugins.md).
  */
-export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep, type EventHooks, type JobFunction, type PluginJob } from './plugin.js';
+export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep, type EventHooks, type JobFunction, type ModelAction, type PluginJob } from './plugin.js';
 export type { Alongside, DataAccess, ListQuery } from './plugins/data.js';
 export { detailId, detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, RequestHook } from './app/surface.js';

@@ -2,7 +2,7 @@ import type { HttpSurface } from './app/surface.js';
 import type { GraphqlContribution } from './graphql/contribution.js';
 import type { RouteOperation } from './openapi/routes.js';
 import type { Knex } from '@mikro-orm/knex';
-import type { Request, Response, Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { Struct } from 'superstruct';
 import type { DependencyContainer } from 'tsyringe';
 import type { Settings } from './config/settings.js';
@@ -19,6 +19,19 @@ import type { Logger } from './log.js';
 import type { MetricsDeclarations } from './metrics/registry.js';
 import type { TemplateRenderer } from './render/renderer.js';
 import type { ChangeRecord } from './write/changes.js';
+
+/** An endpoint on each object of a model (`POST /api/dcim/devices/{id}/render-config/`), added by any plugin. */
+export interface ModelAction<C = Record<string, unknown>> {
+  /** The model, by key (`dcim.device`): the plugin's own or one of a plugin it depends on. */
+  model: string;
+  /** The last segment of its path. */
+  name: string;
+  method: 'get' | 'post';
+  /** The handler, given the plugin's context and the model. */
+  handler(ctx: PluginContext<C>, model: Model): RequestHandler;
+  /** What the OpenAPI document says of it. */
+  operation?: RouteOperation;
+}
 
 /** What a plugin's hooks, routes, jobs and commands receive: its validated config and the kernel's services. */
 export interface PluginContext<C = Record<string, unknown>> {
@@ -104,6 +117,11 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   listOutputs?: Record<string, (req: Request, res: Response, model: Model, ctx: PluginContext<C>) => Promise<void>>;
   /** What the OpenAPI document says of the extra endpoints, by `METHOD /path/{id}/` below the base path. */
   operations?: Record<string, RouteOperation>;
+  /**
+   * Endpoints on the objects of a model, the plugin's own or a dependency's (extras' `render-config` on devices and
+   * virtual machines): `<METHOD> <the model's API path>{id}/<name>/`, listed in the OpenAPI document with the model's.
+   */
+  actions?: ModelAction<C>[];
   /** What the plugin adds to the GraphQL schema beyond what its models derive: fields on types, filters, type definitions. */
   graphql?: (ctx: PluginContext<C>) => GraphqlContribution;
   /** Paths outside the base path (a page, `/metrics`) and hooks around every request, on the server's HTTP surface. */

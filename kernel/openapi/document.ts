@@ -1,3 +1,4 @@
+import { appendTo } from '../collections.js';
 import type { FilterSets } from '../filters/filterset.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
@@ -6,7 +7,7 @@ import { API_VERSION, PATCHBAY_VERSION } from '../version.js';
 import { REDOC_PATH, SWAGGER_UI_PATH } from './pages.js';
 import { LIST_PARAMETERS, filterParameters } from './parameters.js';
 import { componentNames, objectSchema, ref, requestSchema } from './schemas.js';
-import type { RecordedRoute } from './routes.js';
+import type { RecordedRoute, RouteOperation } from './routes.js';
 import type { OperationObject, ParameterObject, PathItem, SchemaObject } from './types.js';
 
 export interface OpenApiDocument {
@@ -90,14 +91,26 @@ function modelPaths(
   return { [path]: list, [`${path}{id}/`]: detail };
 }
 
-/** The operations of a plugin's extra routes: what it says of them, else a plain JSON answer. */
-function routePaths(plugin: Plugin, routes: RecordedRoute[]): Record<string, PathItem> {
-  const paths: Record<string, PathItem> = {};
-  for (const { method, path } of routes) {
+/** An extra route: its method, its full path (`{id}` for parameters), what its plugin says of it. */
+interface ExtraRoute {
+  method: string;
+  full: string;
+  doc?: RouteOperation;
+}
+
+/** A plugin's extra routes, with what its `operations` say of each. */
+function pluginRoutes(plugin: Plugin, routes: RecordedRoute[]): ExtraRoute[] {
+  return routes.map(({ method, path }) => {
     const relative = path.replace(/:(\w+)/g, '{$1}');
-    const full = `${plugin.basePath}${relative.replace(/^\//, '')}`;
-    const doc = plugin.operations?.[`${method.toUpperCase()} ${relative}`];
-    const pathParameters: ParameterObject[] = [...relative.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: name === 'id' ? 'integer' : 'string' } }));
+    return { method, full: `${plugin.basePath}${relative.replace(/^\//, '')}`, doc: plugin.operations?.[`${method.toUpperCase()} ${relative}`] };
+  });
+}
+
+/** The operations of extra routes (under `tag`): what their plugin says of them, else a plain JSON answer. */
+function routePaths(tag: string, routes: ExtraRoute[]): Record<string, PathItem> {
+  const paths: Record<string, PathItem> = {};
+  for (const { method, full, doc } of routes) {
+    const pathParameters: ParameterObject[] = [...full.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: name === 'id' ? 'integer' : 'string' } }));
     const responses: OperationObject['responses'] = {};
     for (const [status, r] of Object.entries(doc?.responses ?? { '200': { description: 'OK', schema: { type: 'object', additionalProperties: true } } })) {
       responses[status] = r.schema ? ok(r.description, r.schema) : { description: r.description, headers: HEADERS };
@@ -106,7 +119,7 @@ function routePaths(plugin: Plugin, routes: RecordedRoute[]): Record<string, Pat
       operationId: `${slug(full)}_${method}`,
       summary: doc?.summary ?? `${method.toUpperCase()} ${full}`,
       ...(doc?.description ? { description: doc.description } : {}),
-      tags: [plugin.name],
+      tags: [tag],
       ...(doc?.public ? { security: [{}] } : {}),
       parameters: [...pathParameters, ...(doc?.parameters ?? [])],
       ...(doc?.requestBody ? { requestBody: { required: true, content: json(doc.requestBody) } } : {}),
@@ -191,12 +204,20 @@ export function buildOpenApi(deps: OpenApiSources): OpenApiDocument {
   };
   const paths: Record<string, PathItem> = kernelPaths(plugins);
   const tags: { name: string; description: string }[] = [{ name: 'api', description: 'The API roots, status and schema' }];
+  // Models' actions are listed with their model, whichever plugin adds them.
+  const actions = new Map<string, ExtraRoute[]>();
+  for (const plugin of plugins) {
+    for (const action of plugin.actions ?? []) {
+      appendTo(actions, action.model, { method: action.method, full: `${registry.apiPath(registry.get(action.model))}{id}/${action.name}/`, doc: action.operation });
+    }
+  }
   for (const plugin of plugins) {
     const tag = plugin.name;
     tags.push({ name: tag, description: plugin.label ?? plugin.name });
-    for (const model of (plugin.models ?? []).filter((m) => m.served)) Object.assign(paths, modelPaths(model, registry, filters, names, tag, schemas));
+    const served = (plugin.models ?? []).filter((m) => m.served);
+    for (const model of served) Object.assign(paths, modelPaths(model, registry, filters, names, tag, schemas));
     for (const alias of plugin.aliases ?? []) Object.assign(paths, modelPaths(alias.model, registry, filters, names, tag, schemas, alias.path));
-    Object.assign(paths, routePaths(plugin, routes.get(plugin.name) ?? []));
+    Object.assign(paths, routePaths(tag, [...pluginRoutes(plugin, routes.get(plugin.name) ?? []), ...served.flatMap((m) => actions.get(m.key) ?? [])]));
   }
   return {
     openapi: '3.0.3',

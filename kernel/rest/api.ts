@@ -1,4 +1,5 @@
-import express from 'express';
+import express, { type RequestHandler } from 'express';
+import { appendTo } from '../collections.js';
 import type { HttpSurface } from '../app/surface.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import type { QueuePort } from '../queue/port.js';
@@ -23,6 +24,16 @@ export function mountRestApi(surface: HttpSurface, deps: RestApiDeps): Map<strin
   const outputs: ListOutputs = new Map(
     deps.plugins.flatMap(({ plugin, ctx }) => Object.entries(plugin.listOutputs ?? {}).map(([param, handler]) => [param, (req, res, model) => handler(req, res, model, ctx)])),
   );
+  // Each model's actions, whichever plugin adds them, mounted before its detail route.
+  const actions = new Map<string, RequestHandler[]>();
+  for (const { plugin, ctx } of deps.plugins) {
+    for (const action of plugin.actions ?? []) {
+      const model = registry.get(action.model);
+      const router = express.Router({ strict: true, caseSensitive: true });
+      router[action.method](`/:id/${action.name}/`, action.handler(ctx, model));
+      appendTo(actions, model.key, router);
+    }
+  }
   for (const { plugin, ctx } of deps.plugins) {
     // Extra routes first, so that e.g. `tokens/provision/` is not taken for a detail URL.
     if (plugin.routes) {
@@ -33,7 +44,10 @@ export function mountRestApi(surface: HttpSurface, deps: RestApiDeps): Map<strin
       surface.mount(plugin.basePath, router);
     }
     const served = (plugin.models ?? []).filter((m) => m.served);
-    for (const model of served) surface.mount(registry.apiPath(model), modelRouter(model, deps, outputs));
+    for (const model of served) {
+      for (const action of actions.get(model.key) ?? []) surface.mount(registry.apiPath(model), action);
+      surface.mount(registry.apiPath(model), modelRouter(model, deps, outputs));
+    }
     for (const alias of plugin.aliases ?? []) surface.mount(alias.path, modelRouter(alias.model, deps, outputs));
     // display_url points at the object's page; until there is a UI it is the browsable API.
     for (const model of served) {

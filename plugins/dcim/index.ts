@@ -36,8 +36,6 @@ import { Cable, CablePath, CablePathNode, CableTermination } from './models/cabl
 import { connectedDeviceRoute, pathsRoute, traceRoute } from './routes/cabling.js';
 import { elevationRoute } from './routes/elevation.js';
 import { dcimOperations } from './routes/operations.js';
-import { renderConfigRoute } from '../extras/rendering/config.js';
-import { RENDER_CONFIG } from '../extras/rendering/operations.js';
 
 /** Where things are and what they are made of: sites, racks, device types, devices, modules and their components. */
 export default definePlugin({
@@ -68,10 +66,9 @@ export default definePlugin({
   setup(ctx) {
     ctx.filters.extend(cableFilters(ctx.registry));
   },
-  operations: { ...dcimOperations, 'POST /devices/{id}/render-config/': RENDER_CONFIG },
+  operations: dcimOperations,
   routes(router, ctx) {
     router.get('/racks/:id/elevation/', elevationRoute(ctx));
-    router.post('/devices/:id/render-config/', renderConfigRoute(ctx, 'dcim.device'));
     for (const model of [ConsolePort, ConsoleServerPort, PowerPort, PowerOutlet, Interface, PowerFeed]) {
       router.get(`/${model.path}/:id/trace/`, traceRoute(ctx, model.key));
     }

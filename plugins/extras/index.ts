@@ -13,9 +13,9 @@ import { JournalEntry } from './models/journal-entry.js';
 import { ObjectChange } from './models/object-change.js';
 import { Tag } from './models/tag.js';
 import { ConfigTemplate, ExportTemplate } from './models/templates.js';
-import { renderTemplateRoute } from './rendering/config.js';
+import { renderConfigRoute, renderTemplateRoute } from './rendering/config.js';
 import { exportList } from './rendering/export.js';
-import { renderOperation } from './rendering/operations.js';
+import { RENDER_CONFIG, renderOperation } from './rendering/operations.js';
 import { tagFilters } from './tag-filters.js';
 import { abandonedDelivery, deliverWebhook } from './events/deliver.js';
 import { keepDefinitions } from './custom-values.js';
@@ -78,6 +78,10 @@ export default definePlugin({
   operations: {
     'POST /config-templates/{id}/render/': renderOperation('Render this template', 'The body is the whole context (with the models by app label).'),
   },
+  // NetBox's render-config of devices and virtual machines: their config template, rendered with their config context.
+  actions: ['dcim.device', 'virtualization.virtualmachine'].map((model) => ({
+    model, name: 'render-config', method: 'post', handler: (ctx, m) => renderConfigRoute(ctx, m.key), operation: RENDER_CONFIG,
+  })),
   listOutputs: { export: exportList },
   demo: { sizes: {}, steps: () => extrasDemoSteps() },
   async setup(ctx) {

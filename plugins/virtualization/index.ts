@@ -7,8 +7,6 @@ import { VirtualDisk } from './models/virtual-disk.js';
 import { VirtualMachine } from './models/virtual-machine.js';
 import { VmInterface } from './models/vm-interface.js';
 import { filtersElsewhere } from './rules/filters-elsewhere.js';
-import { renderConfigRoute } from '../extras/rendering/config.js';
-import { RENDER_CONFIG } from '../extras/rendering/operations.js';
 
 /** Clusters and the virtual machines they run, with their interfaces and disks. */
 export default definePlugin({
@@ -27,8 +25,4 @@ export default definePlugin({
   setup(ctx) {
     ctx.filters.extend(filtersElsewhere(ctx.registry));
   },
-  routes(router, ctx) {
-    router.post('/virtual-machines/:id/render-config/', renderConfigRoute(ctx, 'virtualization.virtualmachine'));
-  },
-  operations: { 'POST /virtual-machines/{id}/render-config/': RENDER_CONFIG },
 });

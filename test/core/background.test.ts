@@ -161,6 +161,19 @@ describe('tracked jobs (/api/core/jobs/)', () => {
     expect((await t.request('DELETE', `/api/core/jobs/${done.id}/`)).status).toBe(405);
   });
 
+  it("run from an action a plugin adds to another plugin's model, listed in the OpenAPI document with that model", async () => {
+    const tenant = (await t.post('/api/tenancy/tenants/', { name: 'Acted on', slug: 'acted-on' })).body;
+    const made = await t.post(`/api/tenancy/tenants/${tenant.id}/audit/`, {});
+    expect(made.status, made.text).toBe(201);
+    expect(made.body).toMatchObject({ object_type: 'tenancy.tenant', object_id: tenant.id, name: 'chores.audit' });
+    await ended(made.body.id);
+    expect((await t.post('/api/tenancy/tenants/999999/audit/', {})).status).toBe(404);
+    // The model's own routes are untouched.
+    expect((await t.get(`/api/tenancy/tenants/${tenant.id}/`)).body.name).toBe('Acted on');
+    const schema = (await t.get('/api/schema/?format=json')).body;
+    expect(schema.paths['/api/tenancy/tenants/{id}/audit/'].post).toMatchObject({ summary: 'Audit this tenant', tags: ['tenancy'] });
+  });
+
   it('end "errored" on an exception and "failed" on JobFailed, each with its event', async () => {
     await hook(['job_failed', 'job_errored']);
     const tenant = (await t.post('/api/tenancy/tenants/', { name: 'Troubled', slug: 'troubled' })).body;
