@@ -67,7 +67,23 @@ export async function loadPlugins(builtins: Plugin[], settings: Settings): Promi
   for (const name of Object.keys(settings.PLUGINS_CONFIG)) {
     if (!names.has(name)) throw new SettingsError(`PLUGINS_CONFIG.${name}: no enabled plugin is called ${name}`);
   }
+  checkActions(plugins);
   return inDependencyOrder(plugins).map((plugin) => ({ plugin, config: validateConfig(plugin, settings.PLUGINS_CONFIG[plugin.name]) }));
+}
+
+/** A plugin's actions are on its own models or those of a plugin it depends on: else start-up stops, naming both. */
+function checkActions(plugins: Plugin[]): void {
+  const owners = new Map(plugins.flatMap((plugin) => (plugin.models ?? []).map((model) => [model.key, plugin.name] as const)));
+  for (const plugin of plugins) {
+    for (const action of plugin.actions ?? []) {
+      const owner = owners.get(action.model);
+      const what = `plugin ${plugin.name} adds the action ${action.name} to ${action.model}`;
+      if (!owner) throw new SettingsError(`PLUGINS: ${what}, which no enabled plugin declares`);
+      if (owner !== plugin.name && !plugin.dependencies?.includes(owner)) {
+        throw new SettingsError(`PLUGINS: ${what}, a model of plugin ${owner}, which it does not list among its dependencies`);
+      }
+    }
+  }
 }
 
 /**

@@ -54,7 +54,7 @@ describe('the background tasks page', () => {
     const log = await row.locator('pre').innerText();
     expect(log).toContain('Status 503 returned, webhook FAILED to process.');
     // The stack names the project's files, not where it is installed.
-    expect(log).toContain('plugins/extras/events/deliver.ts');
+    expect(log).toContain('plugins/extras/webhooks/deliver.ts');
     expect(log).not.toContain(process.cwd());
     // It says which queue it shows (the tests' servers use Redis), and is sent with the browsable API's policy: its
     // style is a file of the server's, which the page shows styled.

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childrenOf } from '../chaos/harness.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -116,7 +116,8 @@ describe('the template sandbox', () => {
     const idle = childrenOf(process.pid).filter((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('worker/main.ts'));
     expect(idle.length).toBeGreaterThan(0);
     for (const pid of idle) process.kill(pid, 'SIGKILL');
-    await until(() => idle.every((pid) => !childrenOf(process.pid).includes(pid)), 5000, 'the idle processes gone');
+    // Reaped, not just dead: the server has seen them end (a zombie is dead but not yet reported to it).
+    await until(() => idle.every((pid) => !existsSync(`/proc/${pid}`)), 5000, 'the idle processes reaped');
     expect((await render('again')).body.content).toBe('again');
   });
 });

@@ -62,6 +62,21 @@ describe('plugin loading', () => {
     expect(((await start([hollow])) as Error).message).toBe('maintenance.window.tenant refers to tenancy.tenant, which no enabled plugin provides');
   });
 
+  it("refuses an action on a model no enabled plugin declares, or on one of a plugin it does not depend on", async () => {
+    const settings = loadSettings({ DATABASE_URL: UNUSED_DB }, { PATCHBAY_CONFIG: '' });
+    const acting = (model: string, dependencies: string[] = []) => definePlugin({
+      name: 'acting', version: '1.0.0', kernel: '*', dependencies,
+      actions: [{ model, name: 'poke', method: 'post', handler: () => (_req, res) => void res.json({}) }],
+    });
+    await expect(loadPlugins([...builtinPlugins, acting('dcim.gizmo', ['dcim'])], settings)).rejects.toThrow(
+      'PLUGINS: plugin acting adds the action poke to dcim.gizmo, which no enabled plugin declares',
+    );
+    await expect(loadPlugins([...builtinPlugins, acting('dcim.device')], settings)).rejects.toThrow(
+      'PLUGINS: plugin acting adds the action poke to dcim.device, a model of plugin dcim, which it does not list among its dependencies',
+    );
+    expect((await loadPlugins([...builtinPlugins, acting('dcim.device', ['dcim'])], settings)).map((e) => e.plugin.name)).toContain('acting');
+  });
+
   it('registers and migrates plugins after those they depend on, and refuses a circle', async () => {
     const plugin = (name: string, dependencies: string[]) => definePlugin({ name, version: '1.0.0', kernel: '*', dependencies });
     const settings = loadSettings({ DATABASE_URL: UNUSED_DB }, { PATCHBAY_CONFIG: '' });

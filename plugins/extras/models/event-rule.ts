@@ -1,7 +1,7 @@
 import { objectTypesField } from '../fields/object-types.js';
 import { EVENT_TYPES, ValidationError, defineModel, f, type Json } from '../../../kernel/index.js';
 import { EventRuleAction } from '../choices.js';
-import { compileConditions, hasConditions } from '../events/conditions.js';
+import { compileConditions, hasConditions } from '../webhooks/conditions.js';
 
 /** What to do (call a webhook) when objects of some types are created, updated or deleted, under conditions. */
 export const EventRule = defineModel('extras.eventrule', {
