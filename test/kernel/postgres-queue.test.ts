@@ -207,6 +207,8 @@ describe('PostgresQueue', () => {
     await t.server.db.knex('core_queuejob').where('id', 'crash').update({ locked_until: t.server.db.knex.raw(`now() - interval '1 second'`), worker: 'gone' });
     await until(() => abandonedRuns.length === 2, 15_000, 'the second abandoned attempt');
     expect(abandonedRuns[1]).toEqual({ attempt: 2, attempts: 2, final: true });
+    // The handler is told inside the transaction that then fails the job: the row changes at its commit.
+    await until(async () => (await survivor.task('crash'))?.status !== 'started', 15_000, 'the job settled');
     const task = await survivor.task('crash');
     expect(task).toMatchObject({ status: 'failed', attemptsMade: 2 });
     expect(task!.errors).toEqual([expect.stringContaining('Attempt 1 of 2 did not finish'), expect.stringContaining('Attempt 2 of 2 did not finish')]);
