@@ -1,6 +1,6 @@
 import type { Db } from '../kernel/model/types.js';
 import { formatDateTime } from '../kernel/model/fields/time.js';
-import { DeviceAirflow, DeviceFace, DeviceStatus, InterfaceDuplex, InterfaceMode, InterfacePoEMode, InterfacePoEType, InterfaceType, WirelessChannel, WirelessRole } from '../plugins/dcim/choices.js';
+import { DeviceAirflow, DeviceFace, DeviceStatus, InterfaceDuplex, InterfaceMode, InterfacePoEMode, InterfacePoEType, InterfaceType, WirelessChannel, WirelessRole } from '../plugins/dcim/choices/index.js';
 import { TermSide } from '../plugins/circuits/choices.js';
 import type { ChoiceSet } from '../kernel/index.js';
 

@@ -18,6 +18,7 @@ export { viaQueryFilter } from './graphql/lookups.js';
 
 // Models and their fields.
 export { defineModel } from './model/define.js';
+export { nestedGroup, type NestedGroupDeclaration, type NestedGroupOptions } from './model/nested-group.js';
 export { f, defineChoices, ChoiceSet } from './model/fields/index.js';
 export type {
   Model, ModelDeclaration, ModelHooks, ModelValidator, ModelCheck, CheckedRow, SaveItem, SavedItem, UniqueConstraint, ValidateContext, WriteAuthorizer,

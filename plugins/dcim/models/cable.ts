@@ -8,7 +8,7 @@ import { isPathEndpoint } from '../cabling/cabled.js';
 import { retraceIn } from '../cabling/paths.js';
 import { checkFree, compatible, lockedRows, takenProblem } from '../cabling/rules.js';
 import { attach, detach, endOf } from '../cabling/terminations.js';
-import { CableEnd, CableLengthUnit, CableType, LinkStatus } from '../choices.js';
+import { CableEnd, CableLengthUnit, CableType, LinkStatus } from '../choices/index.js';
 
 /** The model of the objects at one end of a stored cable (undefined when that end is empty). */
 async function endType(ctx: ValidateContext, cable: number, end: 'A' | 'B'): Promise<string | undefined> {

@@ -1,6 +1,6 @@
 import { ValidationError, defineModel, f, type Row, type ValidateContext } from '../../../kernel/index.js';
 import { collides, fitsRack, placementsIn, units } from '../rules/rack-space.js';
-import { DeviceAirflow, SubdeviceRole, WeightUnit } from '../choices.js';
+import { DeviceAirflow, SubdeviceRole, WeightUnit } from '../choices/index.js';
 import { countRows } from '../rules/count-rows.js';
 import { hasTemplates } from '../rules/has-templates.js';
 import { checkWeight } from './rack-base.js';

@@ -1,5 +1,5 @@
 import { ValidationError, defineModel, f, loadDisplays, type CheckedRow, type ErrorMap, type RenderContext, type Row, type ValidateContext, type WriteScope } from '../../../kernel/index.js';
-import { DeviceAirflow, DeviceFace, DeviceStatus } from '../choices.js';
+import { DeviceAirflow, DeviceFace, DeviceStatus } from '../choices/index.js';
 import { ParentDeviceField } from '../fields/parent-device.js';
 import { deviceFilters } from '../rules/device-filters.js';
 import { moveChildren } from '../rules/child-devices.js';

@@ -1,6 +1,6 @@
 import { ValidationError, defineModel, f, schemaViolation, type Row } from '../../../kernel/index.js';
 import { hasTemplates } from '../rules/has-templates.js';
-import { ModuleAirflow, WeightUnit } from '../choices.js';
+import { ModuleAirflow, WeightUnit } from '../choices/index.js';
 import { checkWeight } from './rack-base.js';
 
 export const ModuleType = defineModel('dcim.moduletype', {

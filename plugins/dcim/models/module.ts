@@ -1,5 +1,5 @@
 import { ValidationError, defineModel, f, loadDisplays, type RenderContext, type Row, type SavedItem, type WriteSession } from '../../../kernel/index.js';
-import { ModuleStatus } from '../choices.js';
+import { ModuleStatus } from '../choices/index.js';
 import { instantiateComponents, type Owner } from '../rules/instantiate.js';
 
 /** "Slot 1: Line card X (7)": the bay's name, the module type's model and the id. */

@@ -1,6 +1,6 @@
 import { ValidationError, defineModel, f, not, or, parseWholeNumber, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
 import { cabled } from '../cabling/cabled.js';
-import { PowerFeedPhase, PowerFeedStatus, PowerFeedSupply, PowerFeedType } from '../choices.js';
+import { PowerFeedPhase, PowerFeedStatus, PowerFeedSupply, PowerFeedType } from '../choices/index.js';
 
 /** A panel distributing power at a site (and location), feeding racks through its power feeds. */
 export const PowerPanel = defineModel('dcim.powerpanel', {

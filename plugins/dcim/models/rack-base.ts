@@ -1,5 +1,5 @@
 import { ValidationError, f, type Row, type SaveItem } from '../../../kernel/index.js';
-import { RackDimensionUnit, RackFormFactor, RackWidth, WeightUnit } from '../choices.js';
+import { RackDimensionUnit, RackFormFactor, RackWidth, WeightUnit } from '../choices/index.js';
 
 /** The physical attributes racks and rack types share (NetBox's RackBase), as fresh fields for each model. */
 export function rackDimensions() {

@@ -1,5 +1,5 @@
 import { ValidationError, defineModel, f, loadDisplays, type RenderContext, type Row } from '../../../kernel/index.js';
-import { RackReservationStatus } from '../choices.js';
+import { RackReservationStatus } from '../choices/index.js';
 import { rackUnits } from '../rules/rack-units.js';
 
 /** "Reservation for rack R1 (F-7)": the rack's own display, loaded for a page at once. */

@@ -1,5 +1,5 @@
 import { ValidationError, defineModel, f, type Row, type ValidateContext } from '../../../kernel/index.js';
-import { RackAirflow, RackStatus } from '../choices.js';
+import { RackAirflow, RackStatus } from '../choices/index.js';
 import { placementsIn, units } from '../rules/rack-space.js';
 import { RACK_TYPE_ATTRIBUTES, checkDimensions, clearOuterUnit, rackDimensions } from './rack-base.js';
 

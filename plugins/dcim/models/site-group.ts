@@ -1,23 +1,8 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, nestedGroup } from '../../../kernel/index.js';
 
 export const SiteGroup = defineModel('dcim.sitegroup', {
   path: 'site-groups',
-  verboseName: 'site group',
-  fields: {
-    name: f.string({ max: 100 }),
-    slug: f.slug({ max: 100 }),
-    parent: f.parent('dcim.sitegroup', { nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'site_count', '_depth'], related: 'children' }),
-    description: f.string({ max: 200, blank: true }),
-    comments: f.text({ blank: true }),
-  },
-  unique: [
-    { fields: ['parent', 'name'] },
-    { fields: ['name'], whenNull: ['parent'], message: 'A top-level site group with this name already exists.' },
-    { fields: ['parent', 'slug'] },
-    { fields: ['slug'], whenNull: ['parent'], message: 'A top-level site group with this slug already exists.' },
-  ],
-  brief: ['name', 'slug', 'description', 'site_count', '_depth'],
+  ...nestedGroup('dcim.sitegroup', { verboseName: 'site group', count: 'site_count' }),
   ordering: ['parent'],
-  search: ['name', 'slug', 'description', 'comments'],
   features: ['tags', 'customFields', 'changelog', 'journal', 'contacts'],
 });

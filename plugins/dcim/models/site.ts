@@ -1,5 +1,5 @@
 import { defineModel, f } from '../../../kernel/index.js';
-import { SiteStatus } from '../choices.js';
+import { SiteStatus } from '../choices/index.js';
 
 export const Site = defineModel('dcim.site', {
   path: 'sites',

@@ -1,5 +1,5 @@
 import { defineModel, f, not, parseWholeNumber } from '../../../kernel/index.js';
-import { VirtualDeviceContextStatus } from '../choices.js';
+import { VirtualDeviceContextStatus } from '../choices/index.js';
 import { idIn } from '../rules/related-rows.js';
 
 export const VirtualDeviceContext = defineModel('dcim.virtualdevicecontext', {

@@ -1,6 +1,6 @@
 import type { Request, RequestHandler } from 'express';
 import { ValidationError, cmp, detailObject, paginate, type PluginContext, type Row } from '../../../kernel/index.js';
-import { DeviceFace } from '../choices.js';
+import { DeviceFace } from '../choices/index.js';
 import { Device } from '../models/device.js';
 import { Rack } from '../models/rack.js';
 import { rackSvg } from './rack-svg.js';

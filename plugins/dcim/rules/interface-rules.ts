@@ -1,5 +1,5 @@
 import { ValidationError, type Row } from '../../../kernel/index.js';
-import { VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../choices.js';
+import { VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../choices/index.js';
 
 /** The rules interfaces and interface templates share (NetBox's InterfaceValidationMixin). */
 export function checkInterface(row: Row): void {

@@ -1,19 +1,10 @@
-import { defineModel, existingIds, f, not, parseWholeNumber, type FilterNode } from '../../../kernel/index.js';
+import { defineModel, existingIds, nestedGroup, not, parseWholeNumber, type FilterNode } from '../../../kernel/index.js';
 
 export const ContactGroup = defineModel('tenancy.contactgroup', {
   path: 'contact-groups',
-  verboseName: 'contact group',
-  fields: {
-    name: f.string({ max: 100 }),
-    slug: f.slug({ max: 100 }),
-    parent: f.parent('tenancy.contactgroup', { nested: ['id', 'url', 'display_url', 'display', 'name', 'slug', 'contact_count', '_depth'], related: 'children' }),
-    description: f.string({ max: 200, blank: true }),
-    comments: f.text({ blank: true }),
-  },
-  unique: [{ fields: ['parent', 'name'], message: 'A contact group with this name already exists within the parent group.' }],
-  brief: ['name', 'slug', 'description', 'contact_count', '_depth'],
+  // NetBox constrains contact group names among siblings only, and slugs not at all.
+  ...nestedGroup('tenancy.contactgroup', { verboseName: 'contact group', count: 'contact_count', unique: 'siblingNames' }),
   ordering: ['name'],
-  search: ['name', 'slug', 'description', 'comments'],
   filters: {
     // The groups a contact is in (the other side of the contact's `groups`).
     contact_id: {

@@ -1,5 +1,5 @@
 import { ValidationError, defineModel, f, type Row, type ValidateContext } from '../../../kernel/index.js';
-import { InterfaceMode } from '../../dcim/choices.js';
+import { InterfaceMode } from '../../dcim/choices/index.js';
 import { PrimaryMacField } from '../../dcim/fields/primary-mac.js';
 import { interfacesWithMacs, macValues } from '../../dcim/rules/interface-filters.js';
 import { checkPrimaryMac } from '../../dcim/rules/primary-mac.js';

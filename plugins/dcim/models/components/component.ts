@@ -4,7 +4,7 @@ import {
 } from '../../../../kernel/index.js';
 import { cabled } from '../../cabling/cabled.js';
 import type { CableRole } from '../../cabling/roles.js';
-import { DeviceStatus } from '../../choices.js';
+import { DeviceStatus } from '../../choices/index.js';
 import { labelled } from '../../rules/labelled.js';
 
 export interface ComponentSpec {

@@ -1,5 +1,5 @@
 import { ValidationError, f, type Row, type ValidateContext } from '../../../../kernel/index.js';
-import { InterfaceDuplex, InterfaceMode, InterfacePoEMode, InterfacePoEType, InterfaceType, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES, WirelessChannel, WirelessRole } from '../../choices.js';
+import { InterfaceDuplex, InterfaceMode, InterfacePoEMode, InterfacePoEType, InterfaceType, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES, WirelessChannel, WirelessRole } from '../../choices/index.js';
 import { PrimaryMacField } from '../../fields/primary-mac.js';
 import { WwnField } from '../../fields/wwn.js';
 import { interfaceFilters } from '../../rules/interface-filters.js';

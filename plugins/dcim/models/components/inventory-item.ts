@@ -1,5 +1,5 @@
 import { ValidationError, f } from '../../../../kernel/index.js';
-import { InventoryItemStatus } from '../../choices.js';
+import { InventoryItemStatus } from '../../choices/index.js';
 import { defineComponent } from './component.js';
 
 export const InventoryItem = defineComponent('dcim.inventoryitem', {

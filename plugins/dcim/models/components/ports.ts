@@ -2,7 +2,7 @@ import { ValidationError, f, type Row, type WriteSession } from '../../../../ker
 import { nodeOf } from '../../cabling/nodes.js';
 import { frontToRear, rearToFront } from '../../cabling/pass-through.js';
 import { retraceIn } from '../../cabling/paths.js';
-import { ConsolePortSpeed, ConsolePortType, PortType, PowerOutletFeedLeg, PowerOutletStatus, PowerOutletType, PowerPortType } from '../../choices.js';
+import { ConsolePortSpeed, ConsolePortType, PortType, PowerOutletFeedLeg, PowerOutletStatus, PowerOutletType, PowerPortType } from '../../choices/index.js';
 import { countRows } from '../../rules/count-rows.js';
 import { defineComponent } from './component.js';
 

@@ -1,5 +1,5 @@
 import { ValidationError, f } from '../../../../kernel/index.js';
-import { InterfacePoEMode, InterfacePoEType, InterfaceType, WirelessRole } from '../../choices.js';
+import { InterfacePoEMode, InterfacePoEType, InterfaceType, WirelessRole } from '../../choices/index.js';
 import { checkInterface } from '../../rules/interface-rules.js';
 import { defineTemplate, sameOwner } from './template.js';
 

@@ -1,5 +1,5 @@
 import { ValidationError, f } from '../../../../kernel/index.js';
-import { ConsolePortType, PortType, PowerOutletFeedLeg, PowerOutletType, PowerPortType } from '../../choices.js';
+import { ConsolePortType, PortType, PowerOutletFeedLeg, PowerOutletType, PowerPortType } from '../../choices/index.js';
 import { defineTemplate, sameOwner } from './template.js';
 
 export const ConsolePortTemplate = defineTemplate('dcim.consoleporttemplate', {
