@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { keyDigest } from '../kernel/auth/fields.js';
+import { keyDigest } from '../kernel/auth/tokens.js';
 import type { Settings } from '../kernel/config/settings.js';
 import { createServer, type PatchbayServer } from '../kernel/server.js';
 import { builtinPlugins } from '../plugins/index.js';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { keyDigest } from '../kernel/auth/fields.js';
+import { keyDigest } from '../kernel/auth/tokens.js';
 import { createServer } from '../kernel/server.js';
 import { builtinPlugins } from '../plugins/index.js';
 import { bulkCreateTenants, filteredTenants, startBaseline, tenantList, type TenantBody } from './baseline.js';

@@ -1,4 +1,4 @@
-import { run } from '../kernel/cli/run.js';
+import { run } from '../cli/run.js';
 import { builtinPlugins } from '../plugins/index.js';
 
 // Exit explicitly: libraries' exit hooks would otherwise replace the command's exit code.

@@ -2,8 +2,6 @@ import 'reflect-metadata';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { usersPlugin } from './auth/plugin.js';
-import { corePlugin } from './core/plugin.js';
 import { SettingsError, loadSettings } from './config/load.js';
 import type { Settings } from './config/settings.js';
 import { Database } from './db/database.js';
@@ -16,7 +14,7 @@ import type { Plugin } from './plugin.js';
 import { loadPlugins, type EnabledPlugin } from './plugins/loader.js';
 
 export interface BootOptions {
-  /** The built-in apps; third-party plugins come from the PLUGINS setting. */
+  /** The built-in apps (users and core among them); third-party plugins come from the PLUGINS setting. */
   builtins: Plugin[];
   /** Settings that win over the config file and the environment. */
   settings?: Partial<Settings>;
@@ -78,7 +76,7 @@ const KERNEL_MIGRATIONS = new URL('./db/migrations/', import.meta.url);
 export async function bootstrap(options: BootOptions): Promise<Booted> {
   const settings = loadSettings(options.settings, options.env);
   const log = createLogger(settings.LOG_LEVEL, settings.LOG_FORMAT);
-  const enabled = await loadPlugins([usersPlugin, corePlugin, ...options.builtins], settings);
+  const enabled = await loadPlugins(options.builtins, settings);
   settings.SECRET_KEY = secretKey(settings, log);
 
   const registry = new ModelRegistry();

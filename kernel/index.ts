@@ -3,7 +3,7 @@
  * The write machinery, the hook lists and the event bus stay inside; plugins read and write through
  * `ctx.as(req)` and `ctx.system` (see docs/plugins.md).
  */
-export { definePlugin, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep, type EventHooks, type JobFunction, type ModelAction, type PluginJob } from './plugin.js';
+export { definePlugin, CommandError, type PluginCommand, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep, type EventHooks, type JobFunction, type ModelAction, type PluginJob } from './plugin.js';
 export type { Alongside, DataAccess, ListQuery } from './plugins/data.js';
 export { detailId, detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, RequestHook } from './app/surface.js';
@@ -75,11 +75,28 @@ export { EVENT_TYPES, OBJECT_EVENT_TYPES, JOB_EVENT_TYPES, isoTimestamp, type Ob
 // Values, errors and HTTP helpers.
 export { ValidationError, ItemErrors, type Memo, type Row, type Json, type JsonObject, type ErrorMap, type Db, type RenderContext, type RenderMode, type FieldRenderer } from './model/types.js';
 export { HttpError, notFound } from './errors.js';
-export { escapeHtml } from './http/text.js';
+export { escapeHtml, checkTexts } from './http/text.js';
 export { send } from './http/respond.js';
 export { isPlainObject, isStoredId, pythonType } from './model/values.js';
 export { paginate, pageOf } from './rest/pagination.js';
-export { Services } from './services.js';
+export { Services, serviceToken, type ServiceToken, type Clock } from './services.js';
+export { provide, type Provision, type ServiceResolver, type ServiceFactory } from './plugins/services.js';
 export type { JobRun, LogLevel, EnqueueOptions, QueuePort, RunAttempt } from './queue/port.js';
-export { JobFailed, type TrackOptions } from './core/jobs.js';
+export { JobFailed, type TrackOptions, type TrackedJobs } from './queue/tracked.js';
+export { TASK_STATUSES, abandonedMessage, type Task, type TaskStatus, type WorkerState } from './queue/port.js';
+export type { EventOutboxPort } from './events/outbox.js';
+export type { Logger } from './log.js';
+export type { Settings } from './config/settings.js';
+
+// Authentication: the accounts service an app provides, the checks pages and routes share.
+export type { Accounts, Grant } from './auth/accounts.js';
+export type { AuthUser, Principal } from './auth/principal.js';
+export type { KnownToken } from './auth/token-cache.js';
+export { keyDigest } from './auth/tokens.js';
+export { requireStaff } from './auth/access.js';
+export { constraintProblem } from './auth/constraints.js';
+export { csrfFailure, csrfFailurePage, sentCsrfToken } from './auth/csrf.js';
+export { BROWSABLE_FILES, PAGE_POLICY } from './http/browsable/page.js';
+export { baseUrl } from './http/request.js';
+export { formatDateTime } from './model/fields/time.js';
 export { API_VERSION, PATCHBAY_VERSION } from './version.js';

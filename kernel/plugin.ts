@@ -10,10 +10,12 @@ import type { EventClaim, EventType, ObjectEvent } from './events/event.js';
 import type { FilterExtension } from './filters/filterset.js';
 import type { Field } from './model/field.js';
 import type { Model } from './model/model.js';
-import type { Db, Row } from './model/types.js';
+import type { Db } from './model/types.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { DataAccess } from './plugins/data.js';
-import type { TrackOptions } from './core/jobs.js';
+import type { AuthUser } from './auth/principal.js';
+import type { Provision, ServiceResolver } from './plugins/services.js';
+import type { TrackedJobs } from './queue/tracked.js';
 import type { JobRun, QueuePort, RunAttempt } from './queue/port.js';
 import type { Logger } from './log.js';
 import type { MetricsDeclarations } from './metrics/registry.js';
@@ -47,12 +49,14 @@ export interface PluginContext<C = Record<string, unknown>> {
    * Tracked jobs: `enqueue('<plugin>.<job>', { object, userId, data, scheduleAt, interval })` records a job in
    * `/api/core/jobs/` (status, times, result, log; events for event rules) and runs the plugin's handler.
    */
-  jobs: { enqueue(job: string, options?: TrackOptions): Promise<Row> };
+  jobs: TrackedJobs;
   /** Renders Jinja2 templates in a sandbox (config and export templates), reading models as a request's user may. */
   templates: TemplateRenderer;
   log: Logger;
   /** Reads and writes as the user of a request: their permissions, the request's id in the change log, URLs from its host. */
   as(req: Request): DataAccess;
+  /** Reads and writes as `user` (who proved a password, say), with the request's id and host. */
+  asUser(req: Request, user: AuthUser): DataAccess;
   /** Reads and writes as the server (jobs, commands): no permission checks; writes are still validated, change-logged and evented. */
   system: DataAccess;
   /** Direct SQL, bypassing validation, permissions and the change log: for bulk maintenance of the plugin's own tables. */
@@ -64,7 +68,14 @@ export interface PluginContext<C = Record<string, unknown>> {
   watch(model: string, callback: () => Promise<void> | void): void;
   /** Declares the plugin's Prometheus metrics (counters, histograms, gauges read when scraped): served at /metrics. */
   metrics: MetricsDeclarations;
-  /** The server's DI container, for services plugins register for each other. */
+  /**
+   * Services by token: the kernel's (`Services.queue`, …), this plugin's own and those its dependencies provide
+   * (`provides`); another plugin's service is refused unless that plugin is among `dependencies`.
+   */
+  services: ServiceResolver;
+  /** Every enabled plugin's context, each after the plugins it depends on (for apps that act on all: core's jobs). */
+  plugins: readonly PluginContext[];
+  /** The server's DI container (prefer `services` and `provides`, which check dependencies). */
   container: DependencyContainer;
 }
 
@@ -145,10 +156,35 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   contributes?: (model: Model) => Record<string, Field>;
   /** Its part of `manage generate-demo`: the sizes it takes and the steps that insert its demo data. */
   demo?: DemoData<C>;
-  /** Extra `manage` commands: name → runner returning the exit code. */
-  commands?: Record<string, { usage: string; help: string; run: (args: string[], ctx: PluginContext<C>) => Promise<number> }>;
+  /** Extra `manage` commands by name, run on a server that does not listen. */
+  commands?: Record<string, PluginCommand<C>>;
+  /** Services this plugin provides to others by token (`provide(TOKEN, (ctx) => service)`), each built on first use. */
+  provides?: Provision<unknown, C>[];
   /** Anything else, once at start-up, after every plugin's models are registered. */
   setup?: (ctx: PluginContext<C>) => Promise<void> | void;
+  /** When the server starts its work (listening, or `manage worker`), after the outbox: recover and schedule work. */
+  start?: (ctx: PluginContext<C>) => Promise<void> | void;
+  /** At shutdown, once no request is served, before the queue and the database close. */
+  close?: (ctx: PluginContext<C>) => Promise<void> | void;
+}
+
+/**
+ * A `manage` command of a plugin. `input` reads the arguments (and asks on a terminal for what is missing) before the
+ * server starts; `run` gets what it returned and answers the exit code. A `CommandError` thrown by either prints its
+ * message alone and exits with its code.
+ */
+export interface PluginCommand<C = Record<string, unknown>, I = unknown> {
+  usage: string;
+  help: string;
+  input?(args: string[]): Promise<I> | I;
+  run(args: string[], ctx: PluginContext<C>, input: I): Promise<number>;
+}
+
+/** A command's refusal: its message is printed alone (no stack) and the process exits with `code`. */
+export class CommandError extends Error {
+  constructor(message: string, readonly code = 1) {
+    super(message);
+  }
 }
 
 /** A job handler: what a tracked run returns becomes its `data`. */

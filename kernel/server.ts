@@ -7,7 +7,8 @@ import { container as rootContainer } from 'tsyringe';
 import { bootstrap, type BootOptions } from './boot.js';
 import type { Settings } from './config/settings.js';
 import type { Database } from './db/database.js';
-import { JobRunner } from './core/jobs.js';
+import { Access } from './auth/access.js';
+import type { AuthUser } from './auth/principal.js';
 import { EventOutbox } from './events/outbox.js';
 import { ModelWatch } from './events/watch.js';
 import { TokenCache } from './auth/token-cache.js';
@@ -18,12 +19,14 @@ import { buildApp } from './app/assemble.js';
 import { lazily } from './collections.js';
 import type { Logger } from './log.js';
 import type { ModelRegistry } from './model/registry.js';
-import type { PluginContext } from './plugin.js';
+import type { Plugin, PluginContext } from './plugin.js';
+import { ServiceRegistry, type ServiceFactory } from './plugins/services.js';
 import { dataAccess, type DataAccess, type DataServices } from './plugins/data.js';
 import { BullQueue } from './queue/bull.js';
 import { EmbeddedRedis, startRedis } from './queue/embedded-redis.js';
 import { PostgresQueue } from './queue/postgres.js';
 import type { QueuePort } from './queue/port.js';
+import type { TrackedJobs } from './queue/tracked.js';
 import { Reader } from './read/reader.js';
 import { changeMetrics, databaseMetrics } from './metrics/database.js';
 import { queueMetrics } from './metrics/queue.js';
@@ -31,7 +34,7 @@ import { Metrics } from './metrics/registry.js';
 import { SharedMetrics } from './metrics/shared.js';
 import { clusterWorkerMetrics } from './metrics/cluster.js';
 import type { RestServices } from './rest/services.js';
-import { Services } from './services.js';
+import { Services, type ServiceToken } from './services.js';
 import { TemplateRenderer } from './render/renderer.js';
 import type { ChangeHook } from './write/changes.js';
 import { SYSTEM } from './write/gate.js';
@@ -43,6 +46,8 @@ export interface ServerOptions extends BootOptions {
    * `manage worker`; never a process the supervisor started, which its supervisor tells where Redis is, if anywhere.
    */
   startsRedis?: boolean;
+  /** Services built otherwise than by the kernel's default providers (a test's queue, say). */
+  services?: ServiceOverrides;
 }
 
 export interface PatchbayServer {
@@ -73,16 +78,35 @@ export interface PatchbayServer {
   close(): Promise<void>;
 }
 
-/** Assembles a Patchbay server: settings, plugins, database, queue and the HTTP app. */
+/** The type a token stands for. */
+type Provided<K> = K extends ServiceToken<infer T> ? T : never;
+/** The kernel's services whose default provider a server's options may replace (`{ queue: (services) => myQueue }`). */
+export type ServiceOverrides = { [K in 'queue' | 'clock']?: ServiceFactory<Provided<(typeof Services)[K]>> };
+
+/** Assembles a Patchbay server: settings, plugins, database, the kernel's services (replaceable) and the HTTP app. */
 export async function createServer(options: ServerOptions): Promise<PatchbayServer> {
   const { settings, log, enabled, registry, db, applied, closeDatabase } = await bootstrap(options);
   if (applied.length) log.info(`Applied migrations: ${applied.join(', ')}`);
 
   const redis = !settings.REDIS_URL && options.startsRedis ? new EmbeddedRedis(settings.DATA_DIR) : undefined;
   const redisUrl = settings.REDIS_URL ?? (await startRedis(redis, log));
-  const queue: QueuePort = redisUrl
-    ? new BullQueue({ url: redisUrl, prefix: settings.REDIS_PREFIX, lockSeconds: settings.JOB_LOCK_SECONDS })
-    : new PostgresQueue({ knex: db.knex, log, lockSeconds: settings.JOB_LOCK_SECONDS });
+  const container = rootContainer.createChildContainer();
+  const services = new ServiceRegistry(container, new Map(enabled.map(({ plugin }) => [plugin.name, plugin])));
+  const overridable: Required<ServiceOverrides> = {
+    queue: () => redisUrl
+      ? new BullQueue({ url: redisUrl, prefix: settings.REDIS_PREFIX, lockSeconds: settings.JOB_LOCK_SECONDS })
+      : new PostgresQueue({ knex: db.knex, log, lockSeconds: settings.JOB_LOCK_SECONDS }),
+    clock: () => ({ now: () => Date.now() }),
+  };
+  services.add(Services.settings, () => settings);
+  services.add(Services.registry, () => registry);
+  services.add(Services.log, () => log);
+  services.add(Services.db, () => db.knex);
+  for (const [name, factory] of Object.entries(overridable) as [keyof ServiceOverrides, ServiceFactory<unknown>][]) {
+    services.add(Services[name] as ServiceToken<unknown>, options.services?.[name] ?? factory);
+  }
+  const kernel = services.kernelResolver;
+  const queue = kernel.get(Services.queue);
   const metrics = new Metrics(settings.METRICS_ENABLED);
   if (settings.METRICS_ENABLED) {
     databaseMetrics(metrics, db);
@@ -95,45 +119,47 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
     : undefined;
   const processesMetrics = shared ?? (settings.METRICS_ENABLED && cluster.isWorker ? clusterWorkerMetrics(metrics.registry, log) : undefined);
   const outbox = new EventOutbox(db.knex, log);
+  const templates = new TemplateRenderer({ knex: db.knex, registry, settings, log }, metrics);
+  services.add(Services.events, () => outbox);
+  services.add(Services.metrics, () => metrics);
+  services.add(Services.render, () => templates);
   const watch = new ModelWatch(log);
-  // A token or user changed anywhere: this process's tokens are read again.
-  const tokens = new TokenCache(settings.TOKEN_CACHE_SECONDS);
-  for (const model of ['users.token', 'users.user']) watch.watch(model, () => tokens.clear());
   const filters = new FilterSets(registry);
   const changeHooks: ChangeHook[] = [];
   const writes = new WriteRunner(db.knex, {
     registry, settings, outbox, watch, changeHooks, committedChanges: settings.METRICS_ENABLED ? changeMetrics(metrics) : undefined,
   });
   const reads = new Reader(db.knex, registry);
-  const services: RestServices = { settings, registry, db, filters, reads, writes };
+  const rest: RestServices = { settings, registry, db, filters, reads, writes };
   const data: DataServices = { knex: db.knex, registry, settings, filters, reads, writes };
   // The server's own reads and writes: no user, a fresh request id per write.
   const system = dataAccess(data, { gate: SYSTEM, userId: null, actor: () => ({ userId: null, username: '', requestId: randomUUID() }), baseUrl: '' });
 
-  const container = rootContainer.createChildContainer();
-  container.register(Services.settings, { useValue: settings });
-  container.register(Services.registry, { useValue: registry });
-  container.register(Services.queue, { useValue: queue });
-  container.register(Services.log, { useValue: log });
-
-  // Reads and writes as the user of a request: their permissions, the request's id, URLs from its host.
-  const as = (req: Request) =>
+  // Reads and writes as a request's user, or as `user` for it: their permissions, the request's id, URLs from its host.
+  const acting = (req: Request, gate: Access, username: string) =>
     dataAccess(data, {
-      gate: req.access,
-      userId: req.access.userId,
-      actor: () => ({ userId: req.access.userId, username: req.principal.user?.username ?? '', requestId: req.requestId }),
+      gate,
+      userId: gate.userId,
+      actor: () => ({ userId: gate.userId, username, requestId: req.requestId }),
       baseUrl: baseUrl(req),
     });
+  const as = (req: Request) => acting(req, req.access, req.principal.user?.username ?? '');
+  const accounts = () => kernel.get(Services.accounts);
+  const asUser = (req: Request, user: AuthUser) =>
+    acting(req, new Access({ user, via: 'token', writeEnabled: true }, settings, registry, db.knex, accounts()), user.username);
 
-  const templates = new TemplateRenderer({ knex: db.knex, registry, settings, log }, metrics);
-  const jobModel = registry.get('core.job');
-  const jobs = new JobRunner({ knex: db.knex, attempts: settings.JOB_ATTEMPTS, retryDelayMs: settings.JOB_RETRY_DELAY, queue, outbox, registry, log, render: async (row) => (await system.render(jobModel, [row]))[0] });
-  const schedules: [string, number][] = [];
-  const contexts = enabled.map(({ plugin, config }) => {
+  const jobs: TrackedJobs = { enqueue: async (job, jobOptions) => kernel.get(Services.jobs).enqueue(job, jobOptions) };
+  const contexts: { plugin: Plugin; ctx: PluginContext }[] = [];
+  const everyContext = contexts.map((c) => c.ctx);
+  for (const { plugin, config } of enabled) {
     const ctx: PluginContext = {
-      plugin, config, settings, registry, filters, queue, jobs, templates, log, system, container, db: db.knex, as, metrics,
+      plugin, config, settings, registry, filters, queue, jobs, templates, log, system, container, db: db.knex, as, asUser, metrics,
+      services: services.resolverFor(plugin.name), plugins: everyContext,
       watch: (model, callback) => watch.watch(model, callback),
     };
+    contexts.push({ plugin, ctx });
+    everyContext.push(ctx);
+    services.provideFor(ctx);
     for (const [name, declared] of Object.entries(plugin.jobs ?? {})) {
       const job = `${plugin.name}.${name}`;
       const { run: handler, abandoned } = typeof declared === 'function' ? { run: declared, abandoned: undefined } : declared;
@@ -141,9 +167,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       queue.handle(job, async (payload, attempt) => {
         await handler(payload, ctx, { ...attempt, log: (level, message) => log[level === 'warning' ? 'warn' : level](`${job}: ${message}`) });
       }, abandoned && ((payload, attempt) => abandoned(payload, ctx, attempt)));
-      jobs.register(job, (input, run) => handler(input, ctx, run));
     }
-    for (const [name, interval] of Object.entries(plugin.schedule ?? {})) schedules.push([`${plugin.name}.${name}`, interval]);
     if (plugin.events) {
       const hooks = plugin.events;
       outbox.add({
@@ -156,37 +180,24 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       const onChange = plugin.changes;
       changeHooks.push((changes) => onChange(changes, ctx));
     }
-    return { plugin, ctx };
-  });
+  }
+  // A token or user changed anywhere: this process's tokens are read again.
+  const tokens = new TokenCache(settings.TOKEN_CACHE_SECONDS);
+  for (const model of accounts().models) watch.watch(model, () => tokens.clear());
   for (const { plugin, ctx } of contexts) await plugin.setup?.(ctx);
   await watch.listen(db.url);
   // Every model's filters, derived now: a declaration mistake stops start-up rather than a request.
   for (const model of registry.all()) filters.of(model);
 
   const lifecycle: Lifecycle = { draining: false };
-  const built = lazily(() => buildApp({ ...services, queue, log, plugins: contexts, as, metrics, processesMetrics, lifecycle, tokens }));
+  const built = lazily(() => buildApp({ ...rest, queue, log, plugins: contexts, as, metrics, processesMetrics, lifecycle, tokens, accounts: accounts() }));
   const appOnce = () => built().app;
 
   let http: Server | undefined;
-  /**
-   * Takes events from the outbox, enqueues again the tracked jobs waiting, schedules the system jobs, and runs jobs
-   * when `work` (a worker; a server with RUN_JOBS).
-   */
-  let recovering: NodeJS.Timeout | undefined;
-  /** Enqueues the tracked jobs waiting; while Redis is down (at start), again every 10 s until it answers. */
-  const recoverJobs = async (): Promise<void> => {
-    try {
-      await jobs.recover();
-    } catch (err) {
-      log.warn(`The waiting jobs could not be queued (${(err as Error).message}); trying again in 10 s`);
-      recovering = setTimeout(() => void recoverJobs(), 10_000);
-      recovering.unref();
-    }
-  };
+  /** Takes events from the outbox, starts the plugins' work (core's jobs and schedules), and runs jobs when `work`. */
   const start = async (work: boolean) => {
     await outbox.start(settings.OUTBOX_SWEEP_SECONDS);
-    await recoverJobs();
-    for (const [job, interval] of schedules) await jobs.schedule(job, interval);
+    for (const { plugin, ctx } of contexts) await plugin.start?.(ctx);
     if (work) await queue.work(settings.JOB_CONCURRENCY);
     shared?.start();
   };
@@ -244,7 +255,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
         clearTimeout(timer);
       }
       // Then the events of the writes just answered are handed to the queue, and the jobs under way finish.
-      clearTimeout(recovering);
+      for (const { plugin, ctx } of contexts) await plugin.close?.(ctx);
       await shared?.close();
       await outbox.close();
       await watch.close();

@@ -26,6 +26,7 @@ import { ViewNames } from '../metrics/views.js';
 import { mountIndex } from './mounts.js';
 import { MountList, type RequestHook } from './surface.js';
 import type { TokenCache } from '../auth/token-cache.js';
+import type { Accounts } from '../auth/accounts.js';
 
 export interface AppDeps extends RestApiDeps {
   log: Logger;
@@ -37,6 +38,8 @@ export interface AppDeps extends RestApiDeps {
   lifecycle: Lifecycle;
   /** The tokens this process authenticated a moment ago. */
   tokens: TokenCache;
+  /** What authentication reads of users, tokens, sessions and permissions (the users app's service). */
+  accounts: Accounts;
 }
 
 /**
@@ -78,7 +81,7 @@ export interface BuiltApp {
 export function buildApp(deps: AppDeps): BuiltApp {
   const { settings } = deps;
   const surface = new MountList();
-  surface.mount('/', loginRouter(deps.db, settings));
+  surface.mount('/', loginRouter(deps.accounts, settings));
   // The browsable API's script and style, public as every `/static/` file.
   surface.mount(BROWSABLE_FILES, staticAssets({
     'browsable.js': { file: fileURLToPath(new URL('../http/browsable/assets/browsable.js', import.meta.url)) },

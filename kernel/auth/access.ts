@@ -1,4 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
+import type { Accounts } from './accounts.js';
 import type { Request } from 'express';
 import type { Settings } from '../config/settings.js';
 import { HttpError } from '../errors.js';
@@ -35,6 +36,7 @@ export class Access implements Gate {
     private readonly settings: Settings,
     private readonly registry: ModelRegistry,
     private readonly db: Knex,
+    private readonly accounts: Accounts,
   ) {}
 
   get userId(): number | null {
@@ -54,7 +56,7 @@ export class Access implements Gate {
   private loaded(): Promise<PermissionSet> | undefined {
     const user = this.principal.user;
     if (!user || user.is_superuser) return undefined;
-    this.permissions ??= loadPermissions(this.db, user.id, this.settings);
+    this.permissions ??= loadPermissions(this.accounts, user.id, this.settings);
     return this.permissions;
   }
 

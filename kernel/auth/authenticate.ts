@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { Settings } from '../config/settings.js';
 import type { Database } from '../db/database.js';
+import type { Accounts } from './accounts.js';
 import { HttpError } from '../errors.js';
 import { wantsHtml } from '../http/respond.js';
 import type { ModelRegistry } from '../model/registry.js';
@@ -34,20 +35,21 @@ export interface AuthDeps {
   settings: Settings;
   registry: ModelRegistry;
   tokens: TokenCache;
+  accounts: Accounts;
 }
 
 /**
  * The authentication stage of the pipeline: a `Token` header, else a session cookie, else anonymous.
  * Then the rules that hold for every route: LOGIN_REQUIRED, read-only tokens, CSRF, maintenance mode.
  */
-export function authenticate({ db, settings, registry, tokens }: AuthDeps, readsOnly: (path: string) => boolean = () => false) {
+export function authenticate({ db, settings, registry, tokens, accounts }: AuthDeps, readsOnly: (path: string) => boolean = () => false) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const header = req.get('authorization');
     let principal = ANONYMOUS;
-    if (header && /^token(\s|$)/i.test(header.trim())) principal = await tokenPrincipal(header, req, db.knex, settings, tokens);
-    else principal = (await sessionPrincipal(db.knex, settings, req)) ?? ANONYMOUS;
+    if (header && /^token(\s|$)/i.test(header.trim())) principal = await tokenPrincipal(header, req, accounts, settings, tokens);
+    else principal = (await sessionPrincipal(accounts, settings, req)) ?? ANONYMOUS;
     req.principal = principal;
-    req.access = new Access(principal, settings, registry, db.knex);
+    req.access = new Access(principal, settings, registry, db.knex, accounts);
 
     // A POST that only reads (a GraphQL query) is no write, whatever its method.
     const unsafe = !SAFE.has(req.method) && !readsOnly(req.path);

@@ -1,11 +1,10 @@
 import express, { type Router } from 'express';
 import type { Settings } from '../config/settings.js';
-import type { Database } from '../db/database.js';
 import { HttpError } from '../errors.js';
 import { BROWSABLE_FILES } from '../http/browsable/page.js';
 import { escapeHtml as escape, textProblem } from '../http/text.js';
 import { csrfFailure, csrfFailurePage, sentCsrfToken } from './csrf.js';
-import { verifyPassword } from './password.js';
+import type { Accounts } from './accounts.js';
 import { CSRF_COOKIE, cookies, endSession, formCsrfToken, startSession } from './sessions.js';
 
 /**
@@ -33,7 +32,7 @@ ${error ? `<p class="error" role="alert">${escape(error)}</p>` : ''}
 }
 
 /** `/login/` (form and post) and `/logout/` for browsing the API with a session cookie. */
-export function loginRouter(db: Database, settings: Settings): Router {
+export function loginRouter(accounts: Accounts, settings: Settings): Router {
   const router = express.Router({ strict: true, caseSensitive: true });
   router.get('/login/', (req, res) => {
     res.type('html').send(page(safeNext(req.query.next), formCsrfToken(req, res, settings)));
@@ -51,15 +50,12 @@ export function loginRouter(db: Database, settings: Settings): Router {
     const text = (value: unknown) => (typeof value === 'string' && !textProblem(value) ? value : '');
     const username = text(form.username);
     const password = text(form.password);
-    const user = (await db.knex('users_user').select('id', 'password', 'is_active').where('username', username).first()) as
-      | { id: number; password: string; is_active: boolean }
-      | undefined;
-    const valid = await verifyPassword(password, user?.password);
-    if (!user || !valid || !user.is_active) {
+    const user = await accounts.login(username, password);
+    if (!user) {
       res.status(200).type('html').send(page(next, csrf, 'Invalid username/password'));
       return;
     }
-    await startSession(db.knex, settings, user.id, req, res);
+    await startSession(accounts, settings, user.id, req, res);
     res.redirect(302, next);
   });
   // A POST form with the session's token, as NetBox 4's: a link (or an image) on another site cannot log a user out.
@@ -70,7 +66,7 @@ export function loginRouter(db: Database, settings: Settings): Router {
       res.status(403).type('html').send(csrfFailurePage(refused));
       return;
     }
-    await endSession(db.knex, settings, req, res);
+    await endSession(accounts, settings, req, res);
     res.redirect(302, '/login/');
   });
   router.get('/logout/', (_req, res) => {

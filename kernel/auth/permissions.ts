@@ -1,5 +1,5 @@
 import type { Settings } from '../config/settings.js';
-import type { Db } from '../model/types.js';
+import type { Accounts } from './accounts.js';
 import { constraintSets, type ConstraintSet } from './constraints.js';
 
 /** For each `app.model:action`, the constraint sets granted (ORed); null means unrestricted. */
@@ -23,25 +23,13 @@ function parsePermissionName(name: string): [string, string] | undefined {
 }
 
 /** DEFAULT_PERMISSIONS plus every enabled object permission given to the user or to one of their groups. */
-export async function loadPermissions(db: Db, userId: number, settings: Settings): Promise<PermissionSet> {
+export async function loadPermissions(accounts: Accounts, userId: number, settings: Settings): Promise<PermissionSet> {
   const set: PermissionSet = new Map();
   for (const [name, constraints] of Object.entries(settings.DEFAULT_PERMISSIONS)) {
     const parsed = parsePermissionName(name);
     if (parsed) grant(set, parsed[0], parsed[1], constraintSets(constraints));
   }
-  const rows: { object_types: string[]; actions: string[]; constraints: unknown }[] = await db('users_objectpermission as p')
-    .select('p.object_types', 'p.actions', 'p.constraints')
-    .where('p.enabled', true)
-    .where((q) =>
-      q
-        .whereIn('p.id', db('users_objectpermission_users').select('objectpermission_id').where('user_id', userId))
-        .orWhereIn(
-          'p.id',
-          db('users_objectpermission_groups')
-            .select('objectpermission_id')
-            .whereIn('group_id', db('users_user_groups').select('group_id').where('user_id', userId)),
-        ),
-    );
+  const rows = await accounts.grants(userId);
   for (const row of rows) {
     for (const model of row.object_types) for (const action of row.actions) grant(set, model, action, constraintSets(row.constraints));
   }

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { Settings } from '../config/settings.js';
-import type { Db } from '../model/types.js';
-import type { AuthUser, Principal } from './principal.js';
+import type { Accounts } from './accounts.js';
+import type { Principal } from './principal.js';
 
 export const SESSION_COOKIE = 'sessionid';
 export const CSRF_COOKIE = 'csrftoken';
@@ -55,39 +55,27 @@ function cookie(name: string, value: string, maxAge: number, req: Request, httpO
 }
 
 /** Starts a session for `userId`: an HttpOnly session cookie and a CSRF cookie that scripts echo in X-CSRFToken. */
-export async function startSession(db: Db, settings: Settings, userId: number, req: Request, res: Response): Promise<void> {
+export async function startSession(accounts: Accounts, settings: Settings, userId: number, req: Request, res: Response): Promise<void> {
   const key = randomBytes(32).toString('base64url');
   const csrf = randomBytes(32).toString('hex');
   const age = settings.SESSION_COOKIE_AGE;
-  await db('users_session').insert({
-    key_digest: sessionDigest(key, settings),
-    user_id: userId,
-    csrf_token: csrf,
-    expires: db.raw(`now() + make_interval(secs => ?)`, [age]),
-  });
-  await db('users_user').where('id', userId).update({ last_login: db.fn.now() });
+  await accounts.startSession(userId, sessionDigest(key, settings), csrf, age);
   res.append('Set-Cookie', cookie(SESSION_COOKIE, key, age, req, true));
   res.append('Set-Cookie', cookie(CSRF_COOKIE, csrf, age, req, false));
 }
 
-export async function endSession(db: Db, settings: Settings, req: Request, res: Response): Promise<void> {
+export async function endSession(accounts: Accounts, settings: Settings, req: Request, res: Response): Promise<void> {
   const key = cookies(req)[SESSION_COOKIE];
-  if (key) await db('users_session').where('key_digest', sessionDigest(key, settings)).delete();
+  if (key) await accounts.endSession(sessionDigest(key, settings));
   res.append('Set-Cookie', cookie(SESSION_COOKIE, '', 0, req, true));
   res.append('Set-Cookie', cookie(CSRF_COOKIE, '', 0, req, false));
 }
 
-/** The principal of a live session cookie, or undefined. */
-export async function sessionPrincipal(db: Db, settings: Settings, req: Request): Promise<Principal | undefined> {
+/** The principal of a live session cookie of an active user, or undefined. */
+export async function sessionPrincipal(accounts: Accounts, settings: Settings, req: Request): Promise<Principal | undefined> {
   const key = cookies(req)[SESSION_COOKIE];
   if (!key) return undefined;
-  const row = (await db('users_session as s')
-    .join('users_user as u', 'u.id', 's.user_id')
-    .select('s.csrf_token', 'u.id', 'u.username', 'u.is_superuser', 'u.is_staff', 'u.is_active')
-    .where('s.key_digest', sessionDigest(key, settings))
-    .where('s.expires', '>', db.fn.now())
-    .first()) as (AuthUser & { csrf_token: string }) | undefined;
-  if (!row || !row.is_active) return undefined;
-  const { csrf_token, ...user } = row;
-  return { user, via: 'session', writeEnabled: true, csrfToken: csrf_token };
+  const session = await accounts.session(sessionDigest(key, settings));
+  if (!session || !session.user.is_active) return undefined;
+  return { user: session.user, via: 'session', writeEnabled: true, csrfToken: session.csrfToken };
 }

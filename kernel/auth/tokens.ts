@@ -1,58 +1,28 @@
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import type { Settings } from '../config/settings.js';
 import { HttpError } from '../errors.js';
-import type { Db } from '../model/types.js';
 import { clientIp, contains, prefixSet } from './client-ip.js';
-import { keyDigest } from './fields.js';
+import type { Accounts } from './accounts.js';
 import type { Principal } from './principal.js';
-import type { KnownToken, TokenCache } from './token-cache.js';
+import type { TokenCache } from './token-cache.js';
+
+/** SHA-256 of a token key: what lookups compare, so that the key itself is never compared by the database. */
+export function keyDigest(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
 
 const refuse = (detail: string) => new HttpError(403, { detail });
 
 /** How often a token's `last_used` is written, at most. */
 const LAST_USED_INTERVAL_S = 60;
 
-interface TokenRow {
-  id: number;
-  key_digest: string;
-  write_enabled: boolean;
-  allowed_ips: string[] | null;
-  user_id: number;
-  username: string;
-  is_active: boolean;
-  is_superuser: boolean;
-  is_staff: boolean;
-  /** Milliseconds since the epoch, as PostgreSQL's `extract` gives them (text). */
-  expires: string | null;
-  last_used: string | null;
-  now: string;
-}
-
-/** The token of `digest` with its user, and the database's clock as it read them; undefined when there is none. */
-async function readToken(db: Db, digest: string): Promise<{ token: KnownToken; now: number } | undefined> {
-  const row = (await db('users_token as k')
-    .join('users_user as u', 'u.id', 'k.user_id')
-    .select('k.id', 'k.key_digest', 'k.write_enabled', 'k.allowed_ips', 'k.user_id', 'u.username', 'u.is_active', 'u.is_superuser', 'u.is_staff')
-    .select(db.raw('extract(epoch from k.expires) * 1000 as expires, extract(epoch from k.last_used) * 1000 as last_used, extract(epoch from now()) * 1000 as now'))
-    .where('k.key_digest', digest)
-    .first()) as TokenRow | undefined;
-  if (!row) return undefined;
-  const token: KnownToken = {
-    id: row.id, keyDigest: row.key_digest, writeEnabled: row.write_enabled, allowedIps: row.allowed_ips,
-    user: { id: row.user_id, username: row.username, is_active: row.is_active, is_superuser: row.is_superuser, is_staff: row.is_staff },
-    expires: row.expires === null ? null : Number(row.expires),
-    lastUsed: row.last_used === null ? null : Number(row.last_used),
-  };
-  return { token, now: Number(row.now) };
-}
-
 /**
  * Authenticates `Authorization: Token <key>` as NetBox 4.4 does, refusing with its messages (always 403).
  * Nothing is written for a refused token; `last_used` moves at most once a minute, never in maintenance mode. A token
  * this process authenticated a moment ago is judged as it was read then (`TokenCache`).
  */
-export async function tokenPrincipal(header: string, req: Request, db: Db, settings: Settings, cache: TokenCache): Promise<Principal> {
+export async function tokenPrincipal(header: string, req: Request, accounts: Accounts, settings: Settings, cache: TokenCache): Promise<Principal> {
   const parts = header.trim().split(/\s+/);
   if (parts.length === 1) throw refuse('Invalid token header. No credentials provided.');
   if (parts.length > 2) throw refuse('Invalid token header. Token string should not contain spaces.');
@@ -63,7 +33,7 @@ export async function tokenPrincipal(header: string, req: Request, db: Db, setti
   let token = cache.get(digest);
   let now = cache.now();
   if (!token) {
-    const read = await readToken(db, digest);
+    const read = await accounts.token(digest);
     if (read) {
       ({ token, now } = read);
       cache.keep(digest, token, now);
@@ -80,7 +50,7 @@ export async function tokenPrincipal(header: string, req: Request, db: Db, setti
     if (!contains(prefixSet(token.allowedIps), ip)) throw refuse(`Source IP ${ip} is not permitted to authenticate using this token.`);
   }
   if ((token.lastUsed === null || token.lastUsed < now - LAST_USED_INTERVAL_S * 1000) && !settings.MAINTENANCE_MODE) {
-    await db('users_token').where('id', token.id).update({ last_used: db.fn.now() });
+    await accounts.touchToken(token.id);
     token.lastUsed = now;
   }
   return { user: { ...token.user }, via: 'token', writeEnabled: token.writeEnabled };

@@ -13,6 +13,16 @@ export interface EventReceiver {
   recover?(): Promise<void> | void;
 }
 
+/** What writers of events use of the outbox (`Services.events`): a plugin storing events of its own (tracked jobs). */
+export interface EventOutboxPort {
+  /** Whether any receiver wants this change: only then is the event rendered and stored. */
+  wants(model: string, type: EventType): boolean;
+  /** Stores events in the writer's transaction; returns the row's id, to `dispatch` after the commit. */
+  store(db: Db, events: ObjectEvent[]): Promise<number>;
+  /** Hands a committed row's events to the receivers now (a sweep takes it otherwise). */
+  dispatch(id: number): Promise<void>;
+}
+
 export const OUTBOX_TABLE = 'core_eventoutbox';
 /** Rows a sweep takes at once. */
 const SWEEP_BATCH = 100;
@@ -35,7 +45,7 @@ function within<T>(work: Promise<T>, ms: number): Promise<T> {
  * after its commit, or by a sweep (at start, then periodically) when that process died first. Several processes
  * share the table; `SKIP LOCKED` keeps them from taking the same row.
  */
-export class EventOutbox {
+export class EventOutbox implements EventOutboxPort {
   private readonly receivers: EventReceiver[] = [];
   /** An enqueue after a taking failed (the queue was unreachable): the next sweep recovers. */
   private unrecovered = false;

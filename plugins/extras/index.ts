@@ -20,7 +20,7 @@ import { tagFilters } from './tag-filters.js';
 import { abandonedDelivery, deliverWebhook } from './webhooks/deliver.js';
 import { keepDefinitions } from './custom-values.js';
 import { deliveryMetrics } from './webhooks/delivery-metrics.js';
-import { eventRules, receiveEvents, recoverDeliveries, watchEventRules } from './webhooks/receive.js';
+import { eventRules, eventRulesService, receiveEvents, recoverDeliveries, watchEventRules } from './webhooks/receive.js';
 import { EventRule } from './models/event-rule.js';
 import { Webhook } from './models/webhook.js';
 import { WebhookDelivery } from './models/webhook-delivery.js';
@@ -84,6 +84,7 @@ export default definePlugin({
   })),
   listOutputs: { export: exportList },
   demo: { sizes: {}, steps: () => extrasDemoSteps() },
+  provides: [eventRulesService],
   async setup(ctx) {
     // Declared at start, so that /metrics shows the families before the first delivery.
     deliveryMetrics(ctx);

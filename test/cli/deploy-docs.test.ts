@@ -177,7 +177,7 @@ describe('docs/deploy.md and the Dockerfile', () => {
     expect(nginx).toMatch(/proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;/);
 
     // Every stop timeout outlasts the supervisor's own deadline for its workers.
-    const grace = declared('kernel/cli/cluster.ts', /const CLOSE_GRACE_SECONDS = (\d+)/);
+    const grace = declared('cli/cluster.ts', /const CLOSE_GRACE_SECONDS = (\d+)/);
     const deadline = (defaults.SHUTDOWN_TIMEOUT as number) + grace;
     expect(doc).toContain(`\`SHUTDOWN_TIMEOUT\` + ${grace} s`);
     const stops = [

@@ -18,8 +18,9 @@ describe('manage', () => {
     const column = rows.map((row) => row.search(/ {3}\S/) + 3);
     expect(new Set(column).size).toBe(1);
     expect(rows.map((row) => row.trim().split(' ')[0])).toEqual([
-      'runserver', 'worker', 'webhook_receiver', 'migrate', 'showmigrations', 'makemigrations', 'createsuperuser', 'changepassword', 'createtoken', 'generate-demo', 'settings', 'help',
-      'housekeeping',
+      'runserver', 'worker', 'webhook_receiver', 'migrate', 'showmigrations', 'makemigrations', 'generate-demo', 'settings', 'help',
+      // The apps' own commands, after the kernel's.
+      'createsuperuser', 'changepassword', 'createtoken', 'housekeeping',
     ]);
     const unknown = await manage(['frobnicate']);
     expect(unknown.code).toBe(2);

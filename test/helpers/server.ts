@@ -1,12 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { keyDigest } from '../../kernel/auth/fields.js';
-import { hashPassword } from '../../kernel/auth/password.js';
+import { keyDigest } from '../../kernel/auth/tokens.js';
+import { hashPassword } from '../../plugins/users/password.js';
 import type { Settings } from '../../kernel/config/settings.js';
 import type { Row } from '../../kernel/model/types.js';
 import { bootstrap } from '../../kernel/boot.js';
-import { createServer, type PatchbayServer } from '../../kernel/server.js';
+import { createServer, type PatchbayServer, type ServiceOverrides } from '../../kernel/server.js';
+import type { Plugin } from '../../kernel/plugin.js';
 import { builtinPlugins } from '../../plugins/index.js';
 
 export const EXAMPLE_PLUGIN = './examples/plugins/maintenance/index.ts';
@@ -140,10 +141,11 @@ async function insertUser(server: PatchbayServer, username: string, opts: { supe
  * Starts a server on a fresh database with the real Redis, listening on a free port; or, `joining` another, a second
  * server on its database, queue and media directory, with its admin (as a second machine behind a load balancer).
  */
-export async function startServer(options: { plugins?: string[]; settings?: Partial<Settings>; joining?: TestServer } = {}): Promise<TestServer> {
+export async function startServer(options: { plugins?: string[]; settings?: Partial<Settings>; joining?: TestServer; services?: ServiceOverrides; builtins?: Plugin[] } = {}): Promise<TestServer> {
   const joined = options.joining?.server.settings;
   const server = await createServer({
-    builtins: builtinPlugins,
+    builtins: options.builtins ?? builtinPlugins,
+    services: options.services,
     env: { PATCHBAY_CONFIG: '' },
     settings: {
       DATABASE_URL: options.settings?.DATABASE_URL ?? joined?.DATABASE_URL ?? (await migratedDatabase()),

@@ -1,23 +1,22 @@
-import { insertAll, type EventClaim, type ObjectEvent, type PluginContext } from '../../../kernel/index.js';
-import type { InjectionToken } from 'tsyringe';
+import { insertAll, provide, serviceToken, type EventClaim, type ObjectEvent, type PluginContext } from '../../../kernel/index.js';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
 import { EventRules } from './rules.js';
 
-/** The server's event rules, in its DI container. */
-export const EVENT_RULES = Symbol('extras.eventRules') as InjectionToken<EventRules>;
+/** The server's event rules: a service of extras, loaded at setup and kept fresh. */
+export const EVENT_RULES = serviceToken<EventRules>('extras.event_rules');
 export const DELIVER_JOB = 'extras.deliver_webhook';
 /** Rows per insert: well under PostgreSQL's 65,535 bind parameters. */
 const CHUNK = 2000;
 
 /** Loads the event rules and keeps them fresh: after every committed change of a rule, here or in another process. */
 export async function watchEventRules(ctx: PluginContext): Promise<void> {
-  const rules = new EventRules(ctx.db, (msg) => ctx.log.warn(msg));
+  const rules = eventRules(ctx);
   await rules.load();
-  ctx.container.register(EVENT_RULES, { useValue: rules });
   ctx.watch('extras.eventrule', () => rules.load());
 }
 
-export const eventRules = (ctx: PluginContext): EventRules => ctx.container.resolve(EVENT_RULES);
+export const eventRulesService = provide(EVENT_RULES, (ctx) => new EventRules(ctx.db, (msg) => ctx.log.warn(msg)));
+export const eventRules = (ctx: PluginContext): EventRules => ctx.services.get(EVENT_RULES);
 
 /** NetBox's `event` of the context: `created`, `updated`, `deleted` (job events keep their name). */
 const CONTEXT_EVENT: Record<string, string> = { object_created: 'created', object_updated: 'updated', object_deleted: 'deleted' };
