@@ -8,6 +8,7 @@ import type { DependencyContainer } from 'tsyringe';
 import type { Settings } from './config/settings.js';
 import type { EventClaim, EventType, ObjectEvent } from './events/event.js';
 import type { FilterExtension } from './filters/filterset.js';
+import type { QueryFilter } from './filters/builders.js';
 import type { Field } from './model/field.js';
 import type { Model } from './model/model.js';
 import type { Db } from './model/types.js';
@@ -43,7 +44,7 @@ export interface PluginContext<C = Record<string, unknown>> {
   /** Every enabled model, by key (`registry.get('tenancy.tenant')`), and their URLs. */
   registry: ModelRegistry;
   /** Adds query-string filters to models (this plugin's or others'). */
-  filters: { extend(extension: FilterExtension): void };
+  filters: { extend(extension: FilterExtension): void; of(model: Model): ReadonlyMap<string, QueryFilter> };
   queue: QueuePort;
   /**
    * Tracked jobs: `enqueue('<plugin>.<job>', { object, userId, data, scheduleAt, interval })` records a job in

@@ -1,3 +1,4 @@
+import browsable from './browsable/index.js';
 import circuits from './circuits/index.js';
 import core from './core/index.js';
 import dcim from './dcim/index.js';
@@ -8,4 +9,4 @@ import users from './users/index.js';
 import virtualization from './virtualization/index.js';
 
 /** The built-in apps, enabled on every server; each registers after the apps it declares as dependencies. */
-export const builtinPlugins = [users, core, extras, tenancy, dcim, ipam, virtualization, circuits];
+export const builtinPlugins = [users, core, browsable, extras, tenancy, dcim, ipam, virtualization, circuits];

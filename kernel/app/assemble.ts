@@ -1,5 +1,4 @@
 import { parse } from 'node:querystring';
-import { fileURLToPath } from 'node:url';
 import express, { type Express, type Request, type Response, type NextFunction } from 'express';
 import { authenticate, requireLogin } from '../auth/authenticate.js';
 import { contains, prefixSet } from '../auth/client-ip.js';
@@ -14,9 +13,7 @@ import type { DataAccess } from '../plugins/data.js';
 import { mountOpenApi } from '../openapi/route.js';
 import { mountRestApi, type RestApiDeps } from '../rest/api.js';
 import { accessLog } from '../http/access-log.js';
-import { staticAssets } from '../http/assets.js';
-import { BrowsableApi } from '../http/browsable/api.js';
-import { BROWSABLE_FILES } from '../http/browsable/page.js';
+import { BROWSABLE_FILES, pageStyle } from '../http/pages.js';
 import { currentScope, mountScope, requestScope } from '../http/scope.js';
 import { metricsRouter } from '../metrics/endpoint.js';
 import { requestMetrics } from '../metrics/http.js';
@@ -82,11 +79,8 @@ export function buildApp(deps: AppDeps): BuiltApp {
   const { settings } = deps;
   const surface = new MountList();
   surface.mount('/', loginRouter(deps.accounts, settings));
-  // The browsable API's script and style, public as every `/static/` file.
-  surface.mount(BROWSABLE_FILES, staticAssets({
-    'browsable.js': { file: fileURLToPath(new URL('../http/browsable/assets/browsable.js', import.meta.url)) },
-    'browsable.css': { file: fileURLToPath(new URL('../http/browsable/assets/browsable.css', import.meta.url)) },
-  }));
+  // The style of the server's pages, public as every `/static/` file.
+  surface.mount(BROWSABLE_FILES, pageStyle());
   // There is no UI yet: the site's root is the browsable API.
   surface.mount('/', express.Router({ strict: true }).get('/', (_req, res) => res.redirect(302, '/api/')));
   // Uploaded files (MEDIA_ROOT): for logged-in users, or anyone when LOGIN_REQUIRED is false.
@@ -112,8 +106,8 @@ export function buildApp(deps: AppDeps): BuiltApp {
     });
   }
   const app = express();
-  // What `send` renders a browser's page with.
-  app.locals.browsable = new BrowsableApi(deps.registry, deps.filters, deps.plugins.map((p) => p.plugin), deps.log);
+  // What `send` renders a browser's page with, if a plugin renders them.
+  app.locals.pages = surface.renderer;
   app.set('strict routing', true);
   // NetBox's URLs are case-sensitive; so are the checks that compare paths (CSRF, login, maintenance).
   app.set('case sensitive routing', true);

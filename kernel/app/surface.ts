@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import type { Json } from '../model/types.js';
 
 /** Runs around every request the server answers (metrics, access logs, a plugin's own accounting). */
 export interface RequestHook {
@@ -6,6 +7,12 @@ export interface RequestHook {
   request?(req: Request): void | Promise<void>;
   /** Once its response is sent (or the client went away), with the time it took. */
   response?(req: Request, res: Response, ms: number): void;
+}
+
+/** Renders the API's JSON answers as pages when a browser asks for them (the browsable API). */
+export interface PageRenderer {
+  /** Sends `body` (the JSON answer, with its status) as a page; if that fails, sends `fallback()` (the JSON). */
+  respond(req: Request, res: Response, status: number, body: Json, title: string, fallback: () => void): Promise<void>;
 }
 
 export interface MountOptions {
@@ -26,6 +33,8 @@ export interface MountOptions {
 export interface HttpSurface {
   mount(path: string, handler: RequestHandler, options?: MountOptions): void;
   hook(hook: RequestHook): void;
+  /** The renderer of the API's answers for browsers: one per server. */
+  pages(renderer: PageRenderer): void;
 }
 
 export interface Mount {
@@ -38,6 +47,7 @@ export interface Mount {
 export class MountList implements HttpSurface {
   readonly mounts: Mount[] = [];
   readonly hooks: RequestHook[] = [];
+  renderer?: PageRenderer;
 
   mount(path: string, handler: RequestHandler, options: MountOptions = {}): void {
     if (!path.startsWith('/')) throw new Error(`Mount path "${path}" must start with /`);
@@ -46,5 +56,10 @@ export class MountList implements HttpSurface {
 
   hook(hook: RequestHook): void {
     this.hooks.push(hook);
+  }
+
+  pages(renderer: PageRenderer): void {
+    if (this.renderer) throw new Error('Two plugins render the API as pages: enable one');
+    this.renderer = renderer;
   }
 }

@@ -1,7 +1,7 @@
 import express, { type Router } from 'express';
 import type { Settings } from '../config/settings.js';
 import { HttpError } from '../errors.js';
-import { BROWSABLE_FILES } from '../http/browsable/page.js';
+import { BROWSABLE_FILES } from '../http/pages.js';
 import { escapeHtml as escape, textProblem } from '../http/text.js';
 import { csrfFailure, csrfFailurePage, sentCsrfToken } from './csrf.js';
 import type { Accounts } from './accounts.js';

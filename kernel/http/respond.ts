@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { Json } from '../model/types.js';
-import type { BrowsableApi } from './browsable/api.js';
+import type { PageRenderer } from '../app/surface.js';
 import { queryParam } from './request.js';
 
 /** Whether the client asked for the browsable HTML rendering. */
@@ -10,9 +10,9 @@ export function wantsHtml(req: Request): boolean {
   return req.method === 'GET' && req.accepts(['application/json', 'text/html']) === 'text/html' && !!req.get('accept')?.includes('text/html');
 }
 
-/** Sends a JSON body (pretty-printed on request), or to a browser the page the app's BrowsableApi renders of it. */
+/** Sends a JSON body (pretty-printed on request), or to a browser the page of it a plugin renders (the browsable API). */
 export function send(req: Request, res: Response, status: number, body: Json, title = 'Patchbay'): void {
-  const pages = req.app.locals.browsable as BrowsableApi | undefined;
+  const pages = req.app.locals.pages as PageRenderer | undefined;
   if (pages && wantsHtml(req)) {
     // It never fails: a page it cannot render is logged and sent as JSON.
     void pages.respond(req, res, status, body, title, () => sendJson(req, res, status, body));

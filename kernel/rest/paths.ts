@@ -3,7 +3,7 @@ import type { ModelRegistry } from '../model/registry.js';
 import type { Plugin } from '../plugin.js';
 
 /** The model each REST list path serves (`/api/dcim/sites/`), aliases included (`/api/core/object-changes/`). */
-export function modelsByPath(registry: ModelRegistry, plugins: Plugin[]): Map<string, Model> {
+export function modelsByPath(registry: ModelRegistry, plugins: readonly Plugin[]): Map<string, Model> {
   const paths = new Map<string, Model>();
   for (const model of registry.all()) if (model.served) paths.set(registry.apiPath(model), model);
   for (const alias of plugins.flatMap((p) => p.aliases ?? [])) paths.set(alias.path, alias.model);

@@ -44,6 +44,8 @@ function endpointsOf(plugin: Plugin, plugins: Plugin[], registry: ModelRegistry,
 export function rootRouter({ plugins, registry, db, queue, routes }: RootDeps): Router {
   const router = express.Router({ strict: true, caseSensitive: true });
   const builtins = plugins.filter((p) => BUILTIN.test(p.basePath));
+  // A built-in app serving nothing below its base path (the browsable API's pages) has no API root.
+  const served = plugins.filter((p) => !BUILTIN.test(p.basePath) || p.models?.length || p.routes || p.aliases?.length);
   const thirdParty = plugins.filter((p) => !BUILTIN.test(p.basePath));
 
   // Apps that only hold aliases (`/api/core/`) list them like any app.
@@ -59,7 +61,7 @@ export function rootRouter({ plugins, registry, db, queue, routes }: RootDeps): 
 
   router.get('/api/', (req, res) => {
     const base = baseUrl(req);
-    const apps: [string, string][] = builtins.map((p) => [BUILTIN.exec(p.basePath)![1], `${base}${p.basePath}`]);
+    const apps: [string, string][] = builtins.filter((p) => served.includes(p)).map((p) => [BUILTIN.exec(p.basePath)![1], `${base}${p.basePath}`]);
     for (const app of aliasApps.keys()) apps.push([BUILTIN.exec(app)![1], `${base}${app}`]);
     apps.push(['plugins', `${base}/api/plugins/`], ['status', `${base}/api/status/`]);
     send(req, res, 200, sorted(apps), 'API Root');
@@ -81,7 +83,7 @@ export function rootRouter({ plugins, registry, db, queue, routes }: RootDeps): 
     })), 'Installed Plugins');
   });
 
-  for (const plugin of plugins) {
+  for (const plugin of served) {
     router.get(plugin.basePath, (req, res) => {
       send(req, res, 200, endpointsOf(plugin, plugins, registry, routes.get(plugin.name) ?? [], baseUrl(req)), plugin.label ?? plugin.name);
     });

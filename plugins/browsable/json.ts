@@ -1,5 +1,4 @@
-import type { Json } from '../../model/types.js';
-import { escapeHtml as escape } from '../text.js';
+import { escapeHtml as escape, type Json } from 'patchbay';
 
 const LINK = /^https?:\/\/\S+$/;
 

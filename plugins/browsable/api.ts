@@ -1,22 +1,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
-import type { FilterSets } from '../../filters/filterset.js';
-import type { Model } from '../../model/model.js';
-import type { ModelRegistry } from '../../model/registry.js';
-import type { Logger } from '../../log.js';
-import type { Json, JsonObject } from '../../model/types.js';
-import { requestedPath } from '../scope.js';
-import type { Plugin } from '../../plugin.js';
-import { modelsByPath } from '../../rest/paths.js';
-import { API_VERSION } from '../../version.js';
-import { PAGE_POLICY, browsableHtml, type PageView, type WriteMethod } from './page.js';
+import { API_VERSION, PAGE_POLICY, modelsByPath, requestedPath, type Json, type JsonObject, type Logger, type Model, type ModelRegistry, type PageRenderer, type Plugin, type QueryFilter } from 'patchbay';
+import { browsableHtml, type PageView, type WriteMethod } from './page.js';
 
 /** Parameters that shape a list rather than filter it. */
 const LIST_PARAMETERS = new Set(['limit', 'offset', 'ordering', 'brief', 'format', 'fields', 'omit', 'exclude', 'q', 'indent']);
 /** Request headers the page shows without their value. */
 const HIDDEN_HEADERS = new Set(['cookie', 'authorization', 'x-csrftoken']);
-
-/** Only this server's files: no inline script or style can run on a page that shows what users wrote. */
 
 /** A value as a write takes it back: a nested object by its id, a choice by its value. */
 function writable(value: Json): Json {
@@ -60,13 +50,18 @@ interface Endpoint {
  * offers comes from the endpoint's model declaration: its filters, the methods it serves and the user may send,
  * and the writable fields the forms are prefilled with.
  */
-export class BrowsableApi {
+export class BrowsableApi implements PageRenderer {
   /** Model by the path serving it (aliases included). */
   private readonly models: Map<string, Model>;
   /** App labels by base path, for breadcrumbs. */
   private readonly apps = new Map<string, string>();
 
-  constructor(private readonly registry: ModelRegistry, private readonly filters: FilterSets, plugins: Plugin[], private readonly log: Logger) {
+  constructor(
+    private readonly registry: ModelRegistry,
+    private readonly filters: { of(model: Model): ReadonlyMap<string, QueryFilter> },
+    plugins: readonly Plugin[],
+    private readonly log: Logger,
+  ) {
     this.models = modelsByPath(registry, plugins);
     for (const plugin of plugins) this.apps.set(plugin.basePath, plugin.label ?? plugin.name);
   }

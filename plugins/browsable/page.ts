@@ -1,8 +1,8 @@
-import type { Json } from '../../model/types.js';
-import { escapeHtml as escape } from '../text.js';
+import { BROWSABLE_FILES, escapeHtml as escape, type Json } from 'patchbay';
 import { jsonHtml } from './json.js';
 
-export const BROWSABLE_FILES = '/static/browsable/';
+/** Where the page's script is served from (its stylesheet is the server's pages' own). */
+export const SCRIPT_FILES = '/static/browsable-api/';
 
 export type WriteMethod = 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -106,7 +106,6 @@ ${panels}
  * The policy of the server's own pages (the browsable API, the login form, the background tasks): their scripts and
  * styles are this server's files, never inline, so that an injected tag could run nothing.
  */
-export const PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 /**
  * The browsable API page, in the manner of Django REST framework's: breadcrumbs, the request and the response
@@ -120,7 +119,7 @@ export function browsableHtml(view: PageView): string {
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(view.title)} – Patchbay API</title><link rel="icon" href="data:,">
 <meta name="csrf-token" content="${escape(view.csrfToken)}">
-<link rel="stylesheet" href="${BROWSABLE_FILES}browsable.css"><script src="${BROWSABLE_FILES}browsable.js" defer></script></head>
+<link rel="stylesheet" href="${BROWSABLE_FILES}browsable.css"><script src="${SCRIPT_FILES}browsable.js" defer></script></head>
 <body>
 <header class="top"><a class="brand" href="/api/"><span class="logo" aria-hidden="true"></span>Patchbay API</a><div class="account">${account(view)}</div></header>
 <nav class="crumbs" aria-label="Breadcrumb"><ol>${crumbs(view)}</ol></nav>
