@@ -274,6 +274,11 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     void registry;
   }
 
+  /** The models (by key) this field names: their apps must be its plugin's own or among its dependencies. */
+  refersTo(): string[] {
+    return [];
+  }
+
   /** How this field's rows refer to objects of `target`, if they do (for deletes). */
   references(target: Model, registry: ModelRegistry): Reference | undefined {
     void target;

@@ -68,6 +68,7 @@ export async function loadPlugins(builtins: Plugin[], settings: Settings): Promi
     if (!names.has(name)) throw new SettingsError(`PLUGINS_CONFIG.${name}: no enabled plugin is called ${name}`);
   }
   checkActions(plugins);
+  checkReferences(plugins);
   return inDependencyOrder(plugins).map((plugin) => ({ plugin, config: validateConfig(plugin, settings.PLUGINS_CONFIG[plugin.name]) }));
 }
 
@@ -81,6 +82,31 @@ function checkActions(plugins: Plugin[]): void {
       if (!owner) throw new SettingsError(`PLUGINS: ${what}, which no enabled plugin declares`);
       if (owner !== plugin.name && !plugin.dependencies?.includes(owner)) {
         throw new SettingsError(`PLUGINS: ${what}, a model of plugin ${owner}, which it does not list among its dependencies`);
+      }
+    }
+  }
+}
+
+/** Whether `plugin` depends on plugin `other`, directly or through the plugins it depends on. */
+function dependsOn(plugin: Plugin, other: string, byName: Map<string, Plugin>, seen = new Set<string>()): boolean {
+  const deps = plugin.dependencies ?? [];
+  if (deps.includes(other)) return true;
+  seen.add(plugin.name);
+  return deps.some((name) => !seen.has(name) && byName.has(name) && dependsOn(byName.get(name)!, other, byName, seen));
+}
+
+/** A plugin's models refer only to its own models and its dependencies': else start-up stops, naming both. */
+function checkReferences(plugins: Plugin[]): void {
+  const byName = new Map(plugins.map((p) => [p.name, p]));
+  for (const plugin of plugins) {
+    for (const model of plugin.models ?? []) {
+      for (const field of model.fields) {
+        for (const key of field.refersTo()) {
+          const app = key.split('.')[0];
+          if (app === plugin.name || dependsOn(plugin, app, byName)) continue;
+          const which = byName.has(app) ? `plugin ${app}, which is not among its dependencies` : `plugin ${app}, which is not enabled`;
+          throw new SettingsError(`PLUGINS: plugin ${plugin.name}: ${model.key}.${field.name} refers to ${key}, a model of ${which}`);
+        }
       }
     }
   }

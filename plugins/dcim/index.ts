@@ -43,7 +43,7 @@ export default definePlugin({
   label: 'DCIM',
   version: '0.1.0',
   kernel: '^0.1.0',
-  dependencies: ['tenancy'],
+  dependencies: ['users', 'tenancy'],
   basePath: '/api/dcim/',
   models: [
     Region, SiteGroup, Site, Location, Manufacturer,

@@ -48,7 +48,7 @@ export default definePlugin({
   version: '0.1.0',
   kernel: '^0.1.0',
   basePath: '/api/extras/',
-  dependencies: ['tenancy', 'dcim', 'virtualization'],
+  dependencies: ['users', 'tenancy', 'dcim', 'virtualization'],
   models: [
     ObjectChange, Tag, CustomFieldChoiceSet, CustomField, JournalEntry, ImageAttachment,
     ConfigContextProfile, ConfigContext, ConfigTemplate, ExportTemplate, Webhook, EventRule, WebhookDelivery,

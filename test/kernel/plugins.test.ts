@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SettingsError, loadSettings } from '../../kernel/config/load.js';
-import { definePlugin, type Plugin } from '../../kernel/index.js';
+import { defineModel, definePlugin, f, type Plugin } from '../../kernel/index.js';
 import { loadPlugins } from '../../kernel/plugins/loader.js';
 import { createServer } from '../../kernel/server.js';
 import { builtinPlugins } from '../../plugins/index.js';
@@ -75,6 +75,22 @@ describe('plugin loading', () => {
       'PLUGINS: plugin acting adds the action poke to dcim.device, a model of plugin dcim, which it does not list among its dependencies',
     );
     expect((await loadPlugins([...builtinPlugins, acting('dcim.device', ['dcim'])], settings)).map((e) => e.plugin.name)).toContain('acting');
+  });
+
+  it('refuses a model referring to a model of a plugin it does not depend on, in one line naming both', async () => {
+    const settings = loadSettings({ DATABASE_URL: UNUSED_DB }, { PATCHBAY_CONFIG: '' });
+    const referring = (dependencies: string[]) => definePlugin({
+      name: 'referring', version: '1.0.0', kernel: '*', dependencies,
+      models: [defineModel('referring.thing', { path: 'things', fields: { name: f.string({ max: 50 }), site: f.fk('dcim.site', { nullable: true }) } })],
+    });
+    await expect(loadPlugins([...builtinPlugins, referring(['tenancy'])], settings)).rejects.toThrow(
+      'PLUGINS: plugin referring: referring.thing.site refers to dcim.site, a model of plugin dcim, which is not among its dependencies',
+    );
+    await expect(loadPlugins(builtinPlugins.filter((p) => ['users', 'core', 'tenancy'].includes(p.name)).concat(referring([])), settings)).rejects.toThrow(
+      'PLUGINS: plugin referring: referring.thing.site refers to dcim.site, a model of plugin dcim, which is not enabled',
+    );
+    // Through a dependency's dependencies: ipam depends on dcim.
+    expect((await loadPlugins([...builtinPlugins, referring(['ipam'])], settings)).map((e) => e.plugin.name)).toContain('referring');
   });
 
   it('registers and migrates plugins after those they depend on, and refuses a circle', async () => {

@@ -145,7 +145,11 @@ export class CountField extends ComputedField {
  * key or a generic relation), declared by the counted-on side. Never cumulative: NetBox counts these per object.
  */
 export class RelatedCountField extends CountField {
-  constructor(counted: string, via: string) {
+  override refersTo(): string[] {
+    return [this.counted];
+  }
+
+  constructor(private readonly counted: string, via: string) {
     super((registry) => {
       const model = registry.get(counted);
       const field = model.field(via);

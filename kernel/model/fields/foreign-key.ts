@@ -37,6 +37,10 @@ export interface ForeignKeyOptions extends CommonOptions {
 
 /** A reference to one object of another (or the same) model: read nested, written as id or attributes. */
 export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> extends Field<O> {
+  override refersTo(): string[] {
+    return [this.target];
+  }
+
   constructor(readonly target: string, options: O) {
     super(options);
   }

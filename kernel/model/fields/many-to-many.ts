@@ -28,6 +28,10 @@ export interface ManyToManyOptions extends CommonOptions {
 
 /** A set of references to another model, kept in a join table; read as a list of nested objects. */
 export class ManyToManyField extends Field<ManyToManyOptions> {
+  override refersTo(): string[] {
+    return [this.target];
+  }
+
   constructor(readonly target: string, options: ManyToManyOptions) {
     super({ required: false, ...options });
   }

@@ -23,6 +23,10 @@ export interface ReverseOptions extends CommonOptions {
  * nested and loaded for a page at once; written through the other side.
  */
 export class ReverseField extends Field<ReverseOptions> {
+  override refersTo(): string[] {
+    return [this.source];
+  }
+
   constructor(readonly source: string, readonly via: string, options: ReverseOptions) {
     super({ ...options, readOnly: true });
   }
