@@ -1,7 +1,6 @@
-import { definePlugin, type Field } from '../../kernel/index.js';
-import { PlacedCount } from '../ipam/fields/placed-count.js';
-import { pathsRoute } from '../dcim/routes/cabling.js';
-import { PATHS } from '../dcim/routes/operations.js';
+import { definePlugin, type Field } from 'patchbay';
+import { PlacedCount } from '../ipam/api.js';
+import { pathsRoute, PATHS } from '../dcim/api.js';
 import { circuitsDemoSteps } from './demo/steps.js';
 import { CircuitType, VirtualCircuitType } from './models/circuit-kinds.js';
 import { Circuit, CircuitTermination } from './models/circuits.js';

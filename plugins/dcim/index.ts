@@ -1,4 +1,4 @@
-import { definePlugin } from '../../kernel/index.js';
+import { definePlugin } from 'patchbay';
 import { dcimDemoSteps } from './demo/steps.js';
 import { DeviceBay, ModuleBay } from './models/components/bays.js';
 import { Interface } from './models/components/interface.js';

@@ -1,4 +1,4 @@
-import { insertAll, writeBehind, type ChangeRecord, type FilterExtension, type JobRun, type PluginContext, type QueryFilter, type SqlCondition } from '../../kernel/index.js';
+import { insertAll, writeBehind, type ChangeRecord, type FilterExtension, type JobRun, type PluginContext, type QueryFilter, type SqlCondition } from 'patchbay';
 import { ObjectChange } from './models/object-change.js';
 import { WebhookDelivery } from './models/webhook-delivery.js';
 

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { ParamError, checkRegex, lastValue, parseDate, parseDateTime, type FilterExtension, type QueryFilter, type SqlCondition } from '../../kernel/index.js';
+import { ParamError, checkRegex, lastValue, parseDate, parseDateTime, type FilterExtension, type QueryFilter, type SqlCondition } from 'patchbay';
 import { CUSTOM_FIELD_DATA } from './fields/custom-fields.js';
 
 const TEXT = ['n', 'ic', 'nic', 'isw', 'nisw', 'iew', 'niew', 'ie', 'nie', 'empty', 'regex', 'iregex'];

@@ -1,4 +1,4 @@
-import { ParamError, viaQueryFilter, type FilterContribution, type ModelRegistry } from '../../kernel/index.js';
+import { ParamError, viaQueryFilter, type FilterContribution, type ModelRegistry } from 'patchbay';
 import type { Knex } from '@mikro-orm/knex';
 import { customFieldFilters } from './custom-field-filters.js';
 

@@ -1,4 +1,4 @@
-import { appendTo, ValidationError, parseDate, parseDateTime, userRegex, type Db, type Memo, type ModelRegistry, type PluginContext, type WriteScope } from '../../kernel/index.js';
+import { appendTo, ValidationError, parseDate, parseDateTime, userRegex, type Db, type Memo, type ModelRegistry, type PluginContext, type WriteScope } from 'patchbay';
 
 /** A custom field definition as stored. */
 export interface CustomFieldDef {

@@ -1,4 +1,4 @@
-import type { Db, DemoStep } from '../../kernel/index.js';
+import type { Db, DemoStep } from 'patchbay';
 
 async function inserted(db: Db, sql: string, bindings: readonly unknown[] = []): Promise<number> {
   const result = (await db.raw(sql, bindings as never[])) as { rowCount: number | null };

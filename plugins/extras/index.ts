@@ -1,4 +1,4 @@
-import { definePlugin, f, type Field, type Model } from '../../kernel/index.js';
+import { definePlugin, f, type Field, type Model } from 'patchbay';
 import { housekeeping, housekeepingJob, recordChanges, requestFilters } from './changelog.js';
 import { customFieldFilters } from './custom-field-filters.js';
 import { CUSTOM_FIELD_FILTER_TYPES, customFieldDataFilter } from './custom-field-graphql.js';

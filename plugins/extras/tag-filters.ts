@@ -1,4 +1,4 @@
-import { ParamError, and, not, or, parseWholeNumber, type FilterExtension, type FilterNode, type QueryFilter, type SqlCondition } from '../../kernel/index.js';
+import { ParamError, and, not, or, parseWholeNumber, type FilterExtension, type FilterNode, type QueryFilter, type SqlCondition } from 'patchbay';
 import { TAGGED_ITEMS } from './fields/tags.js';
 import { Tag } from './models/tag.js';
 

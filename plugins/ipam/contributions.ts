@@ -1,4 +1,4 @@
-import { f, type Field } from '../../kernel/index.js';
+import { f, type Field } from 'patchbay';
 import { DEVICE_INTERFACES, InterfaceVlanField, TaggedVlansField, VM_INTERFACES, type InterfaceOwner } from './fields/interface-vlans.js';
 import { PreferredIpField, PrimaryIpField } from './fields/primary-ip.js';
 import { PlacedCount } from './fields/placed-count.js';

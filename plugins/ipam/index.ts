@@ -1,4 +1,4 @@
-import { definePlugin } from '../../kernel/index.js';
+import { definePlugin } from 'patchbay';
 import { IPAM_CONTRIBUTIONS } from './contributions.js';
 import { ipamDemoSteps } from './demo/steps.js';
 import { Aggregate } from './models/aggregate.js';

@@ -1,4 +1,4 @@
-import { defineChoices } from '../../kernel/index.js';
+import { defineChoices } from 'patchbay';
 
 export const ContactPriority = defineChoices([
   ['primary', 'Primary'],

@@ -1,7 +1,7 @@
 import {
   ParamError, not, or, parseWholeNumber, relationFilter,
   type Db, type FilterExtension, type FilterNode, type Model, type ModelRegistry, type QueryFilter, type SqlCondition,
-} from '../../kernel/index.js';
+} from 'patchbay';
 import { ContactGroup } from './models/contact-group.js';
 import { ContactRole } from './models/contact-role.js';
 import { Contact } from './models/contact.js';

@@ -1,4 +1,4 @@
-import { definePlugin } from '../../kernel/index.js';
+import { definePlugin } from 'patchbay';
 import { contactFilters, tenantGroupFilters } from './filters.js';
 import { ContactAssignment } from './models/contact-assignment.js';
 import { ContactGroup } from './models/contact-group.js';

@@ -1,4 +1,4 @@
-import { definePlugin, type Field } from '../../kernel/index.js';
+import { definePlugin, type Field } from 'patchbay';
 import { virtualizationDemoSteps } from './demo/steps.js';
 import { DeviceClusterField } from './fields/device-cluster.js';
 import { ClusterGroup, ClusterType } from './models/cluster-kinds.js';

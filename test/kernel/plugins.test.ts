@@ -81,7 +81,7 @@ describe('plugin loading', () => {
     const settings = loadSettings({ DATABASE_URL: UNUSED_DB }, { PATCHBAY_CONFIG: '' });
     const referring = (dependencies: string[]) => definePlugin({
       name: 'referring', version: '1.0.0', kernel: '*', dependencies,
-      models: [defineModel('referring.thing', { path: 'things', fields: { name: f.string({ max: 50 }), site: f.fk('dcim.site', { nullable: true }) } })],
+      models: [defineModel('referring.thing', { path: 'things', fields: { name: f.string({ max: 50 }), site: f.fk('dcim.site', { nullable: true }) }, brief: ['name'] })],
     });
     await expect(loadPlugins([...builtinPlugins, referring(['tenancy'])], settings)).rejects.toThrow(
       'PLUGINS: plugin referring: referring.thing.site refers to dcim.site, a model of plugin dcim, which is not among its dependencies',

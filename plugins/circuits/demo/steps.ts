@@ -1,5 +1,5 @@
-import type { Db, DemoStep, ModelRegistry } from '../../../kernel/index.js';
-import { DEMO_DEVICES, demoCables, demoPaths } from '../../dcim/demo/cabling.js';
+import type { Db, DemoStep, ModelRegistry } from 'patchbay';
+import { DEMO_DEVICES, demoCables, demoPaths } from '../../dcim/api.js';
 
 /** Rows a statement inserted (what a previous run made is skipped). */
 async function inserted(db: Db, sql: string, bindings: readonly unknown[] = []): Promise<number> {

@@ -1,7 +1,7 @@
 import {
   ParamError, ReadOnlyField, not, parseWholeNumber,
   type FieldRenderer, type FilterNode, type JsonObject, type QueryFilter, type RenderContext, type Row, type ValueSchema,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 
 /** How a circuit nests its terminations (NetBox's circuit-side termination serializer). */
 const KEYS = ['id', 'url', 'display_url', 'display', 'termination', 'port_speed', 'upstream_speed', 'xconnect_id', 'description'];

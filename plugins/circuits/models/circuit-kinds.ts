@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f } from 'patchbay';
 
 /** Circuit types and virtual circuit types: a name, a slug and a color. */
 const kind = (key: string, path: string, verboseName: string, count: string) =>

@@ -1,8 +1,8 @@
-import { ValidationError, defineModel, f, loadDisplays, not, parseWholeNumber, type FilterNode, type QueryFilter, type RenderContext, type Row } from '../../../kernel/index.js';
-import { placeFilters } from '../../ipam/rules/scope-place-filters.js';
+import { ValidationError, defineModel, f, loadDisplays, not, parseWholeNumber, type FilterNode, type QueryFilter, type RenderContext, type Row } from 'patchbay';
+import { placeFilters } from '../../ipam/api.js';
 import { CircuitStatus, DistanceUnit, TermSide } from '../choices.js';
 import { TerminationSide } from '../fields/termination-side.js';
-import { cabled } from '../../dcim/cabling/cabled.js';
+import { cabled } from '../../dcim/api.js';
 import { circuitTerminationRole, retraceCircuits } from '../rules/cabling.js';
 
 /** Where a circuit may terminate. */

@@ -1,5 +1,5 @@
-import { defineModel, f, loadDisplays, not, parseWholeNumber, type Db, type FilterNode, type QueryFilter, type RenderContext, type Row } from '../../../kernel/index.js';
-import { negatable, pointingAt } from '../../ipam/rules/assignment-filters.js';
+import { defineModel, f, loadDisplays, not, parseWholeNumber, type Db, type FilterNode, type QueryFilter, type RenderContext, type Row } from 'patchbay';
+import { negatable, pointingAt } from '../../ipam/api.js';
 import { CircuitPriority } from '../choices.js';
 
 /** A set of circuits (and virtual circuits) managed together. */

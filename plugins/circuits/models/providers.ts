@@ -1,5 +1,5 @@
-import { defineModel, f } from '../../../kernel/index.js';
-import { placeFilters } from '../../ipam/rules/scope-place-filters.js';
+import { defineModel, f } from 'patchbay';
+import { placeFilters } from '../../ipam/api.js';
 
 /** Who delivers circuits. */
 export const Provider = defineModel('circuits.provider', {

@@ -1,5 +1,5 @@
-import { ValidationError, defineModel, f, loadDisplays, type RenderContext, type Row } from '../../../kernel/index.js';
-import { VIRTUAL_INTERFACE_TYPES } from '../../dcim/choices/index.js';
+import { ValidationError, defineModel, f, loadDisplays, type RenderContext, type Row } from 'patchbay';
+import { VIRTUAL_INTERFACE_TYPES } from '../../dcim/api.js';
 import { CircuitStatus, VirtualCircuitTerminationRole } from '../choices.js';
 
 /** A virtual connection across a provider network, between two or more interfaces. */

@@ -1,7 +1,5 @@
-import type { Row, WriteSession } from '../../../kernel/index.js';
-import { nodeOf } from '../../dcim/cabling/nodes.js';
-import { retraceIn } from '../../dcim/cabling/paths.js';
-import type { CableRole, PassThrough } from '../../dcim/cabling/roles.js';
+import type { Row, WriteSession } from 'patchbay';
+import { nodeOf, retraceIn, type CableRole, type PassThrough } from '../../dcim/api.js';
 
 const TERMINATION = 'circuits.circuittermination';
 

@@ -1,4 +1,4 @@
-import { not, parseWholeNumber, type Db, type FilterExtension, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { not, parseWholeNumber, type Db, type FilterExtension, type FilterNode, type QueryFilter } from 'patchbay';
 
 /** Rows whose id is among what `select` returns for the parsed values (`__n`: not). */
 function idIn(select: (db: Db, keys: (string | number)[]) => ReturnType<Db>, numeric: boolean): QueryFilter {

@@ -1,4 +1,4 @@
-import { f, type Field, type ModelRegistry } from '../../../kernel/index.js';
+import { f, type Field, type ModelRegistry } from 'patchbay';
 import { ConnectedEndpointsField } from './fields/connected-endpoints.js';
 import { ConnectionStatusField } from './fields/connection-status.js';
 import { LinkPeersField } from './fields/link-peers.js';

@@ -1,7 +1,7 @@
 import {
   ParamError, lastValue, not, parseBoolean, parseWholeNumber,
   type FilterExtension, type FilterNode, type ModelRegistry, type QueryFilter,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 import { cableRole } from './cabled.js';
 
 /** A condition on the cable row `alias`: its id is among what `select` returns. */

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { Db } from '../../../kernel/index.js';
+import type { Db } from 'patchbay';
 import type { PathNode } from './nodes.js';
 
 /**

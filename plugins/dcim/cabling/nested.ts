@@ -1,4 +1,4 @@
-import type { JsonObject, RenderContext } from '../../../kernel/index.js';
+import type { JsonObject, RenderContext } from 'patchbay';
 import { idsByModel, nodeOf, type PathNode } from './nodes.js';
 
 /** The nested (brief) form of every node, one load per model; objects the reader may not view are left out. */

@@ -1,4 +1,4 @@
-import { appendTo } from '../../../kernel/index.js';
+import { appendTo } from 'patchbay';
 /** One object of a cable path, as paths store it: `<model key>:<id>` (`dcim.interface:12`). */
 export type PathNode = string;
 

@@ -1,4 +1,4 @@
-import type { Row } from '../../../kernel/index.js';
+import type { Row } from 'patchbay';
 import type { PassThrough, TraceStep } from './roles.js';
 
 const split: TraceStep = { stop: true, split: true };

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { appendTo, Batcher, drawnIds, storedRow, storedRowsWhere, writeBehind, type Db, type Memo, type ModelRegistry, type Row, type WriteSession } from '../../../kernel/index.js';
+import { appendTo, Batcher, drawnIds, storedRow, storedRowsWhere, writeBehind, type Db, type Memo, type ModelRegistry, type Row, type WriteSession } from 'patchbay';
 import { cableRole, isPathEndpoint } from './cabled.js';
 import { CablingLocks } from './locks.js';
 import { idsByModel, nodeOf, parseNode, type PathNode } from './nodes.js';

@@ -1,4 +1,4 @@
-import type { ModelRegistry, Row } from '../../../kernel/index.js';
+import type { ModelRegistry, Row } from 'patchbay';
 import type { PathNode } from './nodes.js';
 
 /** Rows a trace reads, loaded together with what the other traces of the same round ask for. */

@@ -1,4 +1,4 @@
-import { ValidationError, type ModelRegistry, type ObjectRef, type Row, type ValidateContext } from '../../../kernel/index.js';
+import { ValidationError, type ModelRegistry, type ObjectRef, type Row, type ValidateContext } from 'patchbay';
 import { cableRole } from './cabled.js';
 
 /** Whether a cable may join objects of models `a` and `b` (either naming the other, as NetBox's compatibility table). */

@@ -1,4 +1,4 @@
-import type { Db, RenderContext } from '../../../kernel/index.js';
+import type { Db, RenderContext } from 'patchbay';
 import { nodeOf, parseNode, type PathNode } from './nodes.js';
 
 /** A stored cable path. */

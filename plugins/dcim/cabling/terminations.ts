@@ -1,4 +1,4 @@
-import { appendTo, lockedRow, storedRow, storedRowsWhere, writeBehind, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from '../../../kernel/index.js';
+import { appendTo, lockedRow, storedRow, storedRowsWhere, writeBehind, type Db, type Memo, type ModelRegistry, type ObjectRef, type Row } from 'patchbay';
 
 /** Where cable termination rows are written: the write's transaction, and its memo, which keeps the rows written. */
 export interface CablingScope {

@@ -1,6 +1,6 @@
 import { nodeOf, type PathNode } from './nodes.js';
 import type { CableRole, TraceLoads, TraceState } from './roles.js';
-import type { Row } from '../../../kernel/index.js';
+import type { Row } from 'patchbay';
 
 /** A cable path as stored: hops of nodes (terminations, cables, terminations, …) and what they add up to. */
 export interface TracedPath {

@@ -1,4 +1,4 @@
-import { defineChoices } from '../../../kernel/index.js';
+import { defineChoices } from 'patchbay';
 
 // NetBox 4.4's dcim choice sets: units shared by several models (device, module and rack types, racks).
 

@@ -1,4 +1,4 @@
-import type { Db, DemoStep, ModelRegistry } from '../../../kernel/index.js';
+import type { Db, DemoStep, ModelRegistry } from 'patchbay';
 import { isPathEndpoint } from '../cabling/cabled.js';
 import { retrace } from '../cabling/paths.js';
 

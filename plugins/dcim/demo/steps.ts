@@ -1,4 +1,4 @@
-import type { Db, DemoStep, ModelRegistry } from '../../../kernel/index.js';
+import type { Db, DemoStep, ModelRegistry } from 'patchbay';
 import { cablingSteps } from './cabling.js';
 import { DEVICES_PER_RACK, DEVICE_TYPES, LINE_CARD, MANUFACTURERS, PLATFORMS, REGIONS, ROLES, SITE_GROUPS, typeOfSlot, type DemoType } from './catalog.js';
 

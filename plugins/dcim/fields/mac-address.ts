@@ -1,7 +1,7 @@
 import {
   EQUALITY_LOOKUPS, FilterError, ParamError, ScalarField, TEXT_LOOKUPS, textFilter,
   type Json, type Lookups, type QueryFilter, type ValueSchema,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 
 /** `00-1a-2b-3c-4d-5e`, `001a.2b3c.4d5e` or `001A2B3C4D5E` → `00:1a:2b:3c:4d:5e`; undefined when not a MAC address. */
 export function parseMac(value: unknown): string | undefined {

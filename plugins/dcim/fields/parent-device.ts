@@ -1,4 +1,4 @@
-import { ReadOnlyField, type FieldRenderer, type JsonObject, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, type FieldRenderer, type JsonObject, type RenderContext, type Row, type ValueSchema } from 'patchbay';
 
 /**
  * A child device's `parent_device`: the device whose bay holds it, with that bay (`{id, url, display_url, display,

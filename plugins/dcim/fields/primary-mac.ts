@@ -1,4 +1,4 @@
-import { ReadOnlyField, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from 'patchbay';
 
 /** An interface's `mac_address`: its primary MAC address object's address, read-only, loaded for a page at once. */
 export class PrimaryMacField extends ReadOnlyField {

@@ -1,7 +1,7 @@
 import {
   EQUALITY_LOOKUPS, FilterError, ParamError, ScalarField, TEXT_LOOKUPS, textFilter,
   type Lookups, type QueryFilter, type ValueSchema,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 
 /** `50:00:00:00:00:00:00:01`, `5000000000000001`, `50-00-…`: the stored upper-case colon form, or undefined. */
 function parseWwn(value: unknown): string | undefined {

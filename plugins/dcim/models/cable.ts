@@ -1,7 +1,7 @@
 import {
   StringField, ValidationError, appendTo, defineModel, f, loadDisplays,
   type ExpressionIndex, type ObjectRef, type Row, type SavedItem, type ValidateContext, type WriteSession,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 import { cableEnds, claimsOf, CableEndField } from '../cabling/fields/cable-ends.js';
 import { idsByModel, nodeOf, type PathNode } from '../cabling/nodes.js';
 import { isPathEndpoint } from '../cabling/cabled.js';

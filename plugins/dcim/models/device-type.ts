@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, type Row, type ValidateContext } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, type Row, type ValidateContext } from 'patchbay';
 import { collides, fitsRack, placementsIn, units } from '../rules/rack-space.js';
 import { DeviceAirflow, SubdeviceRole, WeightUnit } from '../choices/index.js';
 import { countRows } from '../rules/count-rows.js';

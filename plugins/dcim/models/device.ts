@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, loadDisplays, type CheckedRow, type ErrorMap, type RenderContext, type Row, type ValidateContext, type WriteScope } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, loadDisplays, type CheckedRow, type ErrorMap, type RenderContext, type Row, type ValidateContext, type WriteScope } from 'patchbay';
 import { DeviceAirflow, DeviceFace, DeviceStatus } from '../choices/index.js';
 import { ParentDeviceField } from '../fields/parent-device.js';
 import { deviceFilters } from '../rules/device-filters.js';

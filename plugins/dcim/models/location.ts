@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, nestedGroup } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, nestedGroup } from 'patchbay';
 import { LocationStatus } from '../choices/index.js';
 
 export const Location = defineModel('dcim.location', {

@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f } from 'patchbay';
 import { MacAddressField } from '../fields/mac-address.js';
 import { macFilters } from '../rules/mac-filters.js';
 

@@ -1,4 +1,4 @@
-import { ValidationError, checkJsonSchema, defineModel, f } from '../../../kernel/index.js';
+import { ValidationError, checkJsonSchema, defineModel, f } from 'patchbay';
 
 export const ModuleTypeProfile = defineModel('dcim.moduletypeprofile', {
   path: 'module-type-profiles',

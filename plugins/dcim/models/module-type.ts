@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, schemaViolation, type Row } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, schemaViolation, type Row } from 'patchbay';
 import { hasTemplates } from '../rules/has-templates.js';
 import { ModuleAirflow, WeightUnit } from '../choices/index.js';
 import { checkWeight } from './rack-base.js';

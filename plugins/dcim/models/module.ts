@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, loadDisplays, type RenderContext, type Row, type SavedItem, type WriteSession } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, loadDisplays, type RenderContext, type Row, type SavedItem, type WriteSession } from 'patchbay';
 import { ModuleStatus } from '../choices/index.js';
 import { instantiateComponents, type Owner } from '../rules/instantiate.js';
 

@@ -1,4 +1,4 @@
-import { ParamError, cmp, defineModel, f, lastValue, or, parseWholeNumber, type Row } from '../../../kernel/index.js';
+import { ParamError, cmp, defineModel, f, lastValue, or, parseWholeNumber, type Row } from 'patchbay';
 
 export const Platform = defineModel('dcim.platform', {
   path: 'platforms',

@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, not, or, parseWholeNumber, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, not, or, parseWholeNumber, type FilterNode, type QueryFilter } from 'patchbay';
 import { cabled } from '../cabling/cabled.js';
 import { PowerFeedPhase, PowerFeedStatus, PowerFeedSupply, PowerFeedType } from '../choices/index.js';
 

@@ -1,4 +1,4 @@
-import { ValidationError, f, type Row, type SaveItem } from '../../../kernel/index.js';
+import { ValidationError, f, type Row, type SaveItem } from 'patchbay';
 import { RackDimensionUnit, RackFormFactor, RackWidth, WeightUnit } from '../choices/index.js';
 
 /** The physical attributes racks and rack types share (NetBox's RackBase), as fresh fields for each model. */

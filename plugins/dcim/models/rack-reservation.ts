@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, loadDisplays, type RenderContext, type Row } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, loadDisplays, type RenderContext, type Row } from 'patchbay';
 import { RackReservationStatus } from '../choices/index.js';
 import { rackUnits } from '../rules/rack-units.js';
 

@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f } from 'patchbay';
 import { Rack } from './rack.js';
 import { checkDimensions, clearOuterUnit, rackDimensions } from './rack-base.js';
 

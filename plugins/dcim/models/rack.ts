@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, type Row, type ValidateContext } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, type Row, type ValidateContext } from 'patchbay';
 import { RackAirflow, RackStatus } from '../choices/index.js';
 import { placementsIn, units } from '../rules/rack-space.js';
 import { RACK_TYPE_ATTRIBUTES, checkDimensions, clearOuterUnit, rackDimensions } from './rack-base.js';

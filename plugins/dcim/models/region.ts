@@ -1,4 +1,4 @@
-import { defineModel, nestedGroup } from '../../../kernel/index.js';
+import { defineModel, nestedGroup } from 'patchbay';
 
 export const Region = defineModel('dcim.region', {
   path: 'regions',

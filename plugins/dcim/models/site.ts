@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f } from 'patchbay';
 import { SiteStatus } from '../choices/index.js';
 
 export const Site = defineModel('dcim.site', {

@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f } from 'patchbay';
 
 const MEMBER = ['id', 'url', 'display_url', 'display', 'name'];
 

@@ -1,4 +1,4 @@
-import { defineModel, f, not, parseWholeNumber } from '../../../kernel/index.js';
+import { defineModel, f, not, parseWholeNumber } from 'patchbay';
 import { VirtualDeviceContextStatus } from '../choices/index.js';
 import { idIn } from '../rules/related-rows.js';
 

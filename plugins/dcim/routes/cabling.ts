@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { HttpError, and, cmp, detailId, detailObject, notFound, type Alongside, type DataAccess, type Json, type Model, type PluginContext, type Row } from '../../../kernel/index.js';
+import { HttpError, and, cmp, detailId, detailObject, notFound, type Alongside, type DataAccess, type Json, type Model, type PluginContext, type Row } from 'patchbay';
 import { idsByModel, nodeOf, parseNode, type PathNode } from '../cabling/nodes.js';
 import { bridgedPathFrom, destinations, pathFrom, pathsThrough, type StoredPath } from '../cabling/stored-paths.js';
 

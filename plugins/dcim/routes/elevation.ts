@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { ValidationError, cmp, detailObject, paginate, type PluginContext, type Row } from '../../../kernel/index.js';
+import { ValidationError, cmp, detailObject, paginate, type PluginContext, type Row } from 'patchbay';
 import { DeviceFace } from '../choices/index.js';
 import { Device } from '../models/device.js';
 import { Rack } from '../models/rack.js';

@@ -1,4 +1,4 @@
-import type { RouteOperation, SchemaObject } from '../../../kernel/index.js';
+import type { RouteOperation, SchemaObject } from 'patchbay';
 
 const object: SchemaObject = { type: 'object', additionalProperties: true };
 const query = (name: string, schema: SchemaObject, description: string) => ({ name, in: 'query' as const, schema, description });

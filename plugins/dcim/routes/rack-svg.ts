@@ -1,4 +1,4 @@
-import { escapeHtml as escape, type Row } from '../../../kernel/index.js';
+import { escapeHtml as escape, type Row } from 'patchbay';
 import { halfUnits, type Mounted } from './rack-units.js';
 
 export interface SvgOptions {

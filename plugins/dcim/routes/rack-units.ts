@@ -1,4 +1,4 @@
-import type { Row } from '../../../kernel/index.js';
+import type { Row } from 'patchbay';
 
 /** A device as it sits in a rack's elevation. */
 export interface Mounted {

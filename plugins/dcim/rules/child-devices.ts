@@ -1,4 +1,4 @@
-import type { Row, WriteSession } from '../../../kernel/index.js';
+import type { Row, WriteSession } from 'patchbay';
 
 /** Devices held in the bays of moved devices follow them to their site, location and rack (each change logged). */
 export async function moveChildren(moved: Row[], session: WriteSession): Promise<void> {

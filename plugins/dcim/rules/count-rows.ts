@@ -1,4 +1,4 @@
-import type { Db, WriteScope } from '../../../kernel/index.js';
+import type { Db, WriteScope } from 'patchbay';
 
 /**
  * How many rows of `table` have `column` = `id` (and match `where`), counted for every item of a write in one

@@ -1,7 +1,7 @@
 import {
   booleanFilter, cmp, lastValue, not, or, parseBoolean, parseWholeNumber, relationFilter, textFilter,
   type QueryFilter,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 import { DeviceType } from '../models/device-type.js';
 import { interfacesWithMacs, macValues } from './interface-filters.js';
 import { hasRows, idIn } from './related-rows.js';

@@ -1,4 +1,4 @@
-import type { QueryFilter } from '../../../kernel/index.js';
+import type { QueryFilter } from 'patchbay';
 import { hasRows } from './related-rows.js';
 
 /** The component templates each `?<name>=true|false` filter of device and module types looks for. */

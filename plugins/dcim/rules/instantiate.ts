@@ -1,4 +1,4 @@
-import type { Model, Row, WriteSession } from '../../../kernel/index.js';
+import type { Model, Row, WriteSession } from 'patchbay';
 
 /** One kind of component: the template it comes from and what it copies. */
 interface Kind {

@@ -1,7 +1,7 @@
 import {
   ParamError, cmp, lastValue, not, parseWholeNumber, relationFilter,
   type Db, type ModelRegistry, type QueryFilter,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 import { VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../choices/index.js';
 import { parseMac } from '../fields/mac-address.js';
 import { VirtualDeviceContext } from '../models/virtual-device-context.js';

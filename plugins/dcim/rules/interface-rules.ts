@@ -1,4 +1,4 @@
-import { ValidationError, type Row } from '../../../kernel/index.js';
+import { ValidationError, type Row } from 'patchbay';
 import { VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES } from '../choices/index.js';
 
 /** The rules interfaces and interface templates share (NetBox's InterfaceValidationMixin). */

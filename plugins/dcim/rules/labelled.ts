@@ -1,4 +1,4 @@
-import type { Row } from '../../../kernel/index.js';
+import type { Row } from 'patchbay';
 
 /** "Gi0/1 (uplink)", or the name alone: how NetBox displays components and their templates. */
 export function labelled(row: Row): string {

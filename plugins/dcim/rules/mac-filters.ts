@@ -1,4 +1,4 @@
-import { cmp, lastValue, not, parseBoolean, parseWholeNumber, type Db, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { cmp, lastValue, not, parseBoolean, parseWholeNumber, type Db, type FilterNode, type QueryFilter } from 'patchbay';
 
 /** MAC addresses assigned to an interface that `where` selects (by the interface's or its device's attributes). */
 function onInterface(where: (qb: ReturnType<Db>) => void): FilterNode {

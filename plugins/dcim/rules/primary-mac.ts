@@ -1,4 +1,4 @@
-import { ValidationError, type Model, type Row, type ValidateContext } from '../../../kernel/index.js';
+import { ValidationError, type Model, type Row, type ValidateContext } from 'patchbay';
 
 /** An interface's (or VM interface's) primary MAC address is one of its own, or one assigned to nothing. */
 export async function checkPrimaryMac(row: Row, model: Model, ctx: ValidateContext): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Row, WriteScope } from '../../../kernel/index.js';
+import type { Row, WriteScope } from 'patchbay';
 
 /** A device mounted in a rack: its lowest unit, height in units, face, and whether it fills the rack's depth. */
 export interface Placement {

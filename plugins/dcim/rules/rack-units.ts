@@ -1,4 +1,4 @@
-import type { Row } from '../../../kernel/index.js';
+import type { Row } from 'patchbay';
 
 /** A rack's whole unit numbers, top to bottom (ascending numbering puts the highest unit on top). */
 export function rackUnits(rack: Row): number[] {

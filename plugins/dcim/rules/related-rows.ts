@@ -1,4 +1,4 @@
-import { lastValue, not, or, parseBoolean, type Db, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { lastValue, not, or, parseBoolean, type Db, type FilterNode, type QueryFilter } from 'patchbay';
 
 /** Objects whose id is among what `ids` selects (a subquery over another table). */
 export function idIn(ids: (db: Db) => ReturnType<Db>): FilterNode {

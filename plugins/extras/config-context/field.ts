@@ -1,4 +1,4 @@
-import { ReadOnlyField, type FieldRenderer, type JsonObject, type RenderContext, type RenderMode, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, type FieldRenderer, type JsonObject, type RenderContext, type RenderMode, type Row, type ValueSchema } from 'patchbay';
 import { mergeContexts } from './merge.js';
 import { contextStatement, type PageContexts } from './query.js';
 

@@ -1,4 +1,4 @@
-import type { Json, JsonObject } from '../../../kernel/index.js';
+import type { Json, JsonObject } from 'patchbay';
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 

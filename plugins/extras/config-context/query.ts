@@ -1,4 +1,4 @@
-import { ForeignKeyField, ManyToManyField, type Db, type JsonObject, type Model, type ModelRegistry } from '../../../kernel/index.js';
+import { ForeignKeyField, ManyToManyField, type Db, type JsonObject, type Model, type ModelRegistry } from 'patchbay';
 import { TAGGED_ITEMS } from '../fields/tags.js';
 
 /** One way a config context is assigned: its many-to-many field, and the path from a device or VM to the value it matches. */

@@ -1,4 +1,4 @@
-import { ForeignKeyField, type WriteContext, type WriteValues } from '../../../kernel/index.js';
+import { ForeignKeyField, type WriteContext, type WriteValues } from 'patchbay';
 
 /** The user who created the object, filled by the server (read-only in the API). */
 export class CreatedByField extends ForeignKeyField {

@@ -2,7 +2,7 @@ import {
   ValidationError, insertAll, writeBehind,
   type CheckEntry, type ErrorMap, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row,
   type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 import { SideTableField } from './side-table.js';
 import { cleanValue, definitionsOf } from '../custom-values.js';
 

@@ -1,4 +1,4 @@
-import { f, type Field } from '../../../kernel/index.js';
+import { f, type Field } from 'patchbay';
 
 /** The `object_types` of export templates and event rules: a non-empty list of served models (`app.model`). */
 export function objectTypesField(): Field {

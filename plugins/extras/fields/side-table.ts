@@ -1,4 +1,4 @@
-import { Field, type Column, type ModelRegistry } from '../../../kernel/index.js';
+import { Field, type Column, type ModelRegistry } from 'patchbay';
 
 /**
  * A field contributed to other plugins' models whose values live in one extras table for all models,

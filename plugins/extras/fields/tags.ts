@@ -1,7 +1,7 @@
 import {
   ValidationError, appendTo, insertAll, isStoredId, relationCondition, whereIdIn, writeBehind,
   type Comparison, type Memo, type ModelRegistry, type Walk, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 import { SideTableField } from './side-table.js';
 
 export const TAGGED_ITEMS = 'extras_taggeditem';

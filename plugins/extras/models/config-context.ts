@@ -1,4 +1,4 @@
-import { ValidationError, checkJsonSchema, defineModel, f, schemaViolation } from '../../../kernel/index.js';
+import { ValidationError, checkJsonSchema, defineModel, f, schemaViolation } from 'patchbay';
 
 /** A JSON Schema the data of its config contexts must satisfy. */
 export const ConfigContextProfile = defineModel('extras.configcontextprofile', {

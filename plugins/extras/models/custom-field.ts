@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, userRegex } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, userRegex } from 'patchbay';
 import { CustomFieldType, FilterLogic } from '../choices.js';
 
 export const CustomFieldChoiceSet = defineModel('extras.customfieldchoiceset', {

@@ -1,5 +1,5 @@
 import { objectTypesField } from '../fields/object-types.js';
-import { EVENT_TYPES, ValidationError, defineModel, f, type Json } from '../../../kernel/index.js';
+import { EVENT_TYPES, ValidationError, defineModel, f, type Json } from 'patchbay';
 import { EventRuleAction } from '../choices.js';
 import { compileConditions, hasConditions } from '../webhooks/conditions.js';
 

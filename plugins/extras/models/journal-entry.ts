@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f } from 'patchbay';
 import { JournalKind } from '../choices.js';
 import { CreatedByField } from '../fields/created-by.js';
 

@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f } from 'patchbay';
 import { ChangeAction } from '../choices.js';
 
 /** One create, update or delete of one object, written in the same transaction as the change. */

@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f } from 'patchbay';
 
 export const Tag = defineModel('extras.tag', {
   path: 'tags',

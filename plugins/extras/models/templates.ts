@@ -1,5 +1,5 @@
 import { objectTypesField } from '../fields/object-types.js';
-import { ValidationError, defineModel, f, type Field, type ValidateContext } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, type Field, type ValidateContext } from 'patchbay';
 import { fileNameProblem, mimeTypeProblem } from '../validation/output-headers.js';
 import { checkWrittenText } from '../validation/written-text.js';
 

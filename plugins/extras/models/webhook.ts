@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f } from 'patchbay';
 import { WebhookHttpMethod } from '../choices.js';
 import { additionalHeadersProblem } from '../validation/webhook-headers.js';
 import { payloadUrlProblem } from '../validation/webhook-url.js';

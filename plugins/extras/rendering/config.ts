@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import {
   ForeignKeyField, HttpError, detailObject, isPlainObject,
   type DataAccess, type JsonObject, type Model, type PluginContext, type Row,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 import { ConfigContextField } from '../config-context/field.js';
 import { sendRendered } from './respond.js';
 import { viewable } from './viewable.js';

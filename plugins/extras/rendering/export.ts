@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { notFound, type DataAccess, type JsonObject, type Model, type PluginContext, type Row } from '../../../kernel/index.js';
+import { notFound, type DataAccess, type JsonObject, type Model, type PluginContext, type Row } from 'patchbay';
 import { templatesByName } from './config.js';
 
 const TEMPLATES = 'extras.exporttemplate';

@@ -1,4 +1,4 @@
-import type { RouteOperation } from '../../../kernel/index.js';
+import type { RouteOperation } from 'patchbay';
 
 /** A render: the context in, the configuration out as JSON or as text. */
 export function renderOperation(summary: string, description: string): RouteOperation {

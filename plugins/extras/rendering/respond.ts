@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { HttpError, send, type JsonObject } from '../../../kernel/index.js';
+import { HttpError, send, type JsonObject } from 'patchbay';
 
 /**
  * A rendered configuration as the client asks for it: `text/plain` (or `?format=txt`) gets the text itself, JSON

@@ -1,4 +1,4 @@
-import type { DataAccess, Model, Row } from '../../../kernel/index.js';
+import type { DataAccess, Model, Row } from 'patchbay';
 
 /**
  * The object `id` of `model` if this reader may view it (their constraints applied), else undefined: to a reader

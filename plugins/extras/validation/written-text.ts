@@ -1,4 +1,4 @@
-import { ValidationError } from '../../../kernel/index.js';
+import { ValidationError } from 'patchbay';
 
 /** A check of one text field: why the value cannot be used, or undefined. */
 export type TextCheck = (value: string) => string | undefined;

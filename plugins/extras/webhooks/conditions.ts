@@ -1,4 +1,4 @@
-import { pythonType, userRegex, type Json, type UserRegex } from '../../../kernel/index.js';
+import { pythonType, userRegex, type Json, type UserRegex } from 'patchbay';
 
 /** Thrown when a stored condition cannot be evaluated against an event's data: the rule is skipped. */
 export class InvalidCondition extends Error {}

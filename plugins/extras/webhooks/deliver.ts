@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { PATCHBAY_VERSION, type JobRun, type JsonObject, type PluginContext, type RunAttempt } from '../../../kernel/index.js';
+import { PATCHBAY_VERSION, type JobRun, type JsonObject, type PluginContext, type RunAttempt } from 'patchbay';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
 import { Webhook } from '../models/webhook.js';
 import { deliveryMetrics } from './delivery-metrics.js';

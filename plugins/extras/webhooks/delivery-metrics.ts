@@ -1,4 +1,4 @@
-import type { CounterMetric, HistogramMetric, PluginContext } from '../../../kernel/index.js';
+import type { CounterMetric, HistogramMetric, PluginContext } from 'patchbay';
 
 interface DeliveryMetrics {
   attempts: CounterMetric<'result'>;

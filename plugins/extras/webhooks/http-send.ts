@@ -5,7 +5,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { guarded } from '../../../kernel/index.js';
+import { guarded } from 'patchbay';
 
 export interface OutgoingRequest {
   method: string;

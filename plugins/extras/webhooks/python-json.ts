@@ -1,4 +1,4 @@
-import type { Json } from '../../../kernel/index.js';
+import type { Json } from 'patchbay';
 
 /** Python's `json.dumps(value)`: `", "` and `": "` separators, non-ASCII escaped as `\uXXXX` (NetBox's default body). */
 export function pythonJson(value: Json | undefined): string {

@@ -1,4 +1,4 @@
-import { insertAll, provide, serviceToken, type EventClaim, type ObjectEvent, type PluginContext } from '../../../kernel/index.js';
+import { insertAll, provide, serviceToken, type EventClaim, type ObjectEvent, type PluginContext } from 'patchbay';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
 import { EventRules } from './rules.js';
 

@@ -1,4 +1,4 @@
-import type { Db, EventType, Json, JsonObject, ObjectEvent } from '../../../kernel/index.js';
+import type { Db, EventType, Json, JsonObject, ObjectEvent } from 'patchbay';
 import { compileConditions, hasConditions, InvalidCondition } from './conditions.js';
 
 /** An enabled webhook rule, its conditions compiled. */

@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import type { Db } from '../../../kernel/index.js';
+import type { Db } from 'patchbay';
 import { toBigInt } from '../fields/network.js';
 
 /** A run of addresses to allocate from, inclusive, and where the existing ones are looked up. */

@@ -1,4 +1,4 @@
-import type { Db } from '../../../kernel/index.js';
+import type { Db } from 'patchbay';
 import { bounds, parseIp, toBigInt, withMask } from '../fields/network.js';
 import { addressOf } from './free-addresses.js';
 

@@ -1,4 +1,4 @@
-import { ReadOnlyField, idArray, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, idArray, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from 'patchbay';
 
 /** An ASN range's `asn_count`: the ASNs between its start and end, for a whole page in one query. */
 export class AsnCount extends ReadOnlyField {

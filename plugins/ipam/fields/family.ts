@@ -1,4 +1,4 @@
-import { ParamError, ReadOnlyField, cmp, or, type FieldRenderer, type QueryFilter, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ParamError, ReadOnlyField, cmp, or, type FieldRenderer, type QueryFilter, type Row, type ValueSchema } from 'patchbay';
 
 const LABELS = { 4: 'IPv4', 6: 'IPv6' } as const;
 

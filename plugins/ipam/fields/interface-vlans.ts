@@ -1,7 +1,7 @@
 import {
   ForeignKeyField, ManyToManyField, loadDisplays, not, or, parseWholeNumber,
   type CheckEntry, type Db, type ErrorMap, type FilterNode, type QueryFilter, type Row, type WriteScope,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 
 /** What an interface belongs to, for the VLAN site rule: a device (dcim) or a virtual machine (virtualization). */
 export interface InterfaceOwner {

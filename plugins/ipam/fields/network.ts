@@ -2,7 +2,7 @@ import ipaddr from 'ipaddr.js';
 import {
   EQUALITY_LOOKUPS, FilterError, ORDER_LOOKUPS, ScalarField, TEXT_LOOKUPS,
   type CommonOptions, type DerivedField, type ExpressionIndex, type Json, type LookupSql, type Lookups, type ValueSchema,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 import { PrefixTreeField } from './prefix-tree.js';
 
 /** An address with its mask length, as written (`10.0.0.5/24`) or as PostgreSQL reads it back (`10.0.0.5`). */

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { ComputedField, idArray, type RenderContext } from '../../../kernel/index.js';
+import { ComputedField, idArray, type RenderContext } from 'patchbay';
 
 /** The counted-on kind of place, and how a site or location reaches it. */
 type Place = 'region' | 'sitegroup' | 'site' | 'location';

@@ -1,4 +1,4 @@
-import { ReadOnlyField, idArray, not, or, parseWholeNumber, type FieldRenderer, type FilterNode, type QueryFilter, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, idArray, not, or, parseWholeNumber, type FieldRenderer, type FilterNode, type QueryFilter, type RenderContext, type Row, type ValueSchema } from 'patchbay';
 
 type Measure = 'children' | 'depth';
 

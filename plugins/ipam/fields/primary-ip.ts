@@ -1,8 +1,8 @@
 import {
   ForeignKeyField, ReadOnlyField, cmp, lastValue, not, or, parseBoolean,
   type CheckEntry, type ErrorMap, type FieldRenderer, type QueryFilter, type RenderContext, type Row, type ValueSchema, type WriteScope,
-} from '../../../kernel/index.js';
-import { chassisInterfaceIds } from '../../dcim/rules/interface-filters.js';
+} from 'patchbay';
+import { chassisInterfaceIds } from '../../dcim/api.js';
 import { withMask } from './network.js';
 
 /** Whose addresses an object may take as its primary ones: a device's (with its chassis), a VDC's or a VM's interfaces. */

@@ -1,4 +1,4 @@
-import { ReadOnlyField, type FieldRenderer, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, type FieldRenderer, type Row, type ValueSchema } from 'patchbay';
 import { toBigInt } from './network.js';
 
 /** An IP range's `size`: how many addresses from start to end, computed as it is read. */

@@ -1,4 +1,4 @@
-import { ParamError, ScalarField, lastValue, type CommonOptions, type FilterNode, type QueryFilter, type ValueSchema } from '../../../kernel/index.js';
+import { ParamError, ScalarField, lastValue, type CommonOptions, type FilterNode, type QueryFilter, type ValueSchema } from 'patchbay';
 
 export const VID_MIN = 1;
 export const VID_MAX = 4094;

@@ -1,4 +1,4 @@
-import { ReadOnlyField, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from 'patchbay';
 import { rangesOf } from './vid-ranges.js';
 
 /** Python's `str()` of a float rounded to 2 places, as NetBox prints utilization (`50.0`, `0.05`). */

@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, type Row } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, type Row } from 'patchbay';
 import { FamilyField } from '../fields/family.js';
 import { NetworkField, withMask } from '../fields/network.js';
 import { networkFilter } from '../rules/network-filters.js';

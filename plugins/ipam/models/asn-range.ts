@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f } from 'patchbay';
 import { AsnCount } from '../fields/asn-count.js';
 
 /** 32-bit AS numbers (RFC 6793); 0 is reserved. */

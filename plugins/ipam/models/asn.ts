@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f } from 'patchbay';
 import { asnSiteFilters } from '../rules/asn-site-filters.js';
 import { ASN_MAX, ASN_MIN } from './asn-range.js';
 

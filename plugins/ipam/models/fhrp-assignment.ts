@@ -1,4 +1,4 @@
-import { defineModel, f, loadDisplays, type RenderContext, type Row } from '../../../kernel/index.js';
+import { defineModel, f, loadDisplays, type RenderContext, type Row } from 'patchbay';
 import { interfaceOwnerFilters } from '../rules/assignment-filters.js';
 
 /** `Gi0/1: VRRPv2: 10 (100)`: the interface, the group and the priority. */

@@ -1,4 +1,4 @@
-import { defineModel, existingIds, f, not, or, parseWholeNumber, type FilterNode, type RenderContext, type Row } from '../../../kernel/index.js';
+import { defineModel, existingIds, f, not, or, parseWholeNumber, type FilterNode, type RenderContext, type Row } from 'patchbay';
 import { FhrpAuthType, FhrpProtocol } from '../choices.js';
 import { withMask } from '../fields/network.js';
 

@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, type CheckedRow, type ErrorMap, type ModelRegistry, type Row, type WriteScope } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, type CheckedRow, type ErrorMap, type ModelRegistry, type Row, type WriteScope } from 'patchbay';
 import { PrimaryIpField } from '../fields/primary-ip.js';
 import { IpAddressRole, IpAddressStatus, NONUNIQUE_ROLES } from '../choices.js';
 import { FamilyField } from '../fields/family.js';

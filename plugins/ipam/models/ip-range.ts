@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, type Row } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, type Row } from 'patchbay';
 import { IpRangeStatus } from '../choices.js';
 import { FamilyField } from '../fields/family.js';
 import { AddressField, parseIp, toBigInt, withMask } from '../fields/network.js';

@@ -1,4 +1,4 @@
-import { defineModel, f, orderedFilter, parseWholeNumber } from '../../../kernel/index.js';
+import { defineModel, f, orderedFilter, parseWholeNumber } from 'patchbay';
 import { PrefixStatus } from '../choices.js';
 import { FamilyField } from '../fields/family.js';
 import { NetworkField, withMask } from '../fields/network.js';

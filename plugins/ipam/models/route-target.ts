@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f } from 'patchbay';
 import { routeTargetFilters } from '../rules/route-target-filters.js';
 
 export const RouteTarget = defineModel('ipam.routetarget', {

@@ -1,4 +1,4 @@
-import { defineModel, f, parseWholeNumber, type QueryFilter, type Row } from '../../../kernel/index.js';
+import { defineModel, f, parseWholeNumber, type QueryFilter, type Row } from 'patchbay';
 import { ServiceProtocol } from '../choices.js';
 import { negatable, pointingAt } from '../rules/assignment-filters.js';
 

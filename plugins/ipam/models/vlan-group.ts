@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f } from 'patchbay';
 import { VidRangesField } from '../fields/vid-ranges.js';
 import { VlanGroupUtilization } from '../fields/vlan-utilization.js';
 import { scopedTo } from '../rules/scope-filters.js';

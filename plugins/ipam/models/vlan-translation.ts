@@ -1,4 +1,4 @@
-import { defineModel, f, loadDisplays, type RenderContext, type Row } from '../../../kernel/index.js';
+import { defineModel, f, loadDisplays, type RenderContext, type Row } from 'patchbay';
 import { VID_MAX, VID_MIN } from '../fields/vid-ranges.js';
 
 export const VlanTranslationPolicy = defineModel('ipam.vlantranslationpolicy', {

@@ -1,4 +1,4 @@
-import { ValidationError, defineModel, f, orderedFilter, parseWholeNumber } from '../../../kernel/index.js';
+import { ValidationError, defineModel, f, orderedFilter, parseWholeNumber } from 'patchbay';
 import { VlanQinQRole, VlanStatus } from '../choices.js';
 import { VID_MAX, VID_MIN, rangesOf, rangesText } from '../fields/vid-ranges.js';
 import { vlanAvailabilityFilters, vlansOfInterface } from '../rules/vlan-availability.js';

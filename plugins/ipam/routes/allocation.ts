@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import {
   HttpError, ItemErrors, ValidationError, detailObject, isPlainObject, pageOf, send,
   type Json, type JsonObject, type Model, type PluginContext, type Row, type WriteSession,
-} from '../../../kernel/index.js';
+} from 'patchbay';
 
 /** The most objects one request lists or takes when no page size bounds it. */
 export const CEILING = 65536;

@@ -1,4 +1,4 @@
-import type { Db, PluginContext, Row } from '../../../kernel/index.js';
+import type { Db, PluginContext, Row } from 'patchbay';
 import { Asn } from '../models/asn.js';
 import { insufficient, type Allocator } from './allocation.js';
 

@@ -1,4 +1,4 @@
-import type { PluginContext, Row } from '../../../kernel/index.js';
+import type { PluginContext, Row } from 'patchbay';
 import { addressOf, freeAddresses, type AddressSpan } from '../allocation/free-addresses.js';
 import { bounds, parseIp, toBigInt, withMask } from '../fields/network.js';
 import { IpAddress } from '../models/ip-address.js';

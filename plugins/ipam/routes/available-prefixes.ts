@@ -1,4 +1,4 @@
-import { ValidationError, type PluginContext, type Row } from '../../../kernel/index.js';
+import { ValidationError, type PluginContext, type Row } from 'patchbay';
 import { blockOf, blockText, firstFit, freePrefixes, type Block } from '../allocation/free-prefixes.js';
 import { Prefix } from '../models/prefix.js';
 import { insufficient, vrfBrief, type Allocator } from './allocation.js';

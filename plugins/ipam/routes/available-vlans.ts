@@ -1,4 +1,4 @@
-import type { Db, PluginContext, Row } from '../../../kernel/index.js';
+import type { Db, PluginContext, Row } from 'patchbay';
 import { rangesOf } from '../fields/vid-ranges.js';
 import { Vlan } from '../models/vlan.js';
 import { insufficient, type Allocator } from './allocation.js';

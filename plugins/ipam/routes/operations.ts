@@ -1,4 +1,4 @@
-import type { RouteOperation, SchemaObject } from '../../../kernel/index.js';
+import type { RouteOperation, SchemaObject } from 'patchbay';
 
 const object: SchemaObject = { type: 'object', additionalProperties: true };
 const page = { name: 'limit', in: 'query' as const, schema: { type: 'integer' as const }, description: 'How many to list.' };

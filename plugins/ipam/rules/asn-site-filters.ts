@@ -1,4 +1,4 @@
-import { existingIds, not, parseWholeNumber, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { existingIds, not, parseWholeNumber, type FilterNode, type QueryFilter } from 'patchbay';
 
 /**
  * ASNs by the sites using them (`?site_id=`, `?site=<slug>`) or those sites' groups (`?site_group_id=`,

@@ -1,7 +1,7 @@
 import {
   cmp, existingIds, lastValue, not, parseBoolean, parseWholeNumber, type Db, type FilterNode, type QueryFilter,
-} from '../../../kernel/index.js';
-import { chassisInterfaceIds } from '../../dcim/rules/interface-filters.js';
+} from 'patchbay';
+import { chassisInterfaceIds } from '../../dcim/api.js';
 
 /** Objects whose generic relation `field` points at an object of `model` among those `ids` selects. */
 export function pointingAt(field: string, model: string, ids: (db: Db) => ReturnType<Db> | number[]): FilterNode {

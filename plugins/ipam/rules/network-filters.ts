@@ -1,4 +1,4 @@
-import { ParamError, cmp, not, or, parseWholeNumber, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { ParamError, cmp, not, or, parseWholeNumber, type FilterNode, type QueryFilter } from 'patchbay';
 import { networkOf, parseIp, type IpNetwork } from '../fields/network.js';
 
 /** A filter value as a network or address, or a 400 naming the parameter's value. */

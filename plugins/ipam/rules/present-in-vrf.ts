@@ -1,4 +1,4 @@
-import { ParamError, lastValue, parseWholeNumber, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { ParamError, lastValue, parseWholeNumber, type FilterNode, type QueryFilter } from 'patchbay';
 
 /**
  * `?present_in_vrf_id=<id>` / `?present_in_vrf=<rd>`: objects of that VRF, or of a VRF exporting a route target the

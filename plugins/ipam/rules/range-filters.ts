@@ -1,4 +1,4 @@
-import { ParamError, not, or, parseWholeNumber, type FilterNode, type QueryFilter, type SqlCondition } from '../../../kernel/index.js';
+import { ParamError, not, or, parseWholeNumber, type FilterNode, type QueryFilter, type SqlCondition } from 'patchbay';
 import { networkOf, parseIp } from '../fields/network.js';
 import { networkFilter } from './network-filters.js';
 

@@ -1,4 +1,4 @@
-import { existingIds, not, parseWholeNumber, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { existingIds, not, parseWholeNumber, type FilterNode, type QueryFilter } from 'patchbay';
 
 /** Route targets a VRF imports or exports (`?importing_vrf_id=`, `?exporting_vrf=<rd>`), through its join table. */
 function byVrf(table: string, key: 'id' | 'rd'): QueryFilter {

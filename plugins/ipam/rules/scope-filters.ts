@@ -1,4 +1,4 @@
-import { ParamError, lastValue, parseWholeNumber, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { ParamError, lastValue, parseWholeNumber, type FilterNode, type QueryFilter } from 'patchbay';
 
 /**
  * `?site=<id>` and its kin on VLAN groups (NetBox's `filter_scope`): groups whose scope is that object of `model`.

@@ -1,4 +1,4 @@
-import { existingIds, not, parseWholeNumber, type Db, type FilterNode, type QueryFilter } from '../../../kernel/index.js';
+import { existingIds, not, parseWholeNumber, type Db, type FilterNode, type QueryFilter } from 'patchbay';
 
 type Place = 'region' | 'site_group' | 'site' | 'location';
 

@@ -1,4 +1,4 @@
-import type { CheckedRow, ErrorMap, Row, WriteScope } from '../../../kernel/index.js';
+import type { CheckedRow, ErrorMap, Row, WriteScope } from 'patchbay';
 import { withMask } from '../fields/network.js';
 
 export interface UniqueInVrf {

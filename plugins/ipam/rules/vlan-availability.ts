@@ -1,4 +1,4 @@
-import { ParamError, lastValue, parseWholeNumber, type Db, type FilterNode, type QueryFilter, type Row } from '../../../kernel/index.js';
+import { ParamError, lastValue, parseWholeNumber, type Db, type FilterNode, type QueryFilter, type Row } from 'patchbay';
 
 /** Where a device, VM or site sits: the scopes whose VLAN groups it may use (each with its ancestors). */
 export interface Place {

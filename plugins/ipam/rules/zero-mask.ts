@@ -1,4 +1,4 @@
-import { ValidationError, type Row } from '../../../kernel/index.js';
+import { ValidationError, type Row } from 'patchbay';
 
 /** NetBox refuses /0 networks and addresses (`Cannot create prefix with /0 mask.`). */
 export function refuseZeroMask(row: Row, column: string, noun: string): void {

@@ -1,4 +1,4 @@
-import { appendTo, defineModel, f, loadDisplays, type RenderContext, type Row } from '../../../kernel/index.js';
+import { appendTo, defineModel, f, loadDisplays, type RenderContext, type Row } from 'patchbay';
 import { ContactPriority } from '../choices.js';
 
 /** "Jane Doe (Primary) -> Acme", as NetBox displays an assignment. */

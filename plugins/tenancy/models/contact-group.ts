@@ -1,4 +1,4 @@
-import { defineModel, existingIds, nestedGroup, not, parseWholeNumber, type FilterNode } from '../../../kernel/index.js';
+import { defineModel, existingIds, nestedGroup, not, parseWholeNumber, type FilterNode } from 'patchbay';
 
 export const ContactGroup = defineModel('tenancy.contactgroup', {
   path: 'contact-groups',

@@ -1,4 +1,4 @@
-import { defineModel, nestedGroup } from '../../../kernel/index.js';
+import { defineModel, nestedGroup } from 'patchbay';
 
 export const TenantGroup = defineModel('tenancy.tenantgroup', {
   path: 'tenant-groups',

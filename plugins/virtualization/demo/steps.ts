@@ -1,4 +1,4 @@
-import type { Db, DemoStep } from '../../../kernel/index.js';
+import type { Db, DemoStep } from 'patchbay';
 
 /** Rows a statement inserted (what a previous run made is skipped). */
 async function inserted(db: Db, sql: string, bindings: readonly unknown[] = []): Promise<number> {

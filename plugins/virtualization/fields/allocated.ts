@@ -1,4 +1,4 @@
-import { ReadOnlyField, idArray, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../kernel/index.js';
+import { ReadOnlyField, idArray, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from 'patchbay';
 
 type Resource = 'vcpus' | 'memory' | 'disk';
 

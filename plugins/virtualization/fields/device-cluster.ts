@@ -1,4 +1,4 @@
-import { ForeignKeyField, type CheckEntry, type ErrorMap, type WriteScope } from '../../../kernel/index.js';
+import { ForeignKeyField, type CheckEntry, type ErrorMap, type WriteScope } from 'patchbay';
 import { placeOf } from '../rules/cluster-place.js';
 
 /** A device's `cluster` (it hosts the cluster's VMs): a cluster at the device's site and location, or at none. */

@@ -1,4 +1,4 @@
-import { defineModel, f } from '../../../kernel/index.js';
+import { defineModel, f } from 'patchbay';
 
 /** Cluster types and groups: a name, a slug and a description, counting their clusters. */
 const kind = (key: string, path: string, verboseName: string, features: string[]) =>

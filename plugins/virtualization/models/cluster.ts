@@ -1,5 +1,5 @@
-import { ValidationError, defineModel, f, type CheckedRow, type ErrorMap, type WriteScope } from '../../../kernel/index.js';
-import { scopePlaceFilters } from '../../ipam/rules/scope-place-filters.js';
+import { ValidationError, defineModel, f, type CheckedRow, type ErrorMap, type WriteScope } from 'patchbay';
+import { scopePlaceFilters } from '../../ipam/api.js';
 import { ClusterStatus } from '../choices.js';
 import { AllocatedField } from '../fields/allocated.js';
 import { placeOf } from '../rules/cluster-place.js';

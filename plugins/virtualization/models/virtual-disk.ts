@@ -1,4 +1,4 @@
-import { defineModel, f, type Row, type WriteSession } from '../../../kernel/index.js';
+import { defineModel, f, type Row, type WriteSession } from 'patchbay';
 
 /** The disk size of the VMs `ids`: the total of their virtual disks, null when they have none (as NetBox keeps it). */
 async function recountDisks(ids: number[], session: WriteSession): Promise<void> {

@@ -1,6 +1,5 @@
-import { ValidationError, defineModel, f, type Row, type ValidateContext } from '../../../kernel/index.js';
-import { caseInsensitive, isSet } from '../../dcim/rules/device-filters.js';
-import { interfacesWithMacs, macValues } from '../../dcim/rules/interface-filters.js';
+import { ValidationError, defineModel, f, type Row, type ValidateContext } from 'patchbay';
+import { caseInsensitive, isSet, interfacesWithMacs, macValues } from '../../dcim/api.js';
 import { VirtualMachineStatus } from '../choices.js';
 import { placeOf } from '../rules/cluster-place.js';
 

@@ -1,8 +1,5 @@
-import { ValidationError, defineModel, f, type Row, type ValidateContext } from '../../../kernel/index.js';
-import { InterfaceMode } from '../../dcim/choices/index.js';
-import { PrimaryMacField } from '../../dcim/fields/primary-mac.js';
-import { interfacesWithMacs, macValues } from '../../dcim/rules/interface-filters.js';
-import { checkPrimaryMac } from '../../dcim/rules/primary-mac.js';
+import { ValidationError, defineModel, f, type Row, type ValidateContext } from 'patchbay';
+import { InterfaceMode, PrimaryMacField, interfacesWithMacs, macValues, checkPrimaryMac } from '../../dcim/api.js';
 
 /** How a VM interface nests inside another (its parent or bridge). */
 const NESTED = ['id', 'url', 'display_url', 'display', 'virtual_machine', 'name'];

@@ -1,4 +1,4 @@
-import type { ModelRegistry, Row } from '../../../kernel/index.js';
+import type { ModelRegistry, Row } from 'patchbay';
 
 /** Where a cluster is, from its scope (NetBox's cached `_site` and `_location`): none for a region or site group. */
 export interface ClusterPlace {

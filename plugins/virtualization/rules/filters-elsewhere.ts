@@ -1,10 +1,8 @@
 import {
   ParamError, lastValue, parseWholeNumber, relationFilter,
   type Db, type FilterExtension, type Model, type ModelRegistry, type QueryFilter, type Row,
-} from '../../../kernel/index.js';
-import { negatable, pointingAt } from '../../ipam/rules/assignment-filters.js';
-import { scopedTo } from '../../ipam/rules/scope-filters.js';
-import { present, usableAt, vlansOfInterface } from '../../ipam/rules/vlan-availability.js';
+} from 'patchbay';
+import { negatable, pointingAt, scopedTo, present, usableAt, vlansOfInterface } from '../../ipam/api.js';
 import { placeOf } from './cluster-place.js';
 
 type Select = (db: Db) => ReturnType<Db>;

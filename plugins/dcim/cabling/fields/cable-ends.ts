@@ -1,7 +1,7 @@
 import {
   Field, ValidationError, appendTo, isPlainObject,
   type ModelRegistry, type Walk, type Column, type FieldRenderer, type JsonObject, type ObjectRef, type RenderContext, type Row, type StoreEntry, type ValueSchema, type WriteContext, type WriteScope, type WriteValues,
-} from '../../../../kernel/index.js';
+} from 'patchbay';
 import { cableRole } from '../cabled.js';
 import { cabledModels } from './link-peers.js';
 import { nestedNodes } from '../nested.js';

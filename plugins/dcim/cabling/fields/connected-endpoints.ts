@@ -1,7 +1,7 @@
 import {
   ReadOnlyField, parseBoolean, lastValue,
   type ModelRegistry, type Walk, type FieldRenderer, type JsonObject, type PropertyDescription, type QueryFilter, type RenderContext, type Row, type ValueSchema,
-} from '../../../../kernel/index.js';
+} from 'patchbay';
 import { nestedNodes } from '../nested.js';
 import { nodeOf, parseNode } from '../nodes.js';
 import { cabledModels } from './link-peers.js';

@@ -1,4 +1,4 @@
-import { ReadOnlyField, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from '../../../../kernel/index.js';
+import { ReadOnlyField, type FieldRenderer, type RenderContext, type Row, type ValueSchema } from 'patchbay';
 import { nodeOf } from '../nodes.js';
 import { pathsFrom } from '../stored-paths.js';
 

@@ -1,4 +1,4 @@
-import { appendTo, ReadOnlyField, type ModelRegistry, type Walk, type FieldRenderer, type JsonObject, type PropertyDescription, type RenderContext, type Row, type ValueSchema } from '../../../../kernel/index.js';
+import { appendTo, ReadOnlyField, type ModelRegistry, type Walk, type FieldRenderer, type JsonObject, type PropertyDescription, type RenderContext, type Row, type ValueSchema } from 'patchbay';
 import { nestedNodes } from '../nested.js';
 import { nodeOf, parseNode, type PathNode } from '../nodes.js';
 import type { CableRole } from '../roles.js';

@@ -1,4 +1,4 @@
-import { BooleanField, type CheckEntry, type ErrorMap } from '../../../../kernel/index.js';
+import { BooleanField, type CheckEntry, type ErrorMap } from 'patchbay';
 
 /** `mark_connected`: connected without a cable in Patchbay, which a cabled object cannot claim. */
 export class MarkConnectedField extends BooleanField {

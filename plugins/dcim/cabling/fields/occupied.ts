@@ -1,6 +1,6 @@
 import {
   ReadOnlyField, lastValue, parseBoolean, plainRenderer, type FieldRenderer, type FilterNode, type QueryFilter, type ValueSchema,
-} from '../../../../kernel/index.js';
+} from 'patchbay';
 
 /** A filter on one SQL condition over the row aliased `a` (true) or its negation (false). */
 function flag(condition: (alias: string) => string): QueryFilter {

@@ -1,4 +1,4 @@
-import { defineChoices } from '../../../../kernel/index.js';
+import { defineChoices } from 'patchbay';
 
 // NetBox 4.4's dcim choice sets: interfaces (and their templates); the radio settings are in wireless.ts.
 

@@ -1,4 +1,4 @@
-import { ValidationError, f, type Row } from '../../../../kernel/index.js';
+import { ValidationError, f, type Row } from 'patchbay';
 import { defineComponent } from './component.js';
 
 export const ModuleBay = defineComponent('dcim.modulebay', {

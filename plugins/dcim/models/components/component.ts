@@ -1,7 +1,7 @@
 import {
   ParamError, ValidationError, defineModel, f, textFilter,
   type Field, type Model, type QueryFilter, type ModelHooks, type ModelValidator, type UniqueConstraint,
-} from '../../../../kernel/index.js';
+} from 'patchbay';
 import { cabled } from '../../cabling/cabled.js';
 import type { CableRole } from '../../cabling/roles.js';
 import { DeviceStatus } from '../../choices/index.js';

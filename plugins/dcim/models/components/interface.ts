@@ -1,4 +1,4 @@
-import { ValidationError, f, type Row, type ValidateContext } from '../../../../kernel/index.js';
+import { ValidationError, f, type Row, type ValidateContext } from 'patchbay';
 import { InterfaceDuplex, InterfaceMode, InterfacePoEMode, InterfacePoEType, InterfaceType, VIRTUAL_INTERFACE_TYPES, WIRELESS_INTERFACE_TYPES, WirelessChannel, WirelessRole } from '../../choices/index.js';
 import { PrimaryMacField } from '../../fields/primary-mac.js';
 import { WwnField } from '../../fields/wwn.js';

@@ -1,4 +1,4 @@
-import { ValidationError, f } from '../../../../kernel/index.js';
+import { ValidationError, f } from 'patchbay';
 import { InventoryItemStatus } from '../../choices/index.js';
 import { defineComponent } from './component.js';
 

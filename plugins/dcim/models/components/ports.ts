@@ -1,4 +1,4 @@
-import { ValidationError, f, type Row, type WriteSession } from '../../../../kernel/index.js';
+import { ValidationError, f, type Row, type WriteSession } from 'patchbay';
 import { nodeOf } from '../../cabling/nodes.js';
 import { frontToRear, rearToFront } from '../../cabling/pass-through.js';
 import { retraceIn } from '../../cabling/paths.js';

@@ -1,4 +1,4 @@
-import { ValidationError, f } from '../../../../kernel/index.js';
+import { ValidationError, f } from 'patchbay';
 import { defineTemplate } from './template.js';
 
 export const ModuleBayTemplate = defineTemplate('dcim.modulebaytemplate', {

@@ -1,4 +1,4 @@
-import { ValidationError, f } from '../../../../kernel/index.js';
+import { ValidationError, f } from 'patchbay';
 import { InterfacePoEMode, InterfacePoEType, InterfaceType, WirelessRole } from '../../choices/index.js';
 import { checkInterface } from '../../rules/interface-rules.js';
 import { defineTemplate, sameOwner } from './template.js';

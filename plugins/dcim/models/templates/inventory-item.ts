@@ -1,4 +1,4 @@
-import { f } from '../../../../kernel/index.js';
+import { f } from 'patchbay';
 import { defineTemplate } from './template.js';
 
 export const InventoryItemTemplate = defineTemplate('dcim.inventoryitemtemplate', {

@@ -1,4 +1,4 @@
-import { ValidationError, f } from '../../../../kernel/index.js';
+import { ValidationError, f } from 'patchbay';
 import { ConsolePortType, PortType, PowerOutletFeedLeg, PowerOutletType, PowerPortType } from '../../choices/index.js';
 import { defineTemplate, sameOwner } from './template.js';
 

@@ -1,7 +1,7 @@
 import {
   ValidationError, defineModel, f,
   type Field, type Model, type ModelValidator, type Row, type UniqueConstraint,
-} from '../../../../kernel/index.js';
+} from 'patchbay';
 import { labelled } from '../../rules/labelled.js';
 
 export interface TemplateSpec {
