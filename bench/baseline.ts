@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import type { Db } from '../kernel/model/types.js';
-import { formatDateTime } from '../kernel/model/fields/time.js';
-import { inBatches } from '../kernel/db/batches.js';
+import type { Db } from '../kernel/base/types.js';
+import { formatDateTime } from '../kernel/base/time.js';
+import { inBatches } from '../kernel/base/batches.js';
 
 interface TenantRow {
   id: number;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Db } from '../kernel/model/types.js';
-import { formatDateTime } from '../kernel/model/fields/time.js';
+import type { Db } from '../kernel/base/types.js';
+import { formatDateTime } from '../kernel/base/time.js';
 import { deviceColumns, links, nodeBrief, nodeSql, pathsFrom } from './dcim-baseline.js';
 
 type Row = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { Db } from '../kernel/model/types.js';
+import type { Db } from '../kernel/base/types.js';
 
 /** A POST (or PATCH) to Patchbay's API that must succeed, answering the created objects. */
 export type Api = <T = { id: number }>(path: string, body: unknown, method?: string) => Promise<T>;

@@ -1,5 +1,5 @@
-import type { Db } from '../kernel/model/types.js';
-import { formatDateTime } from '../kernel/model/fields/time.js';
+import type { Db } from '../kernel/base/types.js';
+import { formatDateTime } from '../kernel/base/time.js';
 import { DeviceAirflow, DeviceFace, DeviceStatus, InterfaceDuplex, InterfaceMode, InterfacePoEMode, InterfacePoEType, InterfaceType, WirelessChannel, WirelessRole } from '../plugins/dcim/choices/index.js';
 import { TermSide } from '../plugins/circuits/choices.js';
 import type { ChoiceSet } from '../kernel/index.js';

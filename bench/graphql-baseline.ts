@@ -1,4 +1,4 @@
-import type { Db } from '../kernel/model/types.js';
+import type { Db } from '../kernel/base/types.js';
 
 /**
  * The GraphQL scenarios of the bench: each query, the hand-written SQL that answers the same JSON in one statement,

@@ -1,5 +1,5 @@
-import type { Db } from '../kernel/model/types.js';
-import { formatDateTime } from '../kernel/model/fields/time.js';
+import type { Db } from '../kernel/base/types.js';
+import { formatDateTime } from '../kernel/base/time.js';
 import { IpAddressRole, IpAddressStatus, PrefixStatus } from '../plugins/ipam/choices.js';
 import type { ChoiceSet } from '../kernel/index.js';
 import { briefList, cableBrief, pathsFrom } from './dcim-baseline.js';

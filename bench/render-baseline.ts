@@ -1,4 +1,4 @@
-import type { Db } from '../kernel/model/types.js';
+import type { Db } from '../kernel/base/types.js';
 import { CONTEXTS, deepmerge, isObject, links, type Data } from './dcim-baseline.js';
 
 type Row = Record<string, unknown>;

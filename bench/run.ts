@@ -18,7 +18,7 @@ import { availableParallelism, cpus, totalmem } from 'node:os';
 import { measureCount, measureInTurns, measureSides, report, requestTo, summary } from './harness.js';
 import { processesBench } from './processes.js';
 import { DEVICE_INTERFACES, VLAN_PREFIXES, deviceInterfacesRest, deviceInterfacesSql, vlanPrefixesRest, vlanPrefixesSql } from './graphql-baseline.js';
-import type { Db } from '../kernel/model/types.js';
+import type { Db } from '../kernel/base/types.js';
 import { knex, type Knex } from '@mikro-orm/knex';
 
 /**

@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import { bootstrap } from '../kernel/boot.js';
-import { freePort, stopSignal } from '../kernel/processes.js';
+import { freePort, stopSignal } from '../kernel/base/processes.js';
 import type { Plugin } from '../kernel/plugin.js';
 import { EmbeddedRedis, startRedis } from '../kernel/queue/embedded-redis.js';
 import { ClusterMetricsSupervisor } from '../kernel/metrics/cluster.js';

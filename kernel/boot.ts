@@ -8,7 +8,7 @@ import { Database } from './db/database.js';
 import { EmbeddedDatabase } from './db/embedded.js';
 import { entityOf, objectTypeEntity } from './db/entities.js';
 import { loadMigrations, type MigrationSource } from './db/migrations.js';
-import { createLogger, type Logger } from './log.js';
+import { createLogger, type Logger } from './base/log.js';
 import { ModelRegistry } from './model/registry.js';
 import type { Plugin } from './plugin.js';
 import { loadPlugins, type EnabledPlugin } from './plugins/loader.js';

@@ -7,10 +7,10 @@ export { definePlugin, CommandError, type PluginCommand, type Plugin, type Plugi
 export type { Alongside, DataAccess, ListQuery } from './plugins/data.js';
 export { detailId, detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, PageRenderer, RequestHook } from './app/surface.js';
-export { guarded } from './http/guard.js';
-export { drawnIds, insertAll, inBatches, type InsertOptions } from './db/batches.js';
+export { guarded } from './base/guard.js';
+export { drawnIds, insertAll, inBatches, type InsertOptions } from './base/batches.js';
 export { writeBehind } from './db/write-behind.js';
-export { idArray, whereIdIn } from './db/typed-arrays.js';
+export { idArray, whereIdIn } from './base/typed-arrays.js';
 export type { MetricsDeclarations, MetricSpec, CounterMetric, HistogramMetric, GaugeMetric, Labels } from './metrics/registry.js';
 export type { GraphqlContribution, GraphqlFieldContribution } from './graphql/contribution.js';
 export type { FilterContribution } from './graphql/filters.js';
@@ -27,7 +27,7 @@ export type { ModelRegistry } from './model/registry.js';
 export { loadDisplays } from './model/display.js';
 export type { FieldSelection } from './model/render.js';
 export { Batcher } from './model/batch.js';
-export { appendTo } from './collections.js';
+export { appendTo } from './base/collections.js';
 
 // Defining a field kind.
 export {
@@ -46,7 +46,7 @@ export type { Walk, RowRefs, Relate } from './model/walk.js';
 export { relationCondition, type RelationLink } from './model/fields/relation.js';
 export type { Comparison } from './filters/compile.js';
 export { SCALAR_LOOKUPS, EQUALITY_LOOKUPS, ORDER_LOOKUPS, TEXT_LOOKUPS, escapeLike, type LookupSql, type Lookups } from './filters/lookups.js';
-export { parseDate, parseDateTime } from './model/fields/time.js';
+export { parseDate, parseDateTime } from './base/time.js';
 export { userRegex, type UserRegex } from './model/regex.js';
 export { checkJsonSchema, schemaViolation } from './model/json-schema.js';
 
@@ -60,24 +60,24 @@ export {
   textFilter, orderedFilter, booleanFilter, relationFilter, existingIds, anyOf, lastValue, checkRegex,
   type QueryFilter, type FilterContext,
 } from './filters/builders.js';
-export type { FilterExtension } from './filters/filterset.js';
+export type { FilterExtension } from './model/filter-sets.js';
 export { ParamError, FilterError } from './filters/errors.js';
 export { parseBoolean, parseWholeNumber, parseNumber } from './filters/values.js';
 
 // Writes, changes and events.
 export type { WriteSession, WriteOptions, Target } from './write/session.js';
-export { lockedRow, storedRow, storedRowsWhere } from './write/stored.js';
+export { lockedRow, storedRow, storedRowsWhere } from './model/stored.js';
 export type { WriteContext, WriteScope, Actor, WriteMode } from './write/context.js';
 export type { ChangeRecord } from './write/changes.js';
 export type { Action } from './write/gate.js';
 export { EVENT_TYPES, OBJECT_EVENT_TYPES, JOB_EVENT_TYPES, isoTimestamp, type ObjectEvent, type EventType, type ObjectEventType, type EventClaim } from './events/event.js';
 
 // Values, errors and HTTP helpers.
-export { ValidationError, ItemErrors, type Memo, type Row, type Json, type JsonObject, type ErrorMap, type Db, type RenderContext, type RenderMode, type FieldRenderer } from './model/types.js';
-export { HttpError, notFound } from './errors.js';
-export { escapeHtml, checkTexts } from './http/text.js';
+export { ValidationError, ItemErrors, type Memo, type Row, type Json, type JsonObject, type ErrorMap, type Db, type RenderContext, type RenderMode, type FieldRenderer } from './base/types.js';
+export { HttpError, notFound } from './base/errors.js';
+export { escapeHtml, checkTexts } from './base/text.js';
 export { send } from './http/respond.js';
-export { isPlainObject, isStoredId, pythonType } from './model/values.js';
+export { isPlainObject, isStoredId, pythonType } from './base/values.js';
 export { paginate, pageOf } from './rest/pagination.js';
 export { Services, serviceToken, type ServiceToken, type Clock } from './services.js';
 export { provide, type Provision, type ServiceResolver, type ServiceFactory } from './plugins/services.js';
@@ -85,7 +85,7 @@ export type { JobRun, LogLevel, EnqueueOptions, QueuePort, RunAttempt } from './
 export { JobFailed, type TrackOptions, type TrackedJobs } from './queue/tracked.js';
 export { TASK_STATUSES, abandonedMessage, type Task, type TaskStatus, type WorkerState } from './queue/port.js';
 export type { EventOutboxPort } from './events/outbox.js';
-export type { Logger } from './log.js';
+export type { Logger } from './base/log.js';
 export type { Settings } from './config/settings.js';
 
 // Authentication: the accounts service an app provides, the checks pages and routes share.
@@ -99,7 +99,7 @@ export { csrfFailure, csrfFailurePage, sentCsrfToken } from './auth/csrf.js';
 export { BROWSABLE_FILES, PAGE_POLICY } from './http/pages.js';
 export { staticAssets } from './http/assets.js';
 export { requestedPath } from './http/scope.js';
-export { modelsByPath } from './rest/paths.js';
+export { modelsByPath } from './model/paths.js';
 export { baseUrl } from './http/request.js';
-export { formatDateTime } from './model/fields/time.js';
-export { API_VERSION, PATCHBAY_VERSION } from './version.js';
+export { formatDateTime } from './base/time.js';
+export { API_VERSION, PATCHBAY_VERSION } from './base/version.js';

@@ -2,7 +2,7 @@ import type { InjectionToken } from 'tsyringe';
 import type { Knex } from '@mikro-orm/knex';
 import type { Settings } from './config/settings.js';
 import type { Accounts } from './auth/accounts.js';
-import type { Logger } from './log.js';
+import type { Logger } from './base/log.js';
 import type { MetricsDeclarations } from './metrics/registry.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { TrackedJobs } from './queue/tracked.js';

@@ -1,5 +1,5 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { appendTo } from '../collections.js';
+import { appendTo } from '../base/collections.js';
 
 /**
  * The mounts as one middleware that goes straight to those whose path prefixes the request's, in mount order, each

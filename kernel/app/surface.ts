@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { Json } from '../model/types.js';
+import type { Json } from '../base/types.js';
 
 /** Runs around every request the server answers (metrics, access logs, a plugin's own accounting). */
 export interface RequestHook {

@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Settings } from '../config/settings.js';
 import type { Database } from '../db/database.js';
 import type { Accounts } from './accounts.js';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../base/errors.js';
 import { wantsHtml } from '../http/respond.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { Access, forbidden, notAuthenticated } from './access.js';

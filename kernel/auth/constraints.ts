@@ -5,7 +5,7 @@ import { and, cmp, or, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { userRegex } from '../model/regex.js';
-import type { Db } from '../model/types.js';
+import type { Db } from '../base/types.js';
 
 /** One constraint object: Django-style lookups ANDed, e.g. `{"group__slug": "eu", "name__istartswith": "a"}`. */
 export type ConstraintSet = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { escapeHtml as escape } from '../http/text.js';
+import { escapeHtml as escape } from '../base/text.js';
 import { sameToken } from './sessions.js';
 
 /**

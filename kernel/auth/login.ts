@@ -1,8 +1,8 @@
 import express, { type Router } from 'express';
 import type { Settings } from '../config/settings.js';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../base/errors.js';
 import { BROWSABLE_FILES } from '../http/pages.js';
-import { escapeHtml as escape, textProblem } from '../http/text.js';
+import { escapeHtml as escape, textProblem } from '../base/text.js';
 import { csrfFailure, csrfFailurePage, sentCsrfToken } from './csrf.js';
 import type { Accounts } from './accounts.js';
 import { CSRF_COOKIE, cookies, endSession, formCsrfToken, startSession } from './sessions.js';

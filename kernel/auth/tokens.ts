@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Request } from 'express';
 import type { Settings } from '../config/settings.js';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../base/errors.js';
 import { clientIp, contains, prefixSet } from './client-ip.js';
 import type { Accounts } from './accounts.js';
 import type { Principal } from './principal.js';

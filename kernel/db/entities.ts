@@ -1,6 +1,6 @@
 import { EntitySchema, type EntitySchemaMetadata } from '@mikro-orm/core';
 import type { Column, ExpressionIndex } from '../model/field.js';
-import { searchTerms } from '../filters/search.js';
+import { searchTerms } from '../model/search.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 

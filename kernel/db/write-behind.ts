@@ -1,4 +1,4 @@
-import type { Db } from '../model/types.js';
+import type { Db } from '../base/types.js';
 
 /** A transaction's statements written behind: the promises of their outcomes, and the first that failed. */
 interface Behind {

@@ -1,4 +1,4 @@
-import type { Db, JsonObject } from '../model/types.js';
+import type { Db, JsonObject } from '../base/types.js';
 
 /** NetBox's event types of object changes (`job_*` events come from jobs). */
 export const OBJECT_EVENT_TYPES = ['object_created', 'object_updated', 'object_deleted'] as const;

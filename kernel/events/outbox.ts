@@ -1,6 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
-import type { Logger } from '../log.js';
-import type { Db } from '../model/types.js';
+import type { Logger } from '../base/log.js';
+import type { Db } from '../base/types.js';
 import type { EventClaim, EventType, ObjectEvent } from './event.js';
 
 /** Who takes committed events from the outbox: a plugin's `events` hook, bound to its context. */

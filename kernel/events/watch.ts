@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Logger } from '../log.js';
-import type { Db } from '../model/types.js';
-import { appendTo } from '../collections.js';
+import type { Logger } from '../base/log.js';
+import type { Db } from '../base/types.js';
+import { appendTo } from '../base/collections.js';
 
 const CHANNEL = 'patchbay_models';
 

@@ -2,7 +2,7 @@ import type { ValueSchema } from '../model/description.js';
 import type { Knex } from '@mikro-orm/knex';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import type { Db } from '../model/types.js';
+import type { Db } from '../base/types.js';
 import { FilterError, ParamError } from './errors.js';
 import { cmp, not, or, type FilterNode, type Lookup } from './tree.js';
 import { parseBoolean, parseWholeNumber } from './values.js';

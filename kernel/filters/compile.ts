@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import type { Db } from '../model/types.js';
+import type { Db } from '../base/types.js';
 import { FilterError } from './errors.js';
 import { matchesAll, type FilterNode, type Lookup } from './tree.js';
 

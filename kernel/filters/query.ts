@@ -1,6 +1,6 @@
-import { ValidationError, type ErrorMap } from '../model/types.js';
+import { ValidationError, type ErrorMap } from '../base/types.js';
 import type { Model } from '../model/model.js';
-import type { FilterContext, FilterSets } from './filterset.js';
+import type { FilterContext, FilterSets } from '../model/filter-sets.js';
 import { and, type FilterNode } from './tree.js';
 import { ParamError } from './errors.js';
 

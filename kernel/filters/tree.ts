@@ -1,6 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Model } from '../model/model.js';
-import type { Db } from '../model/types.js';
+import type { Db } from '../base/types.js';
 
 /**
  * A comparison's name: the kernel's `exact`, `in`, `isnull`, `icontains`, `gte`... or one a field kind adds.

@@ -1,5 +1,5 @@
-import { parseDate, parseDateTime } from '../model/fields/time.js';
-import { INT_MAX } from '../model/values.js';
+import { parseDate, parseDateTime } from '../base/time.js';
+import { INT_MAX } from '../base/values.js';
 import { ParamError } from './errors.js';
 
 /** Query-string values parsed with django-filter's messages; each throws a ParamError (a 400 naming the parameter). */

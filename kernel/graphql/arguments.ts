@@ -1,5 +1,5 @@
 import { visit, type DocumentNode } from 'graphql';
-import { badText, textProblem } from '../http/text.js';
+import { badText, textProblem } from '../base/text.js';
 
 /**
  * How deep argument values (filters' AND / OR / NOT and relations) and variables may nest: far beyond what a filter

@@ -3,7 +3,7 @@ import { cmp, type FilterNode } from '../filters/tree.js';
 import type { Field } from '../model/field.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import { Memo, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row } from '../model/types.js';
+import { Memo, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row } from '../base/types.js';
 import type { Relate, Walk } from '../model/walk.js';
 import type { FilterReader } from './filters.js';
 import type { Reader, RowQuery } from '../read/reader.js';

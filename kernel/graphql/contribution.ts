@@ -1,5 +1,5 @@
 import type { Model } from '../model/model.js';
-import type { Row } from '../model/types.js';
+import type { Row } from '../base/types.js';
 import type { DataAccess } from '../plugins/data.js';
 import type { FilterContribution } from './filters.js';
 

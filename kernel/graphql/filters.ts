@@ -4,7 +4,7 @@ import type { SchemaComposer } from 'graphql-compose';
 import { checkRegex, type FilterContext } from '../filters/builders.js';
 import { applyFilter } from '../filters/compile.js';
 import { FilterError, ParamError } from '../filters/errors.js';
-import type { FilterSets } from '../filters/filterset.js';
+import type { FilterSets } from '../model/filter-sets.js';
 import { and, cmp, not, or, type FilterNode } from '../filters/tree.js';
 import type { PropertyDescription } from '../model/description.js';
 import type { Field } from '../model/field.js';

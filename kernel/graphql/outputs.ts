@@ -1,5 +1,5 @@
 import type { PropertyDescription, ValueSchema } from '../model/description.js';
-import type { Json } from '../model/types.js';
+import type { Json } from '../base/types.js';
 
 /** A key's GraphQL output type and how the value REST renders becomes the value GraphQL answers. */
 export interface Output {

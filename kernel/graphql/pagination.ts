@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import type { Settings } from '../config/settings.js';
 import { maxPageSize } from '../config/load.js';
-import { INT_MAX } from '../model/values.js';
+import { INT_MAX } from '../base/values.js';
 import type { ListQuery } from './batch.js';
 
 /** A list's `pagination` argument (`OffsetPaginationInput`). */

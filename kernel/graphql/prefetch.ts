@@ -4,7 +4,7 @@ import {
 } from 'graphql';
 import type { Batch, Loaded } from './batch.js';
 import type { GraphContext } from './context.js';
-import { appendTo } from '../collections.js';
+import { appendTo } from '../base/collections.js';
 
 /**
  * What a field of a model's type loads for a whole batch, ahead of GraphQL's resolution: the related objects (and

@@ -2,7 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { GraphQLError, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { SchemaComposer } from 'graphql-compose';
 import type { Settings } from '../config/settings.js';
-import type { FilterSets } from '../filters/filterset.js';
+import type { FilterSets } from '../model/filter-sets.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { offeredLists } from '../model/offered-lists.js';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { RequestHook } from '../app/surface.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { requestedPath } from './scope.js';
 
 /**

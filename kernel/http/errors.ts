@@ -1,8 +1,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { isStalePlan } from '../db/prepared.js';
-import { HttpError } from '../errors.js';
-import type { Logger } from '../log.js';
-import { ItemErrors, ValidationError } from '../model/types.js';
+import { HttpError } from '../base/errors.js';
+import type { Logger } from '../base/log.js';
+import { ItemErrors, ValidationError } from '../base/types.js';
 import { send } from './respond.js';
 import { requestedPath } from './scope.js';
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import type { Settings } from '../config/settings.js';
-import { HttpError } from '../errors.js';
-import { API_VERSION } from '../version.js';
-import { guarded } from './guard.js';
+import { HttpError } from '../base/errors.js';
+import { API_VERSION } from '../base/version.js';
+import { guarded } from '../base/guard.js';
 import { JsonShape, type JsonLimits } from './json-shape.js';
-import { checkTexts } from './text.js';
+import { checkTexts } from '../base/text.js';
 
 /** Every response carries its request's id and the API level. */
 export function requestHeaders(req: Request, res: Response, next: NextFunction): void {

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { Json } from '../model/types.js';
+import type { Json } from '../base/types.js';
 import type { PageRenderer } from '../app/surface.js';
 import { queryParam } from './request.js';
 

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { Registry } from 'prom-client';
 import type { Settings } from '../config/settings.js';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../base/errors.js';
 import type { Metrics } from './registry.js';
 import type { ProcessesMetrics } from './cluster.js';
 

@@ -1,6 +1,6 @@
 import type { QueuePort } from '../queue/port.js';
 import type { Metrics } from './registry.js';
-import { withinWait } from '../queue/wait.js';
+import { withinWait } from '../base/wait.js';
 
 /**
  * The background queue's depth by state and its workers, read from the queue when scraped (every process sees the

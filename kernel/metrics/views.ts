@@ -1,6 +1,6 @@
 import type { ModelRegistry } from '../model/registry.js';
 import type { Plugin } from '../plugin.js';
-import { modelsByPath } from '../rest/paths.js';
+import { modelsByPath } from '../model/paths.js';
 
 /** django-prometheus's label for a request no URL pattern matched. */
 export const UNNAMED_VIEW = '<unnamed view>';

@@ -1,4 +1,4 @@
-import type { Json } from './types.js';
+import type { Json } from '../base/types.js';
 
 /** The type of a value on the wire, in JSON Schema's terms, with the facts OPTIONS, OpenAPI and GraphQL need. */
 export interface ValueSchema {

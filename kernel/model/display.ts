@@ -1,6 +1,6 @@
 import type { Model } from './model.js';
-import type { RenderContext, Row } from './types.js';
-import { whereIdIn } from '../db/typed-arrays.js';
+import type { RenderContext, Row } from '../base/types.js';
+import { whereIdIn } from '../base/typed-arrays.js';
 
 /** `display` strings of objects of `model` by id, in one query (for display rules that name related objects). */
 export async function loadDisplays(model: Model, ids: number[], ctx: RenderContext): Promise<Map<number, string>> {

@@ -5,11 +5,11 @@ import { FilterError } from '../filters/errors.js';
 import { FLAG_LOOKUPS, PATTERN_LOOKUPS, type Lookups } from '../filters/lookups.js';
 import type { WriteContext, WriteScope } from '../write/context.js';
 import type { PropertyDescription, ValueSchema } from './description.js';
-import { formatDateTime } from './fields/time.js';
+import { formatDateTime } from '../base/time.js';
 import type { Model } from './model.js';
 import type { OrderStep } from './ordering.js';
 import type { ModelRegistry } from './registry.js';
-import type { Db, ErrorMap, FieldRenderer, Json, RenderContext, RenderMode, Row } from './types.js';
+import type { Db, ErrorMap, FieldRenderer, Json, RenderContext, RenderMode, Row } from '../base/types.js';
 import type { Relate, Walk } from './walk.js';
 
 /** A field's SQL in the select of a nested read, with the values of its `?` placeholders. */

@@ -2,7 +2,7 @@ import type { WriteContext, WriteScope } from '../write/context.js';
 import type { WriteSession } from '../write/session.js';
 import type { QueryFilter } from '../filters/builders.js';
 import type { Field } from './field.js';
-import type { ErrorMap, RenderContext, Row } from './types.js';
+import type { ErrorMap, RenderContext, Row } from '../base/types.js';
 
 /** Several fields whose values together are unique, optionally only where `when` holds. */
 export interface UniqueConstraint {

@@ -1,5 +1,5 @@
 import type { Model } from './model.js';
-import type { Db } from './types.js';
+import type { Db } from '../base/types.js';
 
 /**
  * Stable numeric ids of models (`core_objecttype`), as Django's content types: generic relations

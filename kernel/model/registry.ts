@@ -4,10 +4,10 @@ import { ObjectTypes } from './object-types.js';
 import { offeredLists, type OfferedList } from './offered-lists.js';
 import { applyOrdering } from './ordering.js';
 import { columnsRead, readKeys, renderRows } from './render.js';
-import type { JsonObject, RenderContext, RenderMode, Row } from './types.js';
-import { appendTo } from '../collections.js';
-import { storedRow } from '../write/stored.js';
-import { whereIdIn } from '../db/typed-arrays.js';
+import type { JsonObject, RenderContext, RenderMode, Row } from '../base/types.js';
+import { appendTo } from '../base/collections.js';
+import { storedRow } from './stored.js';
+import { whereIdIn } from '../base/typed-arrays.js';
 
 /** A field of another model that refers to a model: what deleting its objects must look at. */
 export type Dependent = { model: Model; field: Field; reference: Reference };

@@ -1,7 +1,7 @@
 import type { Field } from './field.js';
 import type { Model } from './model.js';
 import type { ModelRegistry } from './registry.js';
-import type { JsonObject, RenderContext, RenderMode, Row } from './types.js';
+import type { JsonObject, RenderContext, RenderMode, Row } from '../base/types.js';
 
 /** The keys a brief representation shows, in order: those its fields render that the model's brief names. */
 export function briefKeys(model: Model, registry: ModelRegistry): string[] {

@@ -1,6 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { ObjectRef } from './field.js';
-import type { RenderContext, Row } from './types.js';
+import type { RenderContext, Row } from '../base/types.js';
 
 /** The objects one row names through a relation key: one, several or none. */
 export type RowRefs = (row: Row) => ObjectRef | ObjectRef[] | null;

@@ -1,9 +1,9 @@
-import { appendTo } from '../collections.js';
-import type { FilterSets } from '../filters/filterset.js';
+import { appendTo } from '../base/collections.js';
+import type { FilterSets } from '../model/filter-sets.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Plugin } from '../plugin.js';
-import { API_VERSION, PATCHBAY_VERSION } from '../version.js';
+import { API_VERSION, PATCHBAY_VERSION } from '../base/version.js';
 import { REDOC_PATH, SWAGGER_UI_PATH } from './pages.js';
 import { LIST_PARAMETERS, filterParameters } from './parameters.js';
 import { componentNames, objectSchema, ref, requestSchema } from './schemas.js';

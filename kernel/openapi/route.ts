@@ -1,9 +1,9 @@
 import express, { type Request, type Router } from 'express';
 import { dump } from 'js-yaml';
-import { lazily } from '../collections.js';
+import { lazily } from '../base/collections.js';
 import { StoredBody } from '../http/stored-body.js';
 import type { HttpSurface } from '../app/surface.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import { buildOpenApi, type OpenApiDocument, type OpenApiSources } from './document.js';
 import { addDocumentationPages } from './pages.js';
 

@@ -1,22 +1,22 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Request } from 'express';
-import { notFound } from '../errors.js';
+import { notFound } from '../base/errors.js';
 import type { Settings } from '../config/settings.js';
-import type { FilterSets } from '../filters/filterset.js';
+import type { FilterSets } from '../model/filter-sets.js';
 import { filterFromQuery, type QueryParams } from '../filters/query.js';
-import { checkTexts } from '../http/text.js';
+import { checkTexts } from '../base/text.js';
 import { and, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Reader, RowQuery } from '../read/reader.js';
 import { Batcher } from '../model/batch.js';
 import { columnsRead, renderRows, type FieldSelection } from '../model/render.js';
-import { Memo, type JsonObject, type RenderMode, type Row } from '../model/types.js';
+import { Memo, type JsonObject, type RenderMode, type Row } from '../base/types.js';
 import type { Actor } from '../write/context.js';
 import { viewableBy, type Action, type Gate } from '../write/gate.js';
 import type { WriteSession } from '../write/session.js';
 import type { WriteRunner } from '../write/writer.js';
-import { storedRow } from '../write/stored.js';
+import { storedRow } from '../model/stored.js';
 
 /** Whole rows of one model, read by the caller. */
 export interface Alongside {

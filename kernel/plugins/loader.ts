@@ -5,7 +5,7 @@ import { StructError, create } from 'superstruct';
 import { SettingsError } from '../config/load.js';
 import type { Settings } from '../config/settings.js';
 import { isPlugin, type Plugin } from '../plugin.js';
-import { PATCHBAY_VERSION } from '../version.js';
+import { PATCHBAY_VERSION } from '../base/version.js';
 
 /** A plugin together with its validated configuration. */
 export interface EnabledPlugin {

@@ -2,8 +2,8 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
-import { alive, freePort, gone, selfIdentity, stillRunning, stopWhenGone } from '../processes.js';
-import type { Logger } from '../log.js';
+import { alive, freePort, gone, selfIdentity, stillRunning, stopWhenGone } from '../base/processes.js';
+import type { Logger } from '../base/log.js';
 
 /** `redis-server` on the PATH (Debian's package), or undefined. */
 function redisServer(): string | undefined {

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../base/errors.js';
 
 /** Redis cannot be reached: what needs the queue answers 503 at once rather than wait for it to return. */
 export class QueueUnavailable extends HttpError {

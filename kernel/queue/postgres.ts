@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import {
   abandonedMessage, errorLog, retryDelay, type AbandonedHandler, type EnqueueOptions, type JobHandler, type QueuePort,
   type QueueStats, type RunAttempt, type Task, type TaskStatus, type WorkerState,

@@ -1,4 +1,4 @@
-import type { Row } from '../model/types.js';
+import type { Row } from '../base/types.js';
 
 /** Thrown by a tracked job that ends as "failed" (a result it reports) rather than "errored" (an exception). */
 export class JobFailed extends Error {}

@@ -4,10 +4,10 @@ import type { FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
 import { applyOrdering } from '../model/ordering.js';
 import type { ModelRegistry } from '../model/registry.js';
-import type { Row } from '../model/types.js';
-import { isStoredId } from '../model/values.js';
+import type { Row } from '../base/types.js';
+import { isStoredId } from '../base/values.js';
 import type { Gate } from '../write/gate.js';
-import { whereIdIn } from '../db/typed-arrays.js';
+import { whereIdIn } from '../base/typed-arrays.js';
 
 /** The column of `page`'s statement that carries the count (no model has a field of that name). */
 const TOTAL = '_page_total';

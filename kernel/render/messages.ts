@@ -1,4 +1,4 @@
-import type { Json, JsonObject } from '../model/types.js';
+import type { Json, JsonObject } from '../base/types.js';
 
 /** An object a template reaches: its model, id, what it prints as, its values and the objects it refers to. */
 export interface TemplateRow {

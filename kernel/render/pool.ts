@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { guarded } from '../http/guard.js';
+import { guarded } from '../base/guard.js';
 import { FrameReader, frame } from './channel.js';
 import type { BridgeReply, BridgeRequest, FromRenderer, RenderReply, RenderRequest } from './messages.js';
 

@@ -1,5 +1,5 @@
-import { HttpError } from '../errors.js';
-import type { JsonObject } from '../model/types.js';
+import { HttpError } from '../base/errors.js';
+import type { JsonObject } from '../base/types.js';
 import type { CounterMetric, HistogramMetric, MetricsDeclarations } from '../metrics/registry.js';
 import type { DataAccess } from '../plugins/data.js';
 import type { ObjectQuery } from './messages.js';

@@ -1,13 +1,13 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Settings } from '../config/settings.js';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../base/errors.js';
 import { FilterError, ParamError } from '../filters/errors.js';
-import type { Logger } from '../log.js';
+import type { Logger } from '../base/log.js';
 import type { FilterNode } from '../filters/tree.js';
 import { offeredLists } from '../model/offered-lists.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import { Memo, ValidationError, type Json, type JsonObject, type RenderContext, type Row } from '../model/types.js';
+import { Memo, ValidationError, type Json, type JsonObject, type RenderContext, type Row } from '../base/types.js';
 import type { Relate } from '../model/walk.js';
 import type { DataAccess } from '../plugins/data.js';
 import type { BridgeRequest, ModelShape, ObjectQuery, TemplateRow } from './messages.js';

@@ -1,5 +1,5 @@
 import express, { type RequestHandler } from 'express';
-import { appendTo } from '../collections.js';
+import { appendTo } from '../base/collections.js';
 import type { HttpSurface } from '../app/surface.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import type { QueuePort } from '../queue/port.js';

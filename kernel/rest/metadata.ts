@@ -1,7 +1,7 @@
 import { CHANGELOG_MESSAGE, type PropertyDescription } from '../model/description.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import type { Json, JsonObject } from '../model/types.js';
+import type { Json, JsonObject } from '../base/types.js';
 
 /** DRF's metadata type name of a described key, as NetBox's OPTIONS shows it. */
 function drfType(p: PropertyDescription): string {

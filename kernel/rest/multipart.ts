@@ -1,9 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import multer from 'multer';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../base/errors.js';
 import type { Model } from '../model/model.js';
 import { UploadedFile } from '../model/fields/image.js';
-import { ValidationError } from '../model/types.js';
+import { ValidationError } from '../base/types.js';
 
 /**
  * Writes as multipart/form-data (how NetBox clients upload images): the form's text fields become the body, and

@@ -2,8 +2,8 @@ import type { Request } from 'express';
 import type { Settings } from '../config/settings.js';
 import { maxPageSize } from '../config/load.js';
 import { baseUrl, queryParam } from '../http/request.js';
-import { ValidationError } from '../model/types.js';
-import { INT_MAX } from '../model/values.js';
+import { ValidationError } from '../base/types.js';
+import { INT_MAX } from '../base/values.js';
 
 export interface Page {
   /** null: every row. */

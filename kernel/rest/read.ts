@@ -1,11 +1,11 @@
 import type { Request } from 'express';
-import { notFound } from '../errors.js';
+import { notFound } from '../base/errors.js';
 import { filterFromQuery } from '../filters/query.js';
 import { baseUrl, queryParam } from '../http/request.js';
 import type { Model } from '../model/model.js';
 import { columnsRead, renderRows, renderedFields } from '../model/render.js';
-import { INT_MAX, isStoredId } from '../model/values.js';
-import { Memo, ValidationError, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
+import { INT_MAX, isStoredId } from '../base/values.js';
+import { Memo, ValidationError, type JsonObject, type RenderContext, type RenderMode, type Row } from '../base/types.js';
 import { cursorUrl, pageLinks, pageOf } from './pagination.js';
 import { selectionOf } from './selection.js';
 import type { RestServices } from './services.js';

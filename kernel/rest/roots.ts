@@ -6,10 +6,10 @@ import type { Plugin } from '../plugin.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { QueuePort } from '../queue/port.js';
 import type { RecordedRoute } from '../openapi/routes.js';
-import { API_VERSION, PATCHBAY_VERSION } from '../version.js';
+import { API_VERSION, PATCHBAY_VERSION } from '../base/version.js';
 import { baseUrl } from '../http/request.js';
 import { send } from '../http/respond.js';
-import { appendTo } from '../collections.js';
+import { appendTo } from '../base/collections.js';
 
 const sorted = (entries: [string, string][]) => Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 

@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { readKeys, type FieldSelection } from '../model/render.js';
-import { ValidationError, type ErrorMap } from '../model/types.js';
+import { ValidationError, type ErrorMap } from '../base/types.js';
 
 /** Names a parameter lists: repeated and/or comma-separated. */
 function names(raw: unknown): string[] {

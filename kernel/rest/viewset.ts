@@ -1,5 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { HttpError } from '../errors.js';
+import { HttpError } from '../base/errors.js';
 import { noContent, send } from '../http/respond.js';
 import type { Model } from '../model/model.js';
 import { optionsBody } from './metadata.js';

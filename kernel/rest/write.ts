@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import { baseUrl } from '../http/request.js';
 import type { Model } from '../model/model.js';
-import { ItemErrors, ValidationError, type Json, type JsonObject } from '../model/types.js';
-import { isPlainObject, pythonType } from '../model/values.js';
+import { ItemErrors, ValidationError, type Json, type JsonObject } from '../base/types.js';
+import { isPlainObject, pythonType } from '../base/values.js';
 import type { Actor } from '../write/context.js';
 import type { Target, WriteSession } from '../write/session.js';
 import type { RestServices } from './services.js';

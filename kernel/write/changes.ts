@@ -1,5 +1,5 @@
 import type { Model } from '../model/model.js';
-import type { Db, FieldRenderer, JsonObject, RenderContext, Row } from '../model/types.js';
+import type { Db, FieldRenderer, JsonObject, RenderContext, Row } from '../base/types.js';
 import type { Actor } from './context.js';
 
 /** One created, updated or deleted object, as change hooks see it inside the write's transaction. */

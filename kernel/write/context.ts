@@ -1,7 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import type { Db, Memo, Row } from '../model/types.js';
+import type { Db, Memo, Row } from '../base/types.js';
 
 /** Who writes: the user (if any) and the request the change belongs to. */
 export interface Actor {

@@ -1,7 +1,7 @@
-import { HttpError } from '../errors.js';
+import { HttpError } from '../base/errors.js';
 import { loadDisplays } from '../model/display.js';
 import type { Model } from '../model/model.js';
-import type { RenderContext, Row } from '../model/types.js';
+import type { RenderContext, Row } from '../base/types.js';
 
 /** Rows of one model to delete. */
 export interface DeletionStep {

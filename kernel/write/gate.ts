@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Model } from '../model/model.js';
-import type { Db, Row } from '../model/types.js';
-import { whereIdIn } from '../db/typed-arrays.js';
+import type { Db, Row } from '../base/types.js';
+import { whereIdIn } from '../base/typed-arrays.js';
 
 export type Action = 'view' | 'add' | 'change' | 'delete' | (string & {});
 

@@ -5,13 +5,13 @@ import { EQUALITY_LOOKUPS } from '../filters/lookups.js';
 import { and, cmp, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
-import { ValidationError } from '../model/types.js';
-import { isStoredId } from '../model/values.js';
+import { ValidationError } from '../base/types.js';
+import { isStoredId } from '../base/values.js';
 import type { WriteScope } from './context.js';
 import type { Gate } from './gate.js';
-import { stored } from './stored.js';
-import { appendTo } from '../collections.js';
-import { elementType, whereIdIn } from '../db/typed-arrays.js';
+import { stored } from '../model/stored.js';
+import { appendTo } from '../base/collections.js';
+import { elementType, whereIdIn } from '../base/typed-arrays.js';
 
 /** Python's repr of the flattened lookup, as NetBox words its related-object errors. */
 function pyRepr(params: Record<string, unknown>): string {

@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Settings } from '../config/settings.js';
-import { notFound } from '../errors.js';
-import { checkTexts } from '../http/text.js';
+import { notFound } from '../base/errors.js';
+import { checkTexts } from '../base/text.js';
 import { isoTimestamp, type ObjectEvent, type ObjectEventType } from '../events/event.js';
 import type { EventOutbox } from '../events/outbox.js';
 import type { ModelWatch } from '../events/watch.js';
@@ -10,8 +10,8 @@ import type { Field, ObjectRef, WriteValues } from '../model/field.js';
 import type { Model, SaveItem } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { renderRows, type FieldSelection } from '../model/render.js';
-import { ItemErrors, Memo, ValidationError, type ErrorMap, type Json, type JsonObject, type RenderContext, type RenderMode, type Row } from '../model/types.js';
-import { isPlainObject, isStoredId, pythonType } from '../model/values.js';
+import { ItemErrors, Memo, ValidationError, type ErrorMap, type Json, type JsonObject, type RenderContext, type RenderMode, type Row } from '../base/types.js';
+import { isPlainObject, isStoredId, pythonType } from '../base/values.js';
 import { Batcher } from '../model/batch.js';
 import { snapshotRows, type ChangeHook, type ChangeRecord } from './changes.js';
 import type { Actor, ReferenceOptions, WriteContext, WriteMode, WriteScope } from './context.js';
@@ -19,9 +19,9 @@ import { planDeletion } from './deletion.js';
 import { viewableBy, type Gate } from './gate.js';
 import { exists, resolveRelated } from './resolve.js';
 import { insertRows, updateRows } from './store.js';
-import { stored, storedRow } from './stored.js';
+import { stored, storedRow } from '../model/stored.js';
 import { checkUnique } from './unique.js';
-import { whereIdIn } from '../db/typed-arrays.js';
+import { whereIdIn } from '../base/typed-arrays.js';
 
 /** What a write session needs from the server. */
 export interface SessionServices {

@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Model } from '../model/model.js';
-import type { Row } from '../model/types.js';
-import { inBatches, insertAll } from '../db/batches.js';
+import type { Row } from '../base/types.js';
+import { inBatches, insertAll } from '../base/batches.js';
 
 /**
  * Inserts the rows of a write in one statement (`insertAll`) and returns them in the order given. PostgreSQL does not

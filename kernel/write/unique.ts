@@ -1,9 +1,9 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Column } from '../model/field.js';
 import type { Model, UniqueConstraint } from '../model/model.js';
-import type { Db, ErrorMap, Row } from '../model/types.js';
-import { appendTo } from '../collections.js';
-import { elementType } from '../db/typed-arrays.js';
+import type { Db, ErrorMap, Row } from '../base/types.js';
+import { appendTo } from '../base/collections.js';
+import { elementType } from '../base/typed-arrays.js';
 
 /** One object about to be stored: its row as it will be, and its id when it exists already. */
 export interface UniqueCandidate {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import pg from 'pg';
 import { ModelWatch } from '../../kernel/events/watch.js';
-import { createLogger } from '../../kernel/log.js';
+import { createLogger } from '../../kernel/base/log.js';
 import { Receiver } from '../helpers/receiver.js';
 import { freshDatabase, startServer } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';

@@ -1,6 +1,6 @@
 import type { PatchbayServer } from '../../kernel/server.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../kernel/model/types.js';
+import type { Db } from '../../kernel/base/types.js';
 import { startServer, type Reply, type TestServer } from './server.js';
 
 /** SQL statements a full and a brief page of a list take. */

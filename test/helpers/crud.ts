@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { briefKeys } from '../../kernel/model/render.js';
-import type { Db } from '../../kernel/model/types.js';
+import type { Db } from '../../kernel/base/types.js';
 import { startServer, type Body, type TestServer } from './server.js';
 
 /** What a copy of `original` needs besides its values (a free bay, values that must differ); `n` numbers the copy. */

@@ -1,4 +1,4 @@
-import type { Db } from '../../kernel/model/types.js';
+import type { Db } from '../../kernel/base/types.js';
 import type { PatchbayServer } from '../../kernel/server.js';
 import { nodeOf } from '../../plugins/dcim/cabling/nodes.js';
 import { retrace } from '../../plugins/dcim/cabling/paths.js';

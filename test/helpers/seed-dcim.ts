@@ -1,4 +1,4 @@
-import type { Db } from '../../kernel/model/types.js';
+import type { Db } from '../../kernel/base/types.js';
 
 /**
  * Fills the dcim tables with `n` rows each, every relation set (trees three levels deep, the roots sorting last),

@@ -1,4 +1,4 @@
-import type { Db } from '../../kernel/model/types.js';
+import type { Db } from '../../kernel/base/types.js';
 
 /**
  * Config templates on every device, role, platform and virtual machine, and config contexts that apply to them:

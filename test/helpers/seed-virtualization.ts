@@ -1,4 +1,4 @@
-import type { Db } from '../../kernel/model/types.js';
+import type { Db } from '../../kernel/base/types.js';
 
 /**
  * Fills the virtualization tables with `n` rows each, every relation set, straight in SQL: cluster i at site i,

@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { keyDigest } from '../../kernel/auth/tokens.js';
 import { hashPassword } from '../../plugins/users/password.js';
 import type { Settings } from '../../kernel/config/settings.js';
-import type { Row } from '../../kernel/model/types.js';
+import type { Row } from '../../kernel/base/types.js';
 import { bootstrap } from '../../kernel/boot.js';
 import { createServer, type PatchbayServer, type ServiceOverrides } from '../../kernel/server.js';
 import type { Plugin } from '../../kernel/plugin.js';

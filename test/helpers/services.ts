@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { EmbeddedDatabase } from '../../kernel/db/embedded.js';
-import { freePort } from '../../kernel/processes.js';
+import { freePort } from '../../kernel/base/processes.js';
 
 /** A real PostgreSQL for the tests: DATABASE_URL's server if given, else an embedded one in a temp dir. */
 export async function startPostgres(): Promise<{ adminUrl: string; stop: () => Promise<void> }> {

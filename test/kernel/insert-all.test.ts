@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertAll } from '../../kernel/db/batches.js';
+import { insertAll } from '../../kernel/base/batches.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 describe('insertAll', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createLogger } from '../../kernel/log.js';
+import { createLogger } from '../../kernel/base/log.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 let t: TestServer;

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../kernel/log.js';
+import { createLogger } from '../../kernel/base/log.js';
 import { PostgresQueue } from '../../kernel/queue/postgres.js';
 import type { RunAttempt } from '../../kernel/queue/port.js';
 import { Receiver } from '../helpers/receiver.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchTerms } from '../../kernel/filters/search.js';
+import { searchTerms } from '../../kernel/model/search.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 
 /** NetBox's lookups as its `q` entries name them; an entry without one compares exactly. */

@@ -2,7 +2,7 @@ import { textFilter, type QueryFilter } from '../../filters/builders.js';
 import { FilterError, ParamError } from '../../filters/errors.js';
 import type { ValueSchema } from '../description.js';
 import type { CommonOptions } from '../field.js';
-import type { FieldRenderer } from '../types.js';
+import type { FieldRenderer } from '../../base/types.js';
 import { ScalarField } from './scalar.js';
 
 /** An ordered set of `[value, label]` pairs, as NetBox's ChoiceSet classes; values are all strings or all integers. */

@@ -2,13 +2,13 @@ import type { Knex } from '@mikro-orm/knex';
 import type { QueryFilter } from '../../filters/builders.js';
 import { not, or, type FilterNode } from '../../filters/tree.js';
 import { parseWholeNumber } from '../../filters/values.js';
-import { idArray } from '../../db/typed-arrays.js';
+import { idArray } from '../../base/typed-arrays.js';
 import { Batcher } from '../batch.js';
 import type { ValueSchema } from '../description.js';
 import { OBJECT_TYPE_MODEL } from './generic.js';
 import { ReadOnlyField } from './read-only.js';
 import type { ModelRegistry } from '../registry.js';
-import type { FieldRenderer, RenderContext, RenderMode, Row } from '../types.js';
+import type { FieldRenderer, RenderContext, RenderMode, Row } from '../../base/types.js';
 import type { SelectedSql } from '../field.js';
 
 /** A read-only number computed for a whole page of rows in one query. */

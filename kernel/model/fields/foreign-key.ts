@@ -6,7 +6,7 @@ import { Field, type CheckEntry, type Column, type CommonOptions, type DerivedFi
 import type { Model } from '../model.js';
 import type { OrderStep } from '../ordering.js';
 import type { ModelRegistry } from '../registry.js';
-import { ValidationError, type ErrorMap, type FieldRenderer, type RenderContext, type Row } from '../types.js';
+import { ValidationError, type ErrorMap, type FieldRenderer, type RenderContext, type Row } from '../../base/types.js';
 import { CountField, DepthField } from './computed.js';
 import { relatedModel, relationCondition } from './relation.js';
 import type { Relate, Walk } from '../walk.js';

@@ -11,7 +11,7 @@ import type { Model } from '../model.js';
 import type { OrderStep } from '../ordering.js';
 import type { ModelRegistry } from '../registry.js';
 import type { Relate, Walk } from '../walk.js';
-import { ValidationError, type ErrorMap, type FieldRenderer, type JsonObject, type RenderContext, type RenderMode, type Row } from '../types.js';
+import { ValidationError, type ErrorMap, type FieldRenderer, type JsonObject, type RenderContext, type RenderMode, type Row } from '../../base/types.js';
 
 export interface GenericOptions extends CommonOptions {
   /** Only models declaring this feature may be referenced; unset: any model. */

@@ -8,7 +8,7 @@ import type { WriteContext, WriteScope } from '../../write/context.js';
 import type { ValueSchema, PropertyDescription } from '../description.js';
 import { Field, humanise, type CleanupContext, type Column, type CommonOptions, type StoreEntry, type WriteValues } from '../field.js';
 import type { ModelRegistry } from '../registry.js';
-import { ValidationError, type FieldRenderer, type RenderContext, type Row } from '../types.js';
+import { ValidationError, type FieldRenderer, type RenderContext, type Row } from '../../base/types.js';
 import { imageSize } from './image-size.js';
 
 /**

@@ -7,7 +7,7 @@ import type { WriteContext } from '../../write/context.js';
 import type { ValueSchema } from '../description.js';
 import { Field, type Column, type CommonOptions, type WriteValues } from '../field.js';
 import type { ModelRegistry } from '../registry.js';
-import { ValidationError, type FieldRenderer, type Json } from '../types.js';
+import { ValidationError, type FieldRenderer, type Json } from '../../base/types.js';
 
 export interface ListOptions extends CommonOptions {
   /** PostgreSQL array type, e.g. `varchar(30)[]`, `inet[]`. */

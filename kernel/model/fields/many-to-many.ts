@@ -1,6 +1,6 @@
 import { naturalKey, relationFilter, type QueryFilter } from '../../filters/builders.js';
-import { insertAll } from '../../db/batches.js';
-import { whereIdIn } from '../../db/typed-arrays.js';
+import { insertAll } from '../../base/batches.js';
+import { whereIdIn } from '../../base/typed-arrays.js';
 import type { Comparison } from '../../filters/compile.js';
 import type { WriteContext, WriteScope } from '../../write/context.js';
 import type { ValueSchema } from '../description.js';
@@ -8,10 +8,10 @@ import { Field, type Column, type CommonOptions, type DerivedField, type JoinTab
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
 import type { Relate, Walk } from '../walk.js';
-import { ValidationError, type FieldRenderer, type JsonObject, type RenderContext, type Row } from '../types.js';
+import { ValidationError, type FieldRenderer, type JsonObject, type RenderContext, type Row } from '../../base/types.js';
 import { CountField } from './computed.js';
 import { relatedModel, relationCondition } from './relation.js';
-import { appendTo } from '../../collections.js';
+import { appendTo } from '../../base/collections.js';
 
 export interface ManyToManyOptions extends CommonOptions {
   /** Adds a read-only count of objects linked to each target, under this name, to the target model. */

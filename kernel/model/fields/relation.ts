@@ -4,7 +4,7 @@ import { FilterError } from '../../filters/errors.js';
 import type { FilterNode } from '../../filters/tree.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
-import { wholeNumber } from '../values.js';
+import { wholeNumber } from '../../base/values.js';
 
 /** How a relation links its rows to target ids: by a column, or through a join table. */
 export interface RelationLink {

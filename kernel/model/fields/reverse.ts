@@ -7,9 +7,9 @@ import type { ValueSchema } from '../description.js';
 import { Field, type Column, type CommonOptions } from '../field.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
-import type { FieldRenderer, JsonObject, RenderContext, Row } from '../types.js';
+import type { FieldRenderer, JsonObject, RenderContext, Row } from '../../base/types.js';
 import type { Walk } from '../walk.js';
-import { appendTo } from '../../collections.js';
+import { appendTo } from '../../base/collections.js';
 
 export interface ReverseOptions extends CommonOptions {
   /** Every object pointing here, as a list (`mac_addresses`); default: the one object, or null (`installed_module`). */

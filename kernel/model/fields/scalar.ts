@@ -4,9 +4,9 @@ import { SCALAR_LOOKUPS, type Lookups } from '../../filters/lookups.js';
 import { parseBoolean, parseDateParam, parseDateTimeParam, parseNumber, parseWholeNumber } from '../../filters/values.js';
 import type { ValueSchema } from '../description.js';
 import { Field, type Column, type CommonOptions, type GeneratedColumn, type WriteValues } from '../field.js';
-import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../types.js';
-import { INT_MAX, wholeNumber } from '../values.js';
-import { formatDate, formatDateTime, parseDate, parseDateTime } from './time.js';
+import { ValidationError, type FieldRenderer, type Json, type RenderContext, type Row } from '../../base/types.js';
+import { INT_MAX, wholeNumber } from '../../base/values.js';
+import { formatDate, formatDateTime, parseDate, parseDateTime } from '../../base/time.js';
 
 /**
  * A field stored in one column of its own name. Subclasses convert a written value (`coerce`) and a stored

@@ -6,8 +6,8 @@ import type { ValueSchema } from '../description.js';
 import { Field, plainRenderer, type Column } from '../field.js';
 import type { Model } from '../model.js';
 import type { ModelRegistry } from '../registry.js';
-import type { FieldRenderer, RenderContext, Row } from '../types.js';
-import { wholeNumber } from '../values.js';
+import type { FieldRenderer, RenderContext, Row } from '../../base/types.js';
+import { wholeNumber } from '../../base/values.js';
 import { TimestampField } from './scalar.js';
 
 /** Fields every model has, read-only and filled by the kernel. */

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { isStoredId } from '../model/values.js';
+import { isStoredId } from './values.js';
 
 /**
  * The element type an array of one column's values is sent as (`?::text[]`, one parameter for any number of rows),

@@ -1,4 +1,4 @@
-import type { JsonObject } from './model/types.js';
+import type { JsonObject } from './types.js';
 
 /** An error that becomes an HTTP response with this status and JSON body. */
 export class HttpError extends Error {

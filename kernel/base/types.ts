@@ -1,8 +1,8 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Settings } from '../config/settings.js';
-import type { Batcher } from './batch.js';
-import type { Model } from './model.js';
-import type { ModelRegistry } from './registry.js';
+import type { Batcher } from '../model/batch.js';
+import type { Model } from '../model/model.js';
+import type { ModelRegistry } from '../model/registry.js';
 
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };

@@ -1,4 +1,4 @@
-import { ValidationError } from '../model/types.js';
+import { ValidationError } from './types.js';
 
 /** Why PostgreSQL cannot store a text as given: a NUL character, or a lone UTF-16 surrogate (not Unicode at all). */
 export function textProblem(text: string): string | undefined {

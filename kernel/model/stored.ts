@@ -1,8 +1,8 @@
-import type { Model } from '../model/model.js';
-import type { Memo, Row } from '../model/types.js';
-import { isStoredId } from '../model/values.js';
-import type { WriteScope } from './context.js';
-import { whereIdIn } from '../db/typed-arrays.js';
+import type { Model } from './model.js';
+import type { Memo, Row } from '../base/types.js';
+import { isStoredId } from '../base/values.js';
+import type { WriteScope } from '../write/context.js';
+import { whereIdIn } from '../base/typed-arrays.js';
 
 /**
  * Where a write keeps a row it stored (inserted, updated, or changed in SQL by a plugin that remembers it), for the

@@ -5,5 +5,5 @@ export const API_VERSION = '4.4';
 
 /** Patchbay's own version (the kernel's, which plugins declare compatibility with). */
 export const PATCHBAY_VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;

@@ -1,5 +1,5 @@
-import type { Model } from '../model/model.js';
-import type { ModelRegistry } from '../model/registry.js';
+import type { Model } from './model.js';
+import type { ModelRegistry } from './registry.js';
 import type { Plugin } from '../plugin.js';
 
 /** The model each REST list path serves (`/api/dcim/sites/`), aliases included (`/api/core/object-changes/`). */

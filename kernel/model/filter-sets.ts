@@ -1,9 +1,9 @@
-import type { Model } from '../model/model.js';
-import type { ModelRegistry } from '../model/registry.js';
-import { naturalKey, relationFilter, type QueryFilter } from './builders.js';
+import type { Model } from './model.js';
+import type { ModelRegistry } from './registry.js';
+import { naturalKey, relationFilter, type QueryFilter } from '../filters/builders.js';
 import { searchFilter, searchTerms } from './search.js';
 
-export type { FilterContext, QueryFilter } from './builders.js';
+export type { FilterContext, QueryFilter } from '../filters/builders.js';
 
 /** Filters plugins add to other plugins' models (tags, custom fields...), without the kernel knowing them. */
 export interface FilterExtension {

@@ -1,11 +1,11 @@
-import type { Field } from '../model/field.js';
-import { searchKey } from '../model/fields/relation.js';
-import type { Model } from '../model/model.js';
-import type { ModelRegistry } from '../model/registry.js';
-import { lastValue, type QueryFilter } from './builders.js';
-import { FilterError } from './errors.js';
-import { PATTERN_LOOKUPS } from './lookups.js';
-import { and, cmp, or, type FilterNode } from './tree.js';
+import type { Field } from './field.js';
+import { searchKey } from './fields/relation.js';
+import type { Model } from './model.js';
+import type { ModelRegistry } from './registry.js';
+import { lastValue, type QueryFilter } from '../filters/builders.js';
+import { FilterError } from '../filters/errors.js';
+import { PATTERN_LOOKUPS } from '../filters/lookups.js';
+import { and, cmp, or, type FilterNode } from '../filters/tree.js';
 
 /** One comparison `?q=` makes: a path from the model, its lookup, and the field the path ends on. */
 export interface SearchTerm {
