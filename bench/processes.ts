@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '../kernel/base/processes.js';
+import { freePort } from '@patchbay/embedded';
 import { measure, report, type Measurement } from './harness.js';
 import { hammer } from './load.js';
 

@@ -1,8 +1,8 @@
 import cluster, { type Worker } from 'node:cluster';
 import { bootstrap } from '../kernel/boot.js';
-import { freePort, stopSignal } from '../kernel/base/processes.js';
+import { EmbeddedRedis, freePort, stopSignal } from '@patchbay/embedded';
 import type { Plugin } from '../kernel/plugin.js';
-import { EmbeddedRedis, startRedis } from '../kernel/queue/embedded-redis.js';
+import { startRedis } from '../kernel/queue/start-redis.js';
 import { ClusterMetricsSupervisor } from '../kernel/metrics/cluster.js';
 
 /** Seconds a stopping worker gets beyond SHUTDOWN_TIMEOUT (its outbox, jobs and pools) before it is killed. */

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os';
 import { SettingsError, loadSettings } from '../kernel/config/load.js';
 import type { Settings } from '../kernel/config/settings.js';
 import type { Plugin } from '../kernel/plugin.js';
-import { stopSignal } from '../kernel/base/processes.js';
+import { stopSignal } from '@patchbay/embedded';
 import { superviseWorkers } from './cluster.js';
 
 /** Why the server cannot listen, as a start-up message naming the setting to change. */

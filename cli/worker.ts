@@ -1,6 +1,6 @@
 import type { Plugin } from '../kernel/plugin.js';
 import { createServer } from '../kernel/server.js';
-import { stopSignal } from '../kernel/base/processes.js';
+import { stopSignal } from '@patchbay/embedded';
 
 /**
  * `manage worker`: takes events from the outbox and runs background jobs (webhook deliveries) until SIGINT or

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { SettingsError, loadSettings } from './config/load.js';
 import type { Settings } from './config/settings.js';
 import { Database } from './db/database.js';
-import { EmbeddedDatabase } from './db/embedded.js';
+import { EmbeddedDatabase } from '@patchbay/embedded';
 import { entityOf, objectTypeEntity } from './db/entities.js';
 import { loadMigrations, type MigrationSource } from './db/migrations.js';
 import { createLogger, type Logger } from './base/log.js';

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterEach } from 'vitest';
 import { keyDigest } from '../../kernel/auth/tokens.js';
 import { hashPassword } from '../../plugins/users/password.js';
-import { freePort } from '../../kernel/base/processes.js';
+import { freePort } from '@patchbay/embedded';
 import { MANAGE, ROOT } from '../helpers/cli.js';
 import { until } from '../helpers/wait.js';
 

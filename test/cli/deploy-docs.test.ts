@@ -127,7 +127,7 @@ describe('docs/deploy.md and the Dockerfile', () => {
     // What the image copies exists and is not left out of the build context.
     const ignored = new Set(dockerignore.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
     const sources = [...dockerfile.matchAll(/^COPY (?!--from)(.+) \S+$/gm)].flatMap((m) => m[1].split(' '));
-    expect(sources).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', 'bin', 'kernel', 'plugins']));
+    expect(sources).toEqual(expect.arrayContaining(['package.json', 'package-lock.json', 'bin', 'cli', 'kernel', 'plugins', 'packages']));
     for (const source of sources) {
       expect(existsSync(join(ROOT, source)), source).toBe(true);
       expect(ignored.has(source), `${source} in .dockerignore`).toBe(false);

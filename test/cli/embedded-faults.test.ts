@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alive, freePort } from '../../kernel/base/processes.js';
+import { alive, freePort } from '@patchbay/embedded';
 import { MANAGE, ROOT } from '../helpers/cli.js';
 import { until } from '../helpers/wait.js';
 

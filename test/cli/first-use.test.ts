@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../kernel/base/processes.js';
+import { freePort } from '@patchbay/embedded';
 import { onTerminal, spawnNpm } from '../helpers/cli.js';
 
 /** The shell blocks of the README's "Start it" section, line by line. */

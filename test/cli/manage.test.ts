@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../../kernel/base/processes.js';
+import { freePort } from '@patchbay/embedded';
 import { MANAGE, manage, manageOnTerminal, spawnManage, spawnNpm } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/server.js';
 

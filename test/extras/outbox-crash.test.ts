@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../kernel/base/processes.js';
+import { freePort } from '@patchbay/embedded';
 import { spawnManage } from '../helpers/cli.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, type Body, type TestServer } from '../helpers/server.js';

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../../kernel/base/processes.js';
+import { freePort } from '@patchbay/embedded';
 import { spawnManage } from '../helpers/cli.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import { freePort } from '../../kernel/base/processes.js';
+import { freePort } from '@patchbay/embedded';
 import { manage, spawnManage } from '../helpers/cli.js';
 import { png } from '../helpers/png.js';
 import { Receiver } from '../helpers/receiver.js';

