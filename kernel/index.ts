@@ -81,9 +81,11 @@ export { isPlainObject, isStoredId, pythonType } from './base/values.js';
 export { paginate, pageOf } from './rest/pagination.js';
 export { Services, serviceToken, type ServiceToken, type Clock } from './services.js';
 export { provide, type Provision, type ServiceResolver, type ServiceFactory } from './plugins/services.js';
-export type { JobRun, LogLevel, EnqueueOptions, QueuePort, RunAttempt } from './queue/port.js';
+
 export { JobFailed, type TrackOptions, type TrackedJobs } from './queue/tracked.js';
-export { TASK_STATUSES, abandonedMessage, type Task, type TaskStatus, type WorkerState } from './queue/port.js';
+export {
+  TASK_STATUSES, abandonedMessage, type JobRun, type LogLevel, type EnqueueOptions, type QueuePort, type RunAttempt, type Task, type TaskStatus, type WorkerState,
+} from '@patchbay/queue';
 export type { EventOutboxPort } from './events/outbox.js';
 export type { Logger } from './base/log.js';
 export type { Settings } from './config/settings.js';

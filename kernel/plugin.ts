@@ -17,7 +17,7 @@ import type { DataAccess } from './plugins/data.js';
 import type { AuthUser } from './auth/principal.js';
 import type { Provision, ServiceResolver } from './plugins/services.js';
 import type { TrackedJobs } from './queue/tracked.js';
-import type { JobRun, QueuePort, RunAttempt } from './queue/port.js';
+import type { JobRun, QueuePort, RunAttempt } from '@patchbay/queue';
 import type { Logger } from './base/log.js';
 import type { MetricsDeclarations } from './metrics/registry.js';
 import type { TemplateRenderer } from './render/renderer.js';

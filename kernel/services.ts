@@ -7,7 +7,7 @@ import type { MetricsDeclarations } from './metrics/registry.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { TrackedJobs } from './queue/tracked.js';
 import type { EventOutboxPort } from './events/outbox.js';
-import type { QueuePort } from './queue/port.js';
+import type { QueuePort } from '@patchbay/queue';
 import type { TemplateRenderer } from './render/renderer.js';
 
 /** A typed key of a service in a server's DI container: the kernel's, or one a plugin provides to others. */

@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { QueueUnavailable } from '@patchbay/queue';
 import { isStalePlan } from '../db/prepared.js';
 import { HttpError } from '../base/errors.js';
 import type { Logger } from '../base/log.js';
@@ -33,6 +34,8 @@ export function errorHandler(log: Logger) {
     if (err instanceof ValidationError) return send(req, res, 400, err.errors);
     // A bulk write's failures, aligned with its items: `[{}, {"name": [...]}]`.
     if (err instanceof ItemErrors) return send(req, res, 400, err.items);
+    // What needs the queue while Redis is away answers at once, for the client to try again.
+    if (err instanceof QueueUnavailable) return send(req, res, err.status, { detail: err.message });
     // Errors of express's own middleware (a missing static file, say) carry their status.
     const status = (err as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {

@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import { guarded } from '../base/guard.js';
 import type { Logger } from '../base/log.js';
-import { withinWait } from '../base/wait.js';
+import { withinWait } from '@patchbay/queue';
 
 /** A registry's metrics as `getMetricsAsJSON()` gives them (prom-client's typings say `type` is a number; it is the name). */
 type Snapshot = { name: string; type: string }[];

@@ -1,6 +1,5 @@
-import type { QueuePort } from '../queue/port.js';
 import type { Metrics } from './registry.js';
-import { withinWait } from '../base/wait.js';
+import { withinWait, type QueuePort } from '@patchbay/queue';
 
 /**
  * The background queue's depth by state and its workers, read from the queue when scraped (every process sees the

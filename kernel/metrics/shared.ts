@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import type { Logger } from '../base/log.js';
 import type { Metrics } from './registry.js';
-import { withinWait } from '../base/wait.js';
+import { withinWait } from '@patchbay/queue';
 
 /** A registry's metrics as `getMetricsAsJSON()` gives them (prom-client's typings say `type` is a number; it is the name). */
 type Snapshot = { name: string; type: string }[];

@@ -2,7 +2,7 @@ import express, { type RequestHandler } from 'express';
 import { appendTo } from '../base/collections.js';
 import type { HttpSurface } from '../app/surface.js';
 import type { Plugin, PluginContext } from '../plugin.js';
-import type { QueuePort } from '../queue/port.js';
+import type { QueuePort } from '@patchbay/queue';
 import { recordingRouter, type RecordedRoute } from '../openapi/routes.js';
 import { rootRouter } from './roots.js';
 import type { RestServices } from './services.js';

@@ -4,7 +4,7 @@ import { requireStaff } from '../auth/access.js';
 import type { Database } from '../db/database.js';
 import type { Plugin } from '../plugin.js';
 import type { ModelRegistry } from '../model/registry.js';
-import type { QueuePort } from '../queue/port.js';
+import type { QueuePort } from '@patchbay/queue';
 import type { RecordedRoute } from '../openapi/routes.js';
 import { API_VERSION, PATCHBAY_VERSION } from '../base/version.js';
 import { baseUrl } from '../http/request.js';

@@ -1,8 +1,7 @@
 import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../kernel/base/log.js';
-import { PostgresQueue } from '../../kernel/queue/postgres.js';
-import type { RunAttempt } from '../../kernel/queue/port.js';
+import { PostgresQueue, type RunAttempt } from '@patchbay/queue';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { definePlugin, provide, serviceToken, Services, type EnqueueOptions, type QueuePort } from 'patchbay';
-import { PostgresQueue } from '../../kernel/queue/postgres.js';
+import { PostgresQueue } from '@patchbay/queue';
 import { builtinPlugins } from '../../plugins/index.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';

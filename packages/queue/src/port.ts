@@ -1,11 +1,18 @@
 import type { Redis } from 'ioredis';
-import { HttpError } from '../base/errors.js';
+/** Redis cannot be reached: what needs the queue fails at once (an HTTP server answers 503) rather than wait for it. */
+export class QueueUnavailable extends Error {
+  readonly status = 503;
 
-/** Redis cannot be reached: what needs the queue answers 503 at once rather than wait for it to return. */
-export class QueueUnavailable extends HttpError {
   constructor() {
-    super(503, { detail: 'The queue (Redis) is unavailable; try again in a few seconds.' });
+    super('The queue (Redis) is unavailable; try again in a few seconds.');
   }
+}
+
+/** Where a queue reports what it cannot tell its callers (a lock it could not renew, an outcome it could not record). */
+export interface QueueLog {
+  debug(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
 }
 
 /** One run of a queued job: which attempt it is and whether a failure would be its last. */
@@ -147,12 +154,12 @@ export interface QueuePort {
   remove(id: string): Promise<boolean>;
 }
 
-/** The project's folder as stack traces name it: the error log shows paths below it, not where it is installed. */
-const ROOT = new URL('../../', import.meta.url);
+/** The folder the server runs in, as stack traces name it: the error log shows paths below it, not where it is installed. */
+const ROOT = `${process.cwd()}/`;
 
-/** `text` with the installation's paths made relative to it (`kernel/queue/bull.ts:12`): no local path is shown. */
+/** `text` with the installation's paths made relative to it (`plugins/extras/webhooks/deliver.ts:12`): no local path is shown. */
 export function withoutPaths(text: string): string {
-  return text.split(ROOT.href).join('').split(decodeURIComponent(ROOT.pathname)).join('');
+  return text.split(`file://${ROOT}`).join('').split(ROOT).join('');
 }
 
 /** What a job's error log keeps of a failure: its stack, without local paths. */

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import type { Logger } from '../base/log.js';
 import {
-  abandonedMessage, errorLog, retryDelay, type AbandonedHandler, type EnqueueOptions, type JobHandler, type QueuePort,
+  abandonedMessage, errorLog, retryDelay, type AbandonedHandler, type EnqueueOptions, type JobHandler, type QueuePort, type QueueLog,
   type QueueStats, type RunAttempt, type Task, type TaskStatus, type WorkerState,
 } from './port.js';
 import { WorkerTally } from './workers.js';
@@ -49,7 +48,7 @@ const COLUMNS = `*, (status = 'queued' and run_at > now()) as scheduled`;
 
 export interface PostgresQueueOptions {
   knex: Knex;
-  log: Logger;
+  log: QueueLog;
   /** How long a job's lock lasts without renewal: an attempt whose process died is given up after about this. */
   lockSeconds: number;
 }
