@@ -149,7 +149,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
 
   const jobs: TrackedJobs = { enqueue: async (job, jobOptions) => kernel.get(Services.jobs).enqueue(job, jobOptions) };
   const contexts: { plugin: Plugin; ctx: PluginContext }[] = [];
-  const everyContext = contexts.map((c) => c.ctx);
+  const everyContext: PluginContext[] = [];
   for (const { plugin, config } of enabled) {
     const ctx: PluginContext = {
       plugin, config, settings, registry, filters, queue, jobs, templates, log, system, container, db: db.knex, as, asUser, metrics,

@@ -42,7 +42,7 @@ export default definePlugin({
   provides: [
     provide(RUNNER, (ctx) => new JobRunner({
       knex: ctx.db, attempts: ctx.settings.JOB_ATTEMPTS, retryDelayMs: ctx.settings.JOB_RETRY_DELAY, queue: ctx.queue,
-      outbox: ctx.services.get(Services.events), registry: ctx.registry, log: ctx.log,
+      outbox: ctx.services.get(Services.events), registry: ctx.registry, log: ctx.log, clock: ctx.services.get(Services.clock),
       render: async (row) => (await ctx.system.render(Job, [row]))[0],
     })),
     provide(Services.jobs, runnerOf),

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import { isoTimestamp, abandonedMessage, type EventType, type ObjectEvent, type EventOutboxPort, type TrackedJobs, type TrackOptions, JobFailed, type Logger, type ModelRegistry, type JsonObject, type Row, type JobRun, type LogLevel, type QueuePort, type RunAttempt } from 'patchbay';
+import { isoTimestamp, abandonedMessage, type EventType, type ObjectEvent, type EventOutboxPort, type TrackedJobs, type TrackOptions, JobFailed, type Logger, type Clock, type ModelRegistry, type JsonObject, type Row, type JobRun, type LogLevel, type QueuePort, type RunAttempt } from 'patchbay';
 import { WAITING_STATUSES } from './choices.js';
 import { Job } from './models/job.js';
 
@@ -47,6 +47,8 @@ export interface JobRunnerDeps {
   outbox: EventOutboxPort;
   registry: ModelRegistry;
   log: Logger;
+  /** What time it is: when scheduled jobs are due, and when a recurring one runs next. */
+  clock: Clock;
   /** A job's REST representation (host-less URLs): the `data` of its events. */
   render(row: Row): Promise<JsonObject>;
 }
@@ -69,7 +71,7 @@ export class JobRunner implements TrackedJobs {
    * raises ends the job (errored, as in NetBox); a run whose process died runs again, up to JOB_ATTEMPTS runs.
    */
   private queued(row: JobRow) {
-    const delayMs = row.scheduled ? new Date(row.scheduled).getTime() - Date.now() : 0;
+    const delayMs = row.scheduled ? new Date(row.scheduled).getTime() - this.deps.clock.now() : 0;
     return { data: { job: row.id }, options: { id: `job-${row.job_id}`, description: row.name, delayMs, attempts: this.deps.attempts, backoffMs: this.deps.retryDelayMs } };
   }
 
@@ -103,7 +105,7 @@ export class JobRunner implements TrackedJobs {
     const row = await this.deps.knex.transaction(async (trx) => {
       await trx.raw(`select pg_advisory_xact_lock(hashtext(?))`, [`core.job:${handler}`]);
       const waiting = await trx(Job.table).where('name', handler).whereIn('status', WAITING_STATUSES).whereNull('object_type_id').first('id');
-      return waiting ? undefined : this.insert(trx, handler, { interval, scheduleAt: new Date(Date.now() + interval * MINUTE) });
+      return waiting ? undefined : this.insert(trx, handler, { interval, scheduleAt: new Date(this.deps.clock.now() + interval * MINUTE) });
     });
     if (row) await this.sendOrForget(row);
   }
@@ -171,8 +173,8 @@ export class JobRunner implements TrackedJobs {
     }
     const ended = await this.change(id, ['running'], () => ({ ...end, completed: knex.fn.now(), log_entries: appendLog(knex, log) }));
     if (ended?.interval) {
-      const from = new Date(ended.scheduled ?? ended.started ?? Date.now()).getTime();
-      const next = new Date(Math.max(from + ended.interval * MINUTE, Date.now() + MINUTE));
+      const from = new Date(ended.scheduled ?? ended.started ?? this.deps.clock.now()).getTime();
+      const next = new Date(Math.max(from + ended.interval * MINUTE, this.deps.clock.now() + MINUTE));
       await this.enqueue(ended.name, { interval: ended.interval, userId: ended.user_id, scheduleAt: next, data: started.data,
         object: ended.object_type_id ? { model: this.deps.registry.objectTypes.keyOf(ended.object_type_id)!, id: ended.object_id! } : undefined });
     }

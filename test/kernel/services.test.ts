@@ -59,6 +59,15 @@ describe('services', () => {
     expect(enqueued).toContain('core.run_job');
   });
 
+  it('a clock given through the container is the one tracked jobs are scheduled by', async () => {
+    const now = Date.parse('2030-01-01T00:00:00Z');
+    const t = await startServer({ services: { clock: () => ({ now: () => now }) } });
+    servers.push(t);
+    const [job] = (await t.get('/api/core/jobs/?name=core.housekeeping')).body.results;
+    // The daily system job waits a day from the server's `now`, not the machine's.
+    expect(Date.parse(job.scheduled)).toBe(now + 1440 * 60_000);
+  });
+
   it('a plugin resolves the services of the plugins it depends on, and start-up stops naming both when it does not depend on them', async () => {
     const t = await startServer({ builtins: [...builtinPlugins, greeter, friend] });
     servers.push(t);
