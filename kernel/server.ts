@@ -9,10 +9,7 @@ import type { Settings } from './config/settings.js';
 import type { Database } from './db/database.js';
 import { Access } from './auth/access.js';
 import type { AuthUser } from './auth/principal.js';
-import { EventOutbox } from './events/outbox.js';
-import { ModelWatch } from './events/watch.js';
 import { TokenCache } from './auth/token-cache.js';
-import { FilterSets } from './model/filter-sets.js';
 import type { Lifecycle } from './http/health.js';
 import { baseUrl } from './http/request.js';
 import { buildApp } from './app/assemble.js';
@@ -20,24 +17,21 @@ import { lazily } from './base/collections.js';
 import type { Logger } from './base/log.js';
 import type { ModelRegistry } from './model/registry.js';
 import type { Plugin, PluginContext } from './plugin.js';
-import { ServiceRegistry, type ServiceFactory } from './plugins/services.js';
+import { ServiceRegistry } from './plugins/services.js';
+import { Parts, kernelProviders, registerProviders, type ServiceOverrides } from './providers.js';
+
+export type { ServiceOverrides } from './providers.js';
+import type { FilterSets } from './model/filter-sets.js';
+import type { QueuePort } from '@patchbay/queue';
 import { dataAccess, type DataAccess, type DataServices } from './plugins/data.js';
 import { EmbeddedRedis } from '@patchbay/embedded';
 import { startRedis } from './queue/start-redis.js';
-import { BullQueue, PostgresQueue, type QueuePort } from '@patchbay/queue';
 import type { TrackedJobs } from './queue/tracked.js';
-import { Reader } from './read/reader.js';
-import { changeMetrics, databaseMetrics } from './metrics/database.js';
-import { queueMetrics } from './metrics/queue.js';
-import { Metrics } from './metrics/registry.js';
 import { SharedMetrics } from './metrics/shared.js';
 import { clusterWorkerMetrics } from './metrics/cluster.js';
 import type { RestServices } from './rest/services.js';
-import { Services, type ServiceToken } from './services.js';
-import { TemplateRenderer } from './render/renderer.js';
-import type { ChangeHook } from './write/changes.js';
+import { Services } from './services.js';
 import { SYSTEM } from './write/gate.js';
-import { WriteRunner } from './write/writer.js';
 
 export interface ServerOptions extends BootOptions {
   /**
@@ -77,11 +71,6 @@ export interface PatchbayServer {
   close(): Promise<void>;
 }
 
-/** The type a token stands for. */
-type Provided<K> = K extends ServiceToken<infer T> ? T : never;
-/** The kernel's services whose default provider a server's options may replace (`{ queue: (services) => myQueue }`). */
-export type ServiceOverrides = { [K in 'queue' | 'clock']?: ServiceFactory<Provided<(typeof Services)[K]>> };
-
 /** Assembles a Patchbay server: settings, plugins, database, the kernel's services (replaceable) and the HTTP app. */
 export async function createServer(options: ServerOptions): Promise<PatchbayServer> {
   const { settings, log, enabled, registry, db, applied, closeDatabase } = await bootstrap(options);
@@ -91,44 +80,23 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   const redisUrl = settings.REDIS_URL ?? (await startRedis(redis, log));
   const container = rootContainer.createChildContainer();
   const services = new ServiceRegistry(container, new Map(enabled.map(({ plugin }) => [plugin.name, plugin])));
-  const overridable: Required<ServiceOverrides> = {
-    queue: () => redisUrl
-      ? new BullQueue({ url: redisUrl, prefix: settings.REDIS_PREFIX, lockSeconds: settings.JOB_LOCK_SECONDS })
-      : new PostgresQueue({ knex: db.knex, log, lockSeconds: settings.JOB_LOCK_SECONDS }),
-    clock: () => ({ now: () => Date.now() }),
-  };
-  services.add(Services.settings, () => settings);
-  services.add(Services.registry, () => registry);
-  services.add(Services.log, () => log);
-  services.add(Services.db, () => db.knex);
-  for (const [name, factory] of Object.entries(overridable) as [keyof ServiceOverrides, ServiceFactory<unknown>][]) {
-    services.add(Services[name] as ServiceToken<unknown>, options.services?.[name] ?? factory);
-  }
+  registerProviders(services, kernelProviders({ settings, registry, log, db, redisUrl }, options.services));
   const kernel = services.kernelResolver;
   const queue = kernel.get(Services.queue);
-  const metrics = new Metrics(settings.METRICS_ENABLED);
-  if (settings.METRICS_ENABLED) {
-    databaseMetrics(metrics, db);
-    queueMetrics(metrics, queue);
-  }
+  const metrics = kernel.get(Parts.metrics);
+  const outbox = kernel.get(Parts.outbox);
+  const watch = kernel.get(Parts.watch);
+  const filters = kernel.get(Parts.filters);
+  const reads = kernel.get(Parts.reads);
+  const writes = kernel.get(Parts.writes);
+  const templates = kernel.get(Parts.templates);
+  const changeHooks = kernel.get(Parts.changeHooks);
   // Every process's figures are summed by whichever server is scraped: through Redis where it runs, else (the workers
   // of one `npm start`) by their supervisor.
   const shared = settings.METRICS_ENABLED && queue.redis
     ? new SharedMetrics(queue.redis, settings.REDIS_PREFIX, metrics, settings.METRICS_PUBLISH_SECONDS, log)
     : undefined;
   const processesMetrics = shared ?? (settings.METRICS_ENABLED && cluster.isWorker ? clusterWorkerMetrics(metrics.registry, log) : undefined);
-  const outbox = new EventOutbox(db.knex, log);
-  const templates = new TemplateRenderer({ knex: db.knex, registry, settings, log }, metrics);
-  services.add(Services.events, () => outbox);
-  services.add(Services.metrics, () => metrics);
-  services.add(Services.render, () => templates);
-  const watch = new ModelWatch(log);
-  const filters = new FilterSets(registry);
-  const changeHooks: ChangeHook[] = [];
-  const writes = new WriteRunner(db.knex, {
-    registry, settings, outbox, watch, changeHooks, committedChanges: settings.METRICS_ENABLED ? changeMetrics(metrics) : undefined,
-  });
-  const reads = new Reader(db.knex, registry);
   const rest: RestServices = { settings, registry, db, filters, reads, writes };
   const data: DataServices = { knex: db.knex, registry, settings, filters, reads, writes };
   // The server's own reads and writes: no user, a fresh request id per write.
