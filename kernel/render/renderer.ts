@@ -2,7 +2,7 @@ import { HttpError } from '../base/errors.js';
 import type { JsonObject } from '../base/types.js';
 import type { CounterMetric, HistogramMetric, MetricsDeclarations } from '../metrics/registry.js';
 import type { DataAccess } from '../plugins/data.js';
-import type { ObjectQuery } from './messages.js';
+import type { ObjectQuery } from '@patchbay/render';
 import { RenderAborted, RenderPool } from './pool.js';
 import { templateSource, type TemplateServices } from './source.js';
 

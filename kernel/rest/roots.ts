@@ -10,10 +10,10 @@ import { API_VERSION, PATCHBAY_VERSION } from '../base/version.js';
 import { baseUrl } from '../http/request.js';
 import { send } from '../http/respond.js';
 import { appendTo } from '../base/collections.js';
+import { BUILTIN_PATH, hasApiRoot } from '../model/paths.js';
 
 const sorted = (entries: [string, string][]) => Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b)));
 
-const BUILTIN = /^\/api\/([a-z0-9_-]+)\/$/;
 
 export interface RootDeps {
   plugins: Plugin[];
@@ -43,10 +43,10 @@ function endpointsOf(plugin: Plugin, plugins: Plugin[], registry: ModelRegistry,
 /** `/api/`, `/api/plugins/`, each app's root and `/api/status/`. */
 export function rootRouter({ plugins, registry, db, queue, routes }: RootDeps): Router {
   const router = express.Router({ strict: true, caseSensitive: true });
-  const builtins = plugins.filter((p) => BUILTIN.test(p.basePath));
+  const builtins = plugins.filter((p) => BUILTIN_PATH.test(p.basePath));
   // A built-in app serving nothing below its base path (the browsable API's pages) has no API root.
-  const served = plugins.filter((p) => !BUILTIN.test(p.basePath) || p.models?.length || p.routes || p.aliases?.length);
-  const thirdParty = plugins.filter((p) => !BUILTIN.test(p.basePath));
+  const served = plugins.filter(hasApiRoot);
+  const thirdParty = plugins.filter((p) => !BUILTIN_PATH.test(p.basePath));
 
   // Apps that only hold aliases (`/api/core/`) list them like any app.
   const aliasApps = new Map<string, [string, string][]>();
@@ -61,8 +61,8 @@ export function rootRouter({ plugins, registry, db, queue, routes }: RootDeps): 
 
   router.get('/api/', (req, res) => {
     const base = baseUrl(req);
-    const apps: [string, string][] = builtins.filter((p) => served.includes(p)).map((p) => [BUILTIN.exec(p.basePath)![1], `${base}${p.basePath}`]);
-    for (const app of aliasApps.keys()) apps.push([BUILTIN.exec(app)![1], `${base}${app}`]);
+    const apps: [string, string][] = builtins.filter((p) => served.includes(p)).map((p) => [BUILTIN_PATH.exec(p.basePath)![1], `${base}${p.basePath}`]);
+    for (const app of aliasApps.keys()) apps.push([BUILTIN_PATH.exec(app)![1], `${base}${app}`]);
     apps.push(['plugins', `${base}/api/plugins/`], ['status', `${base}/api/status/`]);
     send(req, res, 200, sorted(apps), 'API Root');
   });

@@ -1,4 +1,6 @@
-import type { Json, JsonObject } from '../base/types.js';
+/** A JSON value, as the channel carries it. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
 
 /** An object a template reaches: its model, id, what it prints as, its values and the objects it refers to. */
 export interface TemplateRow {

@@ -1,0 +1,5 @@
+export { FrameReader, SyncChannel, frame } from './channel.js';
+export type {
+  BridgeCalls, BridgeMethod, BridgeReply, BridgeRequest, FromRenderer, Json, JsonObject, ModelShape, ObjectQuery, RenderReply, RenderRequest,
+  TemplateRow, ToRenderer,
+} from './messages.js';
