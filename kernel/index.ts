@@ -79,9 +79,11 @@ export { escapeHtml, checkTexts } from './base/text.js';
 export { send } from './http/respond.js';
 export { isPlainObject, isStoredId, pythonType } from './base/values.js';
 export { paginate, pageOf } from './rest/pagination.js';
+export { API_VERSION, PATCHBAY_VERSION } from './base/version.js';
+
+// Services by token, tracked jobs and the queue.
 export { Services, serviceToken, type ServiceToken, type Clock } from './services.js';
 export { provide, type Provision, type ServiceResolver, type ServiceFactory } from './plugins/services.js';
-
 export { JobFailed, type TrackOptions, type TrackedJobs } from './queue/tracked.js';
 export {
   TASK_STATUSES, abandonedMessage, type JobRun, type LogLevel, type EnqueueOptions, type QueuePort, type RunAttempt, type Task, type TaskStatus, type WorkerState,
@@ -90,7 +92,7 @@ export type { EventOutboxPort } from './events/outbox.js';
 export type { Logger } from './base/log.js';
 export type { Settings } from './config/settings.js';
 
-// Authentication: the accounts service an app provides, the checks pages and routes share.
+// Authentication: the accounts service an app provides, and the checks its pages and routes share.
 export type { Accounts, Grant } from './auth/accounts.js';
 export type { AuthUser, Principal } from './auth/principal.js';
 export type { KnownToken } from './auth/token-cache.js';
@@ -98,10 +100,11 @@ export { keyDigest } from './auth/tokens.js';
 export { requireStaff } from './auth/access.js';
 export { constraintProblem } from './auth/constraints.js';
 export { csrfFailure, csrfFailurePage, sentCsrfToken } from './auth/csrf.js';
+
+// Pages and routes of an app's own.
 export { BROWSABLE_FILES, PAGE_POLICY } from './http/pages.js';
 export { staticAssets } from './http/assets.js';
 export { requestedPath } from './http/scope.js';
 export { modelsByPath } from './model/paths.js';
 export { baseUrl } from './http/request.js';
 export { formatDateTime } from './base/time.js';
-export { API_VERSION, PATCHBAY_VERSION } from './base/version.js';

@@ -142,4 +142,4 @@ const createtoken: PluginCommand<Record<string, unknown>, Record<string, string 
 };
 
 /** The users app's `manage` commands. */
-export const userCommands = { createsuperuser, changepassword, createtoken } as Record<string, PluginCommand>;
+export const userCommands: Record<string, PluginCommand> = { createsuperuser, changepassword, createtoken };
