@@ -40,7 +40,7 @@ interface Provider<T> {
 }
 const provider = <T>(token: ServiceToken<T>, factory: ServiceFactory<T>): Provider<T> => ({ token, factory });
 
-export interface Booted {
+export interface ProviderInputs {
   settings: Settings;
   registry: ModelRegistry;
   log: Logger;
@@ -53,7 +53,7 @@ export interface Booted {
  * The kernel's default providers, each built once on first use from the others: what `createServer` registers in
  * the container before the plugins add theirs. `overrides` replace the defaults they name.
  */
-export function kernelProviders({ settings, registry, log, db, redisUrl }: Booted, overrides: ServiceOverrides = {}): Provider<unknown>[] {
+export function kernelProviders({ settings, registry, log, db, redisUrl }: ProviderInputs, overrides: ServiceOverrides = {}): Provider<unknown>[] {
   const metricsOn = settings.METRICS_ENABLED;
   return [
     provider(Services.settings, () => settings),

@@ -88,7 +88,7 @@ function checkActions(plugins: Plugin[]): void {
 }
 
 /** Whether `plugin` depends on plugin `other`, directly or through the plugins it depends on. */
-function dependsOn(plugin: Plugin, other: string, byName: Map<string, Plugin>, seen = new Set<string>()): boolean {
+export function dependsOn(plugin: Plugin, other: string, byName: ReadonlyMap<string, Plugin>, seen = new Set<string>()): boolean {
   const deps = plugin.dependencies ?? [];
   if (deps.includes(other)) return true;
   seen.add(plugin.name);

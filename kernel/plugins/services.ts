@@ -3,6 +3,7 @@ import { instanceCachingFactory, type DependencyContainer } from 'tsyringe';
 import { SettingsError } from '../config/load.js';
 import type { Plugin, PluginContext } from '../plugin.js';
 import { tokenName, type ServiceToken } from '../services.js';
+import { dependsOn } from './loader.js';
 
 /** How a plugin's code reaches services: the kernel's, its own, and those of the plugins it depends on. */
 export interface ServiceResolver {
@@ -59,7 +60,7 @@ export class ServiceRegistry {
     return {
       get: (token) => {
         const owner = this.owners.get(token);
-        if (owner && owner !== name && !this.dependsOn(name, owner)) {
+        if (owner && owner !== name && !dependsOn(this.plugins.get(name)!, owner, this.plugins)) {
           throw new SettingsError(`plugin ${name}: uses the service ${tokenName(token)} of plugin ${owner}, which is not among its dependencies`);
         }
         return this.resolve(token);
@@ -70,12 +71,5 @@ export class ServiceRegistry {
   private resolve<T>(token: ServiceToken<T>): T {
     if (!this.kernel.has(token) && !this.owners.has(token)) throw new SettingsError(`no enabled plugin provides the service ${tokenName(token)}`);
     return this.container.resolve(token);
-  }
-
-  private dependsOn(name: string, other: string, seen = new Set<string>()): boolean {
-    const deps = this.plugins.get(name)?.dependencies ?? [];
-    if (deps.includes(other)) return true;
-    seen.add(name);
-    return deps.some((d) => !seen.has(d) && this.dependsOn(d, other, seen));
   }
 }

@@ -61,7 +61,7 @@ export function rootRouter({ plugins, registry, db, queue, routes }: RootDeps): 
 
   router.get('/api/', (req, res) => {
     const base = baseUrl(req);
-    const apps: [string, string][] = builtins.filter((p) => served.includes(p)).map((p) => [BUILTIN_PATH.exec(p.basePath)![1], `${base}${p.basePath}`]);
+    const apps: [string, string][] = builtins.filter(hasApiRoot).map((p) => [BUILTIN_PATH.exec(p.basePath)![1], `${base}${p.basePath}`]);
     for (const app of aliasApps.keys()) apps.push([BUILTIN_PATH.exec(app)![1], `${base}${app}`]);
     apps.push(['plugins', `${base}/api/plugins/`], ['status', `${base}/api/status/`]);
     send(req, res, 200, sorted(apps), 'API Root');
