@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { alive, freePort } from '@patchbay/embedded';
 import { MANAGE, ROOT } from '../helpers/cli.js';
-import { until } from '../helpers/wait.js';
+import { STARTS_WITHIN, until } from '../helpers/wait.js';
 
 /**
  * A server on `dataDir`, the child of a shell that waits for it; or, `reaps` false, of a process that never reaps it
@@ -44,7 +44,7 @@ describe('the embedded PostgreSQL', () => {
     const port = await freePort();
     const { child, log } = serve(dir, port);
     try {
-      await until(() => log().includes('Patchbay listening'), 60_000, 'the server to listen');
+      await until(() => log().includes('Patchbay listening'), STARTS_WITHIN, 'the server to listen');
       const first = postmasterOf(dir);
       process.kill(first, 'SIGKILL');
       const statuses = new Set<number>();
@@ -64,7 +64,7 @@ describe('the embedded PostgreSQL', () => {
       if (server) await until(() => !alive(server), 30_000, 'the server to stop');
       child.kill('SIGKILL');
     }
-  }, 120_000);
+  }, STARTS_WITHIN + 60_000);
 
   it('is never reused from a server killed moments ago, even while that server is a zombie its parent has not reaped', async () => {
     const dir = dataDir();
@@ -73,12 +73,12 @@ describe('the embedded PostgreSQL', () => {
     const first = serve(dir, port, false);
     const second = { child: undefined as ChildProcess | undefined, log: () => '' };
     try {
-      await until(() => first.log().includes('Patchbay listening'), 60_000, 'the first server to listen');
+      await until(() => first.log().includes('Patchbay listening'), STARTS_WITHIN, 'the first server to listen');
       const server = serverPid(first.child.pid!)!;
       process.kill(server, 'SIGKILL');
       await until(() => readFileSync(`/proc/${server}/stat`, 'utf8').includes(') Z '), 5000, 'the server to be a zombie');
       Object.assign(second, serve(dir, port));
-      await until(() => second.log().includes('Patchbay listening'), 60_000, 'the second server to listen');
+      await until(() => second.log().includes('Patchbay listening'), STARTS_WITHIN, 'the second server to listen');
       expect(second.log()).not.toContain('Using the embedded PostgreSQL of the server running');
       expect(await readyz(port)).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/api/`)).status).toBe(200);
@@ -89,5 +89,5 @@ describe('the embedded PostgreSQL', () => {
       if (server) await until(() => !alive(server), 30_000, 'the second server to stop');
       second.child?.kill('SIGKILL');
     }
-  }, 120_000);
+  }, 2 * STARTS_WITHIN + 60_000);
 });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '@patchbay/embedded';
 import { onTerminal, spawnNpm } from '../helpers/cli.js';
+import { STARTS_WITHIN } from '../helpers/wait.js';
 
 /** The shell blocks of the README's "Start it" section, line by line. */
 function firstUseSteps(): string[][] {
@@ -27,7 +28,7 @@ describe("the README's first-use steps", () => {
     const server = spawnNpm(['start'], env);
     let log = '';
     server.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + STARTS_WITHIN;
     while (!log.includes('Patchbay listening')) {
       if (Date.now() > deadline || server.exitCode !== null) throw new Error(`npm start did not start:\n${log}`);
       await new Promise((r) => setTimeout(r, 100));
@@ -58,5 +59,5 @@ describe("the README's first-use steps", () => {
       server.kill('SIGTERM');
       await new Promise((ok) => server.once('exit', ok));
     }
-  }, 120_000);
+  }, STARTS_WITHIN + 60_000);
 });

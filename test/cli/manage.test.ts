@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { freePort } from '@patchbay/embedded';
 import { MANAGE, manage, manageOnTerminal, spawnManage, spawnNpm } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/server.js';
+import { STARTS_WITHIN } from '../helpers/wait.js';
 
 describe('manage', () => {
   it('prints usage for help, and usage with exit code 2 for an unknown command', async () => {
@@ -142,7 +143,7 @@ describe('manage', () => {
       const child = spawnManage(['runserver'], { DATA_DIR: dataDir, PORT: String(port) }, signal === 'SIGINT');
       let log = '';
       child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + STARTS_WITHIN;
       while (!log.includes('Patchbay listening')) {
         if (Date.now() > deadline || child.exitCode !== null) {
           // Not left running past the test (its database and port would outlive it).
@@ -179,7 +180,7 @@ describe('manage', () => {
       const list = await (await fetch(`${base}/api/tenancy/tenants/`, { headers: auth })).json();
       expect(list.results.map((t: { name: string }) => t.name)).toEqual(['Kept']);
     });
-  }, 90_000);
+  }, 2 * STARTS_WITHIN + 60_000);
 });
 
 describe('the npm start process', () => {
@@ -205,7 +206,7 @@ describe('the npm start process', () => {
     let log = '';
     child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-    if (!(await until(() => log.includes('Patchbay listening') || child.exitCode !== null, 60_000))) throw new Error(`did not start:\n${log}`);
+    if (!(await until(() => log.includes('Patchbay listening') || child.exitCode !== null, STARTS_WITHIN))) throw new Error(`did not start:\n${log}`);
     const lock = join(dataDir, 'pg', 'postmaster.pid');
     return { child, log: () => log, postmaster: Number(readFileSync(lock, 'utf8').split('\n')[0]), lock };
   }
@@ -226,7 +227,7 @@ describe('the npm start process', () => {
     expect(await until(() => !alive(Number(children[0])) && !alive(postmaster), 10_000)).toBe(true);
     expect(existsSync(lock)).toBe(false);
     await expect(fetch(`http://127.0.0.1:${port}/api/`)).rejects.toThrow();
-  }, 90_000);
+  }, STARTS_WITHIN + 60_000);
 
   it('leaves no database running after the server is killed, and the next start recovers', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'patchbay-data-'));
@@ -241,6 +242,6 @@ describe('the npm start process', () => {
     second.child.kill('SIGTERM');
     expect(await new Promise((ok) => second.child.once('exit', ok))).toBe(0);
     expect(await until(() => !alive(second.postmaster), 10_000)).toBe(true);
-  }, 120_000);
+  }, 2 * STARTS_WITHIN + 60_000);
 });
 

@@ -6,7 +6,7 @@ import { spawnManage } from '../helpers/cli.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, type Body, type TestServer } from '../helpers/server.js';
 import { redisRelay } from '../helpers/redis-relay.js';
-import { until } from '../helpers/wait.js';
+import { STARTS_WITHIN, until } from '../helpers/wait.js';
 
 /**
  * A server process killed after a write committed and before its events were handed on (they wait in the outbox),
@@ -27,7 +27,7 @@ async function runserver(extra: Record<string, string> = {}): Promise<{ child: C
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-  await until(() => out.includes('Patchbay listening on'), 60_000, `runserver to listen (${out})`);
+  await until(() => out.includes('Patchbay listening on'), STARTS_WITHIN, `runserver to listen (${out})`);
   return { child, base: `http://127.0.0.1:${port}` };
 }
 
@@ -73,7 +73,7 @@ beforeAll(async () => {
   sql = new pg.Client({ connectionString: env.DATABASE_URL });
   await sql.connect();
   current = await runserver();
-}, 120_000);
+}, STARTS_WITHIN + 60_000);
 beforeEach(() => {
   receiver.requests.length = 0;
 });
@@ -123,7 +123,7 @@ describe('a server killed between commit and enqueue', () => {
     expect(((await (await api(current.base, '/api/extras/webhook-deliveries/?limit=0')).json()) as Body).count).toBe(5);
     // The restart scheduled no second system job either.
     expect(((await (await api(current.base, '/api/core/jobs/?interval=1440')).json()) as Body).count).toBe(2);
-  }, 120_000);
+  }, STARTS_WITHIN + 60_000);
 
   it('records the deliveries before enqueueing them; the next start enqueues those left pending, each sent once', async () => {
     const before = await count(sql, 'extras_webhookdelivery');
@@ -144,7 +144,7 @@ describe('a server killed between commit and enqueue', () => {
     await deliveredOnce(['Stalled 1', 'Stalled 2', 'Stalled 3']);
     expect(await count(sql, 'extras_webhookdelivery')).toBe(before + 3);
     expect(await count(sql, 'extras_webhookdelivery', `status <> 'delivered'`)).toBe(0);
-  }, 120_000);
+  }, STARTS_WITHIN + 60_000);
 });
 
 describe('a queue that stops answering', () => {
@@ -160,7 +160,7 @@ describe('a queue that stops answering', () => {
     expect(receiver.requests).toHaveLength(0);
     relay.resume();
     await deliveredOnce(['Held 1', 'Held 2']);
-  }, 120_000);
+  }, STARTS_WITHIN + 60_000);
 });
 
 describe('a recreated database on the same queue', () => {

@@ -10,7 +10,7 @@ import { manage, spawnManage } from '../helpers/cli.js';
 import { png } from '../helpers/png.js';
 import { Receiver } from '../helpers/receiver.js';
 import { freshDatabase, startServer } from '../helpers/server.js';
-import { until } from '../helpers/wait.js';
+import { STARTS_WITHIN, until } from '../helpers/wait.js';
 
 describe('several processes', () => {
   it('starting together on an empty database migrate it once: one applies every migration, the others wait and find none', async () => {
@@ -152,7 +152,7 @@ describe('runserver with WORKERS=2', () => {
     const exited = new Promise<number | null>((ok) => child.once('exit', ok));
     const blocker = new pg.Client({ connectionString: url });
     try {
-      await until(() => log.includes(`Patchbay listening on ${base}/api/ (2 workers)`), 60_000, 'the workers to listen');
+      await until(() => log.includes(`Patchbay listening on ${base}/api/ (2 workers)`), STARTS_WITHIN, 'the workers to listen');
       const workers = childrenOf(child.pid!);
       expect(workers).toHaveLength(2);
 
@@ -191,5 +191,5 @@ describe('runserver with WORKERS=2', () => {
       child.kill('SIGKILL');
       await blocker.end().catch(() => undefined);
     }
-  }, 120_000);
+  }, STARTS_WITHIN + 60_000);
 });
