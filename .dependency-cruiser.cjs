@@ -59,7 +59,7 @@ module.exports = {
     },
     {
       name: 'packages-stand-alone',
-      comment: 'the libraries in packages/ (the Jinja2 engine, the template process, the queue, the embedded servers) know nothing of Patchbay',
+      comment: 'the libraries in packages/ (the Jinja2 engine, the template processes, the queue, the embedded servers, cluster metrics, guards) know nothing of Patchbay',
       severity: 'error',
       from: { path: '^packages/' },
       to: { path: '^(kernel|plugins|cli)/' },

@@ -21,6 +21,8 @@ WORKDIR /app
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
 COPY package.json package-lock.json ./
 # The workspaces' manifests: npm links them into node_modules (their code comes with the runtime stage).
+COPY packages/cluster-metrics/package.json packages/cluster-metrics/
+COPY packages/guards/package.json packages/guards/
 COPY packages/jinja/package.json packages/jinja/
 COPY packages/embedded/package.json packages/embedded/
 COPY packages/queue/package.json packages/queue/

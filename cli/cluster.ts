@@ -3,7 +3,7 @@ import { bootstrap } from '../kernel/boot.js';
 import { EmbeddedRedis, freePort, stopSignal } from '@patchbay/embedded';
 import type { Plugin } from '../kernel/plugin.js';
 import { startRedis } from '../kernel/queue/start-redis.js';
-import { ClusterMetricsSupervisor } from '../kernel/metrics/cluster.js';
+import { ClusterMetricsSupervisor } from '@patchbay/cluster-metrics';
 
 /** Seconds a stopping worker gets beyond SHUTDOWN_TIMEOUT (its outbox, jobs and pools) before it is killed. */
 const CLOSE_GRACE_SECONDS = 15;

@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import { guarded } from '../kernel/base/guard.js';
+import { guarded } from '@patchbay/guards';
 
 /**
  * `manage webhook_receiver [--port 9000]`: NetBox's test receiver. Prints each request's method, path, headers and

@@ -7,7 +7,7 @@ export { definePlugin, CommandError, type PluginCommand, type Plugin, type Plugi
 export type { Alongside, DataAccess, ListQuery } from './plugins/data.js';
 export { detailId, detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, PageRenderer, RequestHook } from './app/surface.js';
-export { guarded } from './base/guard.js';
+export { guarded } from '@patchbay/guards';
 export { drawnIds, insertAll, inBatches, type InsertOptions } from './base/batches.js';
 export { writeBehind } from './db/write-behind.js';
 export { idArray, whereIdIn } from './base/typed-arrays.js';

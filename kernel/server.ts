@@ -25,10 +25,9 @@ import type { FilterSets } from './model/filter-sets.js';
 import type { QueuePort } from '@patchbay/queue';
 import { dataAccess, type DataAccess, type DataServices } from './plugins/data.js';
 import { EmbeddedRedis } from '@patchbay/embedded';
+import { SharedMetrics, clusterWorkerMetrics } from '@patchbay/cluster-metrics';
 import { startRedis } from './queue/start-redis.js';
 import type { TrackedJobs } from './queue/tracked.js';
-import { SharedMetrics } from './metrics/shared.js';
-import { clusterWorkerMetrics } from './metrics/cluster.js';
 import type { RestServices } from './rest/services.js';
 import { Services } from './services.js';
 import { SYSTEM } from './write/gate.js';
@@ -94,7 +93,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   // Every process's figures are summed by whichever server is scraped: through Redis where it runs, else (the workers
   // of one `npm start`) by their supervisor.
   const shared = settings.METRICS_ENABLED && queue.redis
-    ? new SharedMetrics(queue.redis, settings.REDIS_PREFIX, metrics, settings.METRICS_PUBLISH_SECONDS, log)
+    ? new SharedMetrics(queue.redis, settings.REDIS_PREFIX, metrics.registry, settings.METRICS_PUBLISH_SECONDS, log)
     : undefined;
   const processesMetrics = shared ?? (settings.METRICS_ENABLED && cluster.isWorker ? clusterWorkerMetrics(metrics.registry, log) : undefined);
   const rest: RestServices = { settings, registry, db, filters, reads, writes };

@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
+import { withinWait } from '@patchbay/guards';
 import type { Database } from '../db/database.js';
-import { withinWait } from '@patchbay/queue';
 
 /** Where the server is in its life: `draining` from the moment it begins to shut down. */
 export interface Lifecycle {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import { guarded } from '@patchbay/guards';
 import type { Settings } from '../config/settings.js';
 import { HttpError } from '../base/errors.js';
 import { API_VERSION } from '../base/version.js';
-import { guarded } from '../base/guard.js';
 import { JsonShape, type JsonLimits } from './json-shape.js';
 import { checkTexts } from '../base/text.js';
 

@@ -4,7 +4,7 @@ import { Registry } from 'prom-client';
 import type { Settings } from '../config/settings.js';
 import { HttpError } from '../base/errors.js';
 import type { Metrics } from './registry.js';
-import type { ProcessesMetrics } from './cluster.js';
+import type { ProcessesMetrics } from '@patchbay/cluster-metrics';
 
 /** Whether the request carries `Authorization: Bearer <token>` (compared in constant time). */
 function bearer(req: Request, token: string): boolean {

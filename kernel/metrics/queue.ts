@@ -1,5 +1,6 @@
 import type { Metrics } from './registry.js';
-import { withinWait, type QueuePort } from '@patchbay/queue';
+import { withinWait } from '@patchbay/guards';
+import type { QueuePort } from '@patchbay/queue';
 
 /**
  * The background queue's depth by state and its workers, read from the queue when scraped (every process sees the

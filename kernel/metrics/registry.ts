@@ -35,9 +35,9 @@ const NAME = /^[a-z_][a-z0-9_]*$/;
 /**
  * The metrics of one server or worker process: a prom-client registry of its own (several servers may share a
  * process, in tests), the families the kernel and plugins declare, and Node's process metrics. Counters and
- * histograms are summed across processes when they are scraped (SharedMetrics through Redis, else the supervisor of
- * `runserver`'s workers: ClusterMetricsSupervisor); gauges read when scraped (`collect`) describe the deployment, not
- * the process, and are read once, by the scraped process.
+ * histograms are summed across processes when they are scraped (`@patchbay/cluster-metrics`: through Redis, else by
+ * the supervisor of `runserver`'s workers); gauges read when scraped (`collect`) describe the deployment, not the
+ * process, and are read once, by the scraped process.
  */
 export class Metrics implements MetricsDeclarations {
   readonly registry = new Registry();

@@ -2,8 +2,7 @@ import { HttpError } from '../base/errors.js';
 import type { JsonObject } from '../base/types.js';
 import type { CounterMetric, HistogramMetric, MetricsDeclarations } from '../metrics/registry.js';
 import type { DataAccess } from '../plugins/data.js';
-import type { ObjectQuery } from '@patchbay/render';
-import { RenderAborted, RenderPool } from './pool.js';
+import { RenderAborted, RenderPool, type ObjectQuery } from '@patchbay/render';
 import { templateSource, type TemplateServices } from './source.js';
 
 /** One render: the template, its environment's options, and what its context holds. */

@@ -10,8 +10,7 @@ import type { ModelRegistry } from '../model/registry.js';
 import { Memo, ValidationError, type Json, type JsonObject, type RenderContext, type Row } from '../base/types.js';
 import type { Relate } from '../model/walk.js';
 import type { DataAccess } from '../plugins/data.js';
-import type { BridgeRequest, ModelShape, ObjectQuery, TemplateRow } from '@patchbay/render';
-import type { BridgeHandler } from './pool.js';
+import type { BridgeHandler, BridgeRequest, ModelShape, ObjectQuery, TemplateRow } from '@patchbay/render';
 
 /** The most objects one bridge call returns (templates loop over querysets a chunk at a time). */
 const MOST = 1000;

@@ -1,10 +1,10 @@
 import Bull from 'bull';
 import type { Redis } from 'ioredis';
+import { NoAnswer, withinWait } from '@patchbay/guards';
 import {
   QueueUnavailable, abandonedMessage, retryDelay, withoutPaths, type AbandonedHandler, type EnqueueOptions, type JobHandler, type QueuePort, type QueueStats,
   type RunAttempt, type Task, type TaskStatus, type WorkerState,
 } from './port.js';
-import { NoAnswer, withinWait } from './wait.js';
 import { WorkerTally } from './workers.js';
 
 /** Bull's job states for each of RQ's statuses (a retry waiting for its delay is RQ's "scheduled"). */

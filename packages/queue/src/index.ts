@@ -5,4 +5,3 @@ export {
 } from './port.js';
 export { BullQueue, type BullOptions } from './bull.js';
 export { PostgresQueue, type PostgresQueueOptions } from './postgres.js';
-export { NoAnswer, withinWait } from './wait.js';

@@ -2,9 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { pathToFileURL } from 'node:url';
-import { guarded } from '../base/guard.js';
-import { FrameReader, frame, type BridgeReply, type BridgeRequest, type FromRenderer, type RenderReply, type RenderRequest } from '@patchbay/render';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { guarded } from '@patchbay/guards';
+import { FrameReader, frame } from './channel.js';
+import type { BridgeReply, BridgeRequest, FromRenderer, RenderReply, RenderRequest } from './messages.js';
 
 /** Answers a render's bridge calls (reads under the requesting user's permissions). */
 export type BridgeHandler = (request: BridgeRequest) => Promise<unknown>;
@@ -25,8 +26,8 @@ function tsxLoader(): string {
   const manifest = require('tsx/package.json') as { exports: Record<string, string> };
   return pathToFileURL(join(dirname(require.resolve('tsx/package.json')), manifest.exports['.'])).href;
 }
-/** The template process's program (`@patchbay/render`'s worker), run by node through tsx. */
-const ENTRY = ['--import', tsxLoader(), createRequire(import.meta.url).resolve('@patchbay/render/worker')];
+/** The template process's program, run by node through tsx. */
+const ENTRY = ['--import', tsxLoader(), fileURLToPath(new URL('./worker/main.ts', import.meta.url))];
 
 /** How a template process starts: node running its TypeScript entry, its heap bounded and its collector callable. */
 function command(memoryMb: number): string[] {

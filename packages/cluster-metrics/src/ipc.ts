@@ -1,11 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, type Registry } from 'prom-client';
-import { guarded } from '../base/guard.js';
-import type { Logger } from '../base/log.js';
-import { withinWait } from '@patchbay/queue';
-
-/** A registry's metrics as `getMetricsAsJSON()` gives them (prom-client's typings say `type` is a number; it is the name). */
-type Snapshot = { name: string; type: string }[];
+import { guarded, withinWait } from '@patchbay/guards';
+import type { ProcessesMetrics, MetricsLog, Snapshot } from './types.js';
 
 /** prom-client's messages: its worker side answers the first with the second (`AggregatorRegistry` in a worker). */
 const PROM_REQUEST = 'prom-client:getMetricsReq';
@@ -21,16 +17,11 @@ interface Message {
   error?: string;
 }
 
-/** Every process's metrics summed, for a scrape: through Redis (`SharedMetrics`), or the supervisor of `runserver`'s workers. */
-export interface ProcessesMetrics {
-  aggregate(): Promise<Registry>;
-}
-
 /**
- * In each worker of `runserver` without Redis: prom-client's worker side answers the supervisor with this process's
+ * In each worker of a Node cluster: prom-client's worker side answers the supervisor with this process's
  * registry, and a scrape asks the supervisor for the sum (this process's own figures if it does not answer).
  */
-export function clusterWorkerMetrics(registry: Registry, log: Logger): ProcessesMetrics {
+export function clusterWorkerMetrics(registry: Registry, log: MetricsLog): ProcessesMetrics {
   AggregatorRegistry.setRegistries([registry]);
   // Constructing one in a worker installs prom-client's answering listener (once, whatever the count).
   new AggregatorRegistry();
@@ -60,7 +51,7 @@ export function clusterWorkerMetrics(registry: Registry, log: Logger): Processes
 }
 
 /**
- * In the supervising process of `runserver` without Redis: answers a worker's scrape with the sum of every worker's
+ * In the primary of a Node cluster: answers a worker's scrape with the sum of every worker's
  * metrics. prom-client's own `clusterMetrics()` fails the whole scrape when one worker is slow or ends during it, and
  * forgets an ended worker's counts, so counters would fall: here a worker that does not answer in time counts with
  * its last answer, and an ended worker's counters and histograms stay in a retired total (its gauges leave with it).
@@ -71,7 +62,7 @@ export class ClusterMetricsSupervisor {
   private readonly pending = new Map<string, (metrics: Snapshot) => void>();
   private next = 0;
 
-  constructor(private readonly log: Logger) {
+  constructor(private readonly log: MetricsLog) {
     const failed = (err: unknown) => log.error(`metrics: ${err instanceof Error ? err.stack : String(err)}`);
     cluster.on('message', guarded((worker: Worker, message: Message) => {
       if (message?.type === PROM_RESPONSE && typeof message.requestId === 'string') {

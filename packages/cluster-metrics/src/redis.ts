@@ -2,12 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Redis } from 'ioredis';
 import { AggregatorRegistry, type Registry } from 'prom-client';
-import type { Logger } from '../base/log.js';
-import type { Metrics } from './registry.js';
-import { withinWait } from '@patchbay/queue';
-
-/** A registry's metrics as `getMetricsAsJSON()` gives them (prom-client's typings say `type` is a number; it is the name). */
-type Snapshot = { name: string; type: string }[];
+import { withinWait } from '@patchbay/guards';
+import type { MetricsLog, ProcessesMetrics, Snapshot } from './types.js';
 
 /**
  * A process not heard from for this many publishing intervals (and at least STALE_MS) has ended: its counts join
@@ -27,15 +23,15 @@ return 1`;
 const newInstance = () => `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 
 /**
- * The metrics of every process of a deployment (servers, `manage worker`s, on any machine) sharing a Redis and
- * REDIS_PREFIX, so that /metrics of whichever server a scrape reaches reports the sum of them all. Each process
+ * The metrics of every process of a deployment (servers and background workers, on any machine) sharing a Redis and a
+ * key prefix, so that /metrics of whichever server a scrape reaches reports the sum of them all. Each process
  * publishes its snapshot every few seconds. Counters must never go down when a process ends, or Prometheus would
  * read a reset: the counters and histograms of a process that closed, or stopped publishing, are folded into a
  * retired total, under a lock, in one transaction with its removal (which any publish meanwhile makes it try
- * again). Its gauges (memory, event loop) leave with it. The connection is the metrics' own: WATCH must not reach
- * the queue's transactions.
+ * again). Its gauges (memory, event loop) leave with it. The connection is the metrics' own (a duplicate of the one
+ * given): WATCH must not reach the transactions of whatever else uses that one.
  */
-export class SharedMetrics {
+export class SharedMetrics implements ProcessesMetrics {
   private instance = newInstance();
   private timer?: NodeJS.Timeout;
   private failing = false;
@@ -45,9 +41,9 @@ export class SharedMetrics {
   constructor(
     queueRedis: Redis,
     prefix: string,
-    private readonly metrics: Metrics,
+    private readonly registry: Registry,
     private readonly intervalSeconds: number,
-    private readonly log: Logger,
+    private readonly log: MetricsLog,
   ) {
     this.redis = queueRedis.duplicate();
     // Failures surface in the log, through publish and scrape; without a listener ioredis would report them loudly.
@@ -75,19 +71,19 @@ export class SharedMetrics {
   }
 
   private async publish(): Promise<void> {
-    const snapshot = JSON.stringify(await this.metrics.registry.getMetricsAsJSON());
+    const snapshot = JSON.stringify(await this.registry.getMetricsAsJSON());
     const keys = [this.keys.live, this.keys.seen, this.keys.retiredIds];
     if ((await this.redis.eval(PUBLISH, keys.length, ...keys, this.instance, snapshot, Date.now())) === 1) return;
     // Retired while it was held up: what it had published is counted; it goes on as a new process from zero.
     this.log.warn(`metrics: this process (${this.instance}) was taken for ended and retired; it goes on counting from zero`);
-    this.metrics.registry.resetMetrics();
+    this.registry.resetMetrics();
     this.instance = newInstance();
     await this.publish();
   }
 
   /** This process's metrics summed with every other live process's and the retired totals. */
   async aggregate(): Promise<Registry> {
-    const own = (await this.metrics.registry.getMetricsAsJSON()) as unknown as Snapshot;
+    const own = (await this.registry.getMetricsAsJSON()) as unknown as Snapshot;
     const others: Snapshot[] = [];
     try {
       // Published first: a later scrape answered by another process then reads this process's figures as this

@@ -1,0 +1,2 @@
+export { guarded } from './guarded.js';
+export { NoAnswer, withinWait } from './wait.js';
