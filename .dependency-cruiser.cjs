@@ -51,6 +51,13 @@ module.exports = {
       to: { path: '^kernel/', pathNot: '^kernel/index\\.ts$' },
     },
     {
+      name: 'kit-for-tests-only',
+      comment: 'the test kit (patchbay/testing) starts servers for tests: no server code imports it',
+      severity: 'error',
+      from: { path: '^(kernel|plugins|cli|examples|packages)/', pathNot: '(\\.test\\.ts|/vitest\\.config\\.ts)$' },
+      to: { path: '^testing/' },
+    },
+    {
       name: 'kernel-names-no-app',
       comment: 'the kernel knows no app: apps plug into it',
       severity: 'error',

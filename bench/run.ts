@@ -13,7 +13,7 @@ import { extrasDemoSteps } from '../plugins/extras/demo.js';
 import { renderLeafBaseline } from './render-baseline.js';
 import { eventsBench } from './events.js';
 import { isDeepStrictEqual } from 'node:util';
-import { startPostgres } from '../test/helpers/services.js';
+import { startPostgres } from '../testing/postgres.js';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { measureCount, measureInTurns, measureSides, report, requestTo, summary } from './harness.js';
 import { processesBench } from './processes.js';

@@ -11,7 +11,7 @@ function timestamp(): string {
 function migrationSource(className: string, up: string[], down: string[]): string {
   const literal = (sql: string) => '`' + sql.replace(/[`\\]/g, (c) => `\\${c}`).replace(/\$\{/g, '\\${') + '`';
   const lines = (sql: string[]) => sql.map((s) => `    this.addSql(${literal(s)});`).join('\n');
-  return `import { Migration } from '@mikro-orm/migrations';
+  return `import { Migration } from 'patchbay';
 
 export class ${className} extends Migration {
   override async up(): Promise<void> {

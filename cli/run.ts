@@ -32,6 +32,11 @@ const COMMANDS: Record<string, { run: Command; usage: Usage; help: string }> = {
   migrate: { run: lazy(migrations, 'migrate'), usage: 'migrate', help: 'Apply pending database migrations of the kernel and every enabled plugin.' },
   showmigrations: { run: lazy(migrations, 'showmigrations'), usage: 'showmigrations', help: 'List migrations and whether each is applied.' },
   makemigrations: { run: lazy(() => import('./makemigrations.js'), 'makemigrations'), usage: 'makemigrations <plugin> [name]', help: 'Write a migration for the model changes of a plugin.' },
+  startplugin: {
+    run: lazy(() => import('./startplugin.js'), 'startplugin'),
+    usage: 'startplugin <name> [--dir PATH]',
+    help: 'Write a new plugin package (a model, its migration, a test on the test kit) outside Patchbay\'s folder.',
+  },
   'generate-demo': {
     run: lazy(() => import('./demo.js'), 'generateDemo'),
     usage: demoUsage,

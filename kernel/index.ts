@@ -64,6 +64,9 @@ export type { FilterExtension } from './model/filter-sets.js';
 export { ParamError, FilterError } from './filters/errors.js';
 export { parseBoolean, parseWholeNumber, parseNumber } from './filters/values.js';
 
+// Migrations: a plugin's (`manage makemigrations` writes them) extend this class.
+export { Migration } from '@mikro-orm/migrations';
+
 // Writes, changes and events.
 export type { WriteSession, WriteOptions, Target } from './write/session.js';
 export { lockedRow, storedRow, storedRowsWhere } from './model/stored.js';

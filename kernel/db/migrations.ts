@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Migration } from '@mikro-orm/migrations';
@@ -13,9 +13,10 @@ export interface MigrationSource {
 
 const MIGRATION_FILE = /^\d{14}_[\w-]+\.(ts|js|mjs)$/;
 
-/** Loads the migration classes of a folder, ordered by their timestamped file names. */
+/** Loads the migration classes of a folder (none before `makemigrations` writes it), ordered by their timestamped file names. */
 export async function loadMigrations(owner: string, dir: URL): Promise<MigrationSource[]> {
   const path = fileURLToPath(dir);
+  if (!existsSync(path)) return [];
   const files = readdirSync(path).filter((f) => MIGRATION_FILE.test(f) && !f.endsWith('.d.ts')).sort();
   const sources: MigrationSource[] = [];
   for (const file of files) {

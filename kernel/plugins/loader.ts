@@ -1,4 +1,6 @@
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { register } from 'node:module';
+import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import semver from 'semver';
 import { StructError, create } from 'superstruct';
@@ -13,8 +15,26 @@ export interface EnabledPlugin {
   config: Record<string, unknown>;
 }
 
+/** What a plugin's package exports as its entry (`exports` of ".", else `main`), or its `index.ts`/`index.js`. */
+function packageEntry(dir: string): string {
+  const manifest = join(dir, 'package.json');
+  if (existsSync(manifest)) {
+    const { exports, main } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: unknown; main?: string };
+    const root = typeof exports === 'object' && exports !== null && '.' in exports ? (exports as Record<string, unknown>)['.'] : exports;
+    const entry = typeof root === 'string' ? root : (root as { import?: string; default?: string } | undefined)?.import ?? (root as { default?: string } | undefined)?.default ?? main;
+    if (entry) return join(dir, entry);
+  }
+  return ['index.ts', 'index.js'].map((name) => join(dir, name)).find(existsSync) ?? join(dir, 'index.ts');
+}
+
+let hooked = false;
+
+/** A plugin by path (a file, or a package's folder) or by package name, its `patchbay` imports resolved to this server. */
 async function importPlugin(spec: string): Promise<Plugin> {
-  const target = spec.startsWith('.') || isAbsolute(spec) ? pathToFileURL(resolve(spec)).href : spec;
+  if (!hooked) register(new URL('./resolve-hook.mjs', import.meta.url));
+  hooked = true;
+  const path = spec.startsWith('.') || isAbsolute(spec) ? resolve(spec) : undefined;
+  const target = path ? pathToFileURL(existsSync(path) && statSync(path).isDirectory() ? packageEntry(path) : path).href : spec;
   let mod: Record<string, unknown>;
   try {
     mod = (await import(target)) as Record<string, unknown>;

@@ -14,7 +14,7 @@ export const IPAM_CONTRIBUTIONS: Record<string, () => Record<string, Field>> = {
   }),
   'dcim.virtualdevicecontext': () => ({ primary_ip: new PreferredIpField(), primary_ip4: new PrimaryIpField('vdc', 4), primary_ip6: new PrimaryIpField('vdc', 6) }),
   // Sites list their AS numbers; they and the places around them count the prefixes scoped there.
-  'dcim.site': () => ({ asns: f.m2m('ipam.asn', { countAs: 'site_count', filterBy: 'asn', label: 'ASNs', related: 'sites' }), prefix_count: new PlacedCount('site') }),
+  'dcim.site': () => ({ asns: f.m2m('ipam.asn', { countAs: 'site_count', filterBy: 'asn', filterName: 'asn', label: 'ASNs', related: 'sites' }), prefix_count: new PlacedCount('site') }),
   'dcim.region': () => ({ prefix_count: new PlacedCount('region') }),
   'dcim.sitegroup': () => ({ prefix_count: new PlacedCount('sitegroup') }),
   'dcim.location': () => ({ prefix_count: new PlacedCount('location') }),

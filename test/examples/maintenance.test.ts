@@ -1,12 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXAMPLE_PLUGIN, startServer, type TestServer } from '../helpers/server.js';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startPatchbay, type TestPatchbay } from 'patchbay/testing';
 
-let t: TestServer;
+// Its tests use the test kit only, as a third-party plugin's would; the plugin is loaded by its folder's path.
+const PLUGIN = fileURLToPath(new URL('../../examples/plugins/maintenance/', import.meta.url));
+let t: TestPatchbay;
 const WINDOWS = '/api/plugins/maintenance/windows/';
 const inDays = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
 
 beforeAll(async () => {
-  t = await startServer({ plugins: [EXAMPLE_PLUGIN], settings: { PLUGINS_CONFIG: { maintenance: { horizon_days: 7 } } } });
+  // Its announcements run on Redis here (the kit's default is the PostgreSQL queue).
+  t = await startPatchbay({ plugins: [PLUGIN], settings: { PLUGINS_CONFIG: { maintenance: { horizon_days: 7 } }, REDIS_URL: inject('redisUrl') } });
 });
 afterAll(async () => {
   await t?.close();

@@ -1,5 +1,7 @@
 import type { TestProject } from 'vitest/node';
-import { startPostgres, startRedis, withoutDurability } from './services.js';
+import { ADMIN_URL_ENV } from '../../testing/databases.js';
+import { startPostgres, withoutDurability } from '../../testing/postgres.js';
+import { startRedis } from './services.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -8,10 +10,11 @@ declare module 'vitest' {
   }
 }
 
-/** Starts one real PostgreSQL and one real Redis for the whole run. */
+/** Starts one real PostgreSQL and one real Redis for the whole run; the test kit (`patchbay/testing`) uses the same PostgreSQL. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
   if (!process.env.TEST_DATABASE_URL) await withoutDurability(pg.adminUrl);
+  process.env[ADMIN_URL_ENV] = pg.adminUrl;
   project.provide('pgAdminUrl', pg.adminUrl);
   project.provide('redisUrl', redis.url);
   return async () => {

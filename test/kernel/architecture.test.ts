@@ -18,7 +18,7 @@ interface Cruise {
 
 /** The import graph of the sources (value imports only) with the rules' violations, as dependency-cruiser reports them. */
 async function cruise(): Promise<Cruise> {
-  const { stdout } = await promisify(execFile)(process.execPath, [CRUISER, 'kernel', 'plugins', 'cli', 'examples', 'packages/jinja/src', 'packages/embedded/src', 'packages/queue/src', 'packages/render/src', 'packages/cluster-metrics/src', 'packages/guards/src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
+  const { stdout } = await promisify(execFile)(process.execPath, [CRUISER, 'kernel', 'testing', 'plugins', 'cli', 'examples', 'packages/jinja/src', 'packages/embedded/src', 'packages/queue/src', 'packages/render/src', 'packages/cluster-metrics/src', 'packages/guards/src', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
     cwd: ROOT, maxBuffer: 256 * 1024 * 1024,
   });
   return JSON.parse(stdout) as Cruise;

@@ -18,7 +18,7 @@ const ATTACH = /\b(req|res|request|response|socket|outgoing|incoming|stdout|stde
 describe('listeners on requests, responses and sockets', () => {
   it('are all guarded: what one throws is handed on, never an uncaught exception that ends the process', () => {
     const unguarded: string[] = [];
-    for (const file of ['kernel', 'cli', 'plugins', 'examples', 'packages'].flatMap((dir) => sources(join(ROOT, dir)))) {
+    for (const file of ['kernel', 'testing', 'cli', 'plugins', 'examples', 'packages'].flatMap((dir) => sources(join(ROOT, dir)))) {
       const text = readFileSync(file, 'utf8');
       for (const match of text.matchAll(ATTACH)) {
         const listener = match[3];

@@ -20,6 +20,8 @@ export interface ManyToManyOptions extends CommonOptions {
   reverseOf?: string;
   /** The target's attribute `?<name>=` matches, when not its slug, username or name (a site's ASNs by `asn`). */
   filterBy?: string;
+  /** The name of its filters, `<name>_id` and `<name>` (default: the field's); NetBox's are mostly singular (`group`). */
+  filterName?: string;
   /** The list of this model's objects the target offers (GraphQL's `sites` on an ASN). */
   related?: string;
   /** Read and written as the targets' slugs, not nested objects (NetBox's SlugRelatedField: a config context's tags). */
@@ -178,8 +180,7 @@ export class ManyToManyField extends Field<ManyToManyOptions> {
 
   override filters(registry: ModelRegistry): Record<string, QueryFilter> {
     const target = registry.get(this.target);
-    // NetBox names many-to-many filters in the singular: `groups` → `group_id`, `group`.
-    const base = this.name.replace(/s$/, '');
+    const base = this.options.filterName ?? this.name;
     const filters: Record<string, QueryFilter> = { [`${base}_id`]: relationFilter([this.name], target, 'id', target.isTree) };
     const key = this.options.filterBy ?? naturalKey(target);
     if (key) filters[base] = relationFilter([this.name], target, key, target.isTree);

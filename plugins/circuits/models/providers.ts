@@ -10,7 +10,7 @@ export const Provider = defineModel('circuits.provider', {
     accounts: f.reverse('circuits.provideraccount', 'provider', { many: true }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
-    asns: f.m2m('ipam.asn', { countAs: 'provider_count', filterBy: 'asn', label: 'ASNs', related: 'providers' }),
+    asns: f.m2m('ipam.asn', { countAs: 'provider_count', filterBy: 'asn', filterName: 'asn', label: 'ASNs', related: 'providers' }),
   },
   brief: ['name', 'slug', 'description', 'circuit_count'],
   ordering: ['name'],

@@ -1,4 +1,4 @@
-import { Migration } from '@mikro-orm/migrations';
+import { Migration } from 'patchbay';
 
 /** Which tags each object carries, for every tagged model (not a model of its own: written through `tags`). */
 export class ExtrasTaggedItemsMigration extends Migration {

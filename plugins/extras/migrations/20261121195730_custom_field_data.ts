@@ -1,4 +1,4 @@
-import { Migration } from '@mikro-orm/migrations';
+import { Migration } from 'patchbay';
 
 /** Custom field values of every object of every model, one JSON document per object. */
 export class ExtrasCustomFieldDataMigration extends Migration {

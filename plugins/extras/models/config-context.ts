@@ -28,8 +28,8 @@ export const ConfigContextProfile = defineModel('extras.configcontextprofile', {
   },
 });
 
-/** A many-to-many assignment of a config context: empty matches every object. */
-const assigned = (target: string) => f.m2m(target);
+/** A many-to-many assignment of a config context: empty matches every object. Filtered as `<filterName>_id`. */
+const assigned = (target: string, filterName: string) => f.m2m(target, { filterName });
 
 /**
  * Data for the devices and virtual machines it is assigned to (by where they are, what they are, whose they are,
@@ -44,20 +44,20 @@ export const ConfigContext = defineModel('extras.configcontext', {
     profile: f.fk('extras.configcontextprofile', { nullable: true, onDelete: 'protect', related: 'config_contexts' }),
     description: f.string({ max: 200, blank: true }),
     is_active: f.boolean({ default: true }),
-    regions: assigned('dcim.region'),
-    site_groups: assigned('dcim.sitegroup'),
-    sites: assigned('dcim.site'),
-    locations: assigned('dcim.location'),
-    device_types: assigned('dcim.devicetype'),
-    roles: assigned('dcim.devicerole'),
-    platforms: assigned('dcim.platform'),
-    cluster_types: assigned('virtualization.clustertype'),
-    cluster_groups: assigned('virtualization.clustergroup'),
-    clusters: assigned('virtualization.cluster'),
-    tenant_groups: assigned('tenancy.tenantgroup'),
-    tenants: assigned('tenancy.tenant'),
+    regions: assigned('dcim.region', 'region'),
+    site_groups: assigned('dcim.sitegroup', 'site_group'),
+    sites: assigned('dcim.site', 'site'),
+    locations: assigned('dcim.location', 'location'),
+    device_types: assigned('dcim.devicetype', 'device_type'),
+    roles: assigned('dcim.devicerole', 'role'),
+    platforms: assigned('dcim.platform', 'platform'),
+    cluster_types: assigned('virtualization.clustertype', 'cluster_type'),
+    cluster_groups: assigned('virtualization.clustergroup', 'cluster_group'),
+    clusters: assigned('virtualization.cluster', 'cluster'),
+    tenant_groups: assigned('tenancy.tenantgroup', 'tenant_group'),
+    tenants: assigned('tenancy.tenant', 'tenant'),
     // Not the tagged-items `tags` of other models: the tags a device must carry (any of them) for the context to apply.
-    tags: f.m2m('extras.tag', { slugs: true }),
+    tags: f.m2m('extras.tag', { slugs: true, filterName: 'tag' }),
     data: f.json({ object: true }),
   },
   brief: ['name', 'description'],

@@ -59,7 +59,7 @@ export const Service = defineModel('ipam.service', {
     parent_object: f.generic({ models: ['dcim.device', 'virtualization.virtualmachine', 'ipam.fhrpgroup'], readAs: 'parent', related: 'services' }),
     name: f.string({ max: 100 }),
     ...common(),
-    ipaddresses: f.m2m('ipam.ipaddress', { label: 'IP addresses', related: 'services' }),
+    ipaddresses: f.m2m('ipam.ipaddress', { filterName: 'ip_address', filterBy: 'address', label: 'IP addresses', related: 'services' }),
     description: f.string({ max: 200, blank: true }),
     comments: f.text({ blank: true }),
   },
@@ -69,7 +69,6 @@ export const Service = defineModel('ipam.service', {
   ordering: ['protocol', 'ports', 'id'],
   search: ['name', 'description'],
   parent: 'parent_object',
-  relatedFilters: { ip_address: 'ipaddresses.address' },
   filters: {
     device: parentIs('dcim.device', 'dcim_device', 'name'),
     device_id: parentIs('dcim.device', 'dcim_device', 'id'),

@@ -1,4 +1,4 @@
-import { Migration } from '@mikro-orm/migrations';
+import { Migration } from 'patchbay';
 
 export class TenancyInitialMigration extends Migration {
   override async up(): Promise<void> {

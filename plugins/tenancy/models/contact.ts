@@ -3,7 +3,7 @@ import { defineModel, f } from 'patchbay';
 export const Contact = defineModel('tenancy.contact', {
   path: 'contacts',
   fields: {
-    groups: f.m2m('tenancy.contactgroup', { countAs: 'contact_count', related: 'contacts' }),
+    groups: f.m2m('tenancy.contactgroup', { filterName: 'group', countAs: 'contact_count', related: 'contacts' }),
     name: f.string({ max: 100 }),
     title: f.string({ max: 100, blank: true }),
     phone: f.string({ max: 50, blank: true }),

@@ -1,4 +1,4 @@
-import { Migration } from '@mikro-orm/migrations';
+import { Migration } from 'patchbay';
 
 /** Browser login sessions (not a REST model, so written by hand). */
 export class UsersSessionsMigration extends Migration {

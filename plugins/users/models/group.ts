@@ -6,7 +6,7 @@ export const Group = defineModel('users.group', {
   fields: {
     name: f.string({ max: 150, unique: true }),
     description: f.string({ max: 200, blank: true }),
-    permissions: f.m2m('users.objectpermission', { reverseOf: 'groups' }),
+    permissions: f.m2m('users.objectpermission', { reverseOf: 'groups', filterName: 'permission' }),
   },
   brief: ['name', 'description'],
   features: ['changelog'],

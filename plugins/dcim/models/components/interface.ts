@@ -45,7 +45,7 @@ export const Interface = defineComponent('dcim.interface', {
   countAs: 'interface_count',
   deviceKeys: ['id', 'url', 'display', 'name', 'description', 'display_name'],
   fields: {
-    vdcs: f.m2m('dcim.virtualdevicecontext', { countAs: 'interface_count', related: 'interfaces' }),
+    vdcs: f.m2m('dcim.virtualdevicecontext', { filterName: 'vdc', countAs: 'interface_count', related: 'interfaces' }),
     type: f.choice(InterfaceType),
     enabled: f.boolean({ default: true }),
     parent: f.fk('dcim.interface', { nullable: true, onDelete: 'protect', nested: NESTED, related: 'child_interfaces' }),
