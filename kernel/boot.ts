@@ -9,6 +9,7 @@ import { EmbeddedDatabase } from '@patchbay/embedded';
 import { entityOf, objectTypeEntity } from './db/entities.js';
 import { loadMigrations, type MigrationSource } from './db/migrations.js';
 import { createLogger, type Logger } from './base/log.js';
+import { graphqlModels, graphqlTypeNames } from './model/graphql-names.js';
 import { ModelRegistry } from './model/registry.js';
 import type { Plugin } from './plugin.js';
 import { loadPlugins, type EnabledPlugin } from './plugins/loader.js';
@@ -72,6 +73,16 @@ function withoutPassword(url: string): string {
 
 const KERNEL_MIGRATIONS = new URL('./db/migrations/', import.meta.url);
 
+/**
+ * A mistake in the models' declarations, as one start-up line naming the plugin: the registry's messages start with
+ * the model's key, whose app is its plugin.
+ */
+function declarationError(err: unknown, plugins: string[]): SettingsError {
+  const message = err instanceof Error ? err.message : String(err);
+  const app = /^([a-z][a-z0-9_]*)\.[a-z0-9]+[.:\s]/.exec(message)?.[1];
+  return new SettingsError(`PLUGINS: ${app && plugins.includes(app) ? `plugin ${app}: ` : ''}${message}`);
+}
+
 /** Loads settings and plugins, registers the models and opens (and migrates) the database. */
 export async function bootstrap(options: BootOptions): Promise<Booted> {
   const settings = loadSettings(options.settings, options.env);
@@ -80,12 +91,17 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
   settings.SECRET_KEY = secretKey(settings, log);
 
   const registry = new ModelRegistry();
-  for (const { plugin } of enabled) {
-    const ui = plugin.basePath.replace(/^\/api\//, '/');
-    for (const model of plugin.models ?? []) registry.register(model, { api: plugin.basePath, ui });
+  try {
+    for (const { plugin } of enabled) {
+      const ui = plugin.basePath.replace(/^\/api\//, '/');
+      for (const model of plugin.models ?? []) registry.register(model, { api: plugin.basePath, ui });
+    }
+    for (const { plugin } of enabled) if (plugin.contributes) registry.contribute(plugin.name, plugin.contributes);
+    registry.finalize();
+    graphqlTypeNames(graphqlModels(registry));
+  } catch (err) {
+    throw declarationError(err, enabled.map((e) => e.plugin.name));
   }
-  for (const { plugin } of enabled) if (plugin.contributes) registry.contribute(plugin.name, plugin.contributes);
-  registry.finalize();
 
   const migrations: MigrationSource[] = await loadMigrations('kernel', KERNEL_MIGRATIONS);
   for (const { plugin } of enabled) {

@@ -63,7 +63,7 @@ export function kernelProviders({ settings, registry, log, db, redisUrl }: Provi
     provider(Services.clock, overrides.clock ?? (() => ({ now: () => Date.now() }))),
     provider(Services.queue, overrides.queue ?? (() => redisUrl
       ? new BullQueue({ url: redisUrl, prefix: settings.REDIS_PREFIX, lockSeconds: settings.JOB_LOCK_SECONDS })
-      : new PostgresQueue({ knex: db.knex, log, lockSeconds: settings.JOB_LOCK_SECONDS }))),
+      : new PostgresQueue({ knex: db.backgroundKnex, log, lockSeconds: settings.JOB_LOCK_SECONDS }))),
     provider(Parts.metrics, (s) => {
       const metrics = new Metrics(metricsOn);
       if (metricsOn) {

@@ -31,19 +31,32 @@ function substitute(value: unknown, userId: number | null): unknown {
   return value;
 }
 
+/** A path with Django's attnames (`device_id`, `site__region_id`: a relation's column) as the relation's `id`. */
+function withAttnames(model: Model, registry: ModelRegistry, steps: string[]): string[] {
+  let current: Model | undefined = model;
+  return steps.flatMap((step) => {
+    const own = current?.field(step);
+    const relation = own ? undefined : step.endsWith('_id') ? current?.field(step.slice(0, -3)) : undefined;
+    const target = (own ?? relation)?.describe(registry).find((p) => p.relation)?.relation;
+    current = target && own ? registry.get(target) : undefined;
+    return relation && target ? [relation.name, 'id'] : [step];
+  });
+}
+
 /**
  * `{"group__slug__in": [...]}` → a comparison on path group.slug.in; the field the path reaches reads a trailing
  * lookup name (`in`) as Django does.
  */
-function toFilter(sets: ConstraintSet[], userId: number | null): FilterNode {
-  return or(sets.map((set) => and(Object.entries(set).map(([key, raw]) => cmp(key.split('__'), 'exact', substitute(raw, userId))))));
+function toFilter(model: Model, registry: ModelRegistry, sets: ConstraintSet[], userId: number | null): FilterNode {
+  const path = (key: string) => withAttnames(model, registry, key.split('__'));
+  return or(sets.map((set) => and(Object.entries(set).map(([key, raw]) => cmp(path(key), 'exact', substitute(raw, userId))))));
 }
 
 /** Restricts `qb` (over `model` aliased `alias`) to rows matching any of `sets`, with "$user" as `userId`. */
 export function applyConstraints(
   qb: Knex.QueryBuilder, model: Model, sets: ConstraintSet[], registry: ModelRegistry, db: Db, userId: number | null, alias = 't',
 ): void {
-  applyFilter(qb, model, toFilter(sets, userId), { registry, db }, alias);
+  applyFilter(qb, model, toFilter(model, registry, sets, userId), { registry, db }, alias);
 }
 
 /**

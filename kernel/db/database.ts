@@ -1,5 +1,5 @@
 import { MikroORM, type EntitySchema } from '@mikro-orm/postgresql';
-import type { Knex } from '@mikro-orm/knex';
+import { knex, type Knex } from '@mikro-orm/knex';
 import { Migrator } from '@mikro-orm/migrations';
 import type { MigrationSource } from './migrations.js';
 import { PreparedStatements, type PgConnection } from './prepared.js';
@@ -22,6 +22,7 @@ export interface DatabaseOptions {
 export class Database {
   /** SQL statements run so far; tests read it around a request to assert query budgets. */
   queryCount = 0;
+  private background?: Knex;
 
   private constructor(
     readonly orm: MikroORM,
@@ -113,7 +114,17 @@ export class Database {
     }
   }
 
+  /**
+   * A small pool of its own for background machinery (the PostgreSQL queue's polling and heartbeats): it never waits
+   * behind requests for a connection, nor takes one from them, and its statements are not the requests' (queryCount).
+   */
+  get backgroundKnex(): Knex {
+    this.background ??= knex({ client: 'pg', connection: this.url, pool: { min: 0, max: 2 } });
+    return this.background;
+  }
+
   async close(): Promise<void> {
+    await this.background?.destroy();
     await this.orm.close(true);
   }
 }

@@ -3,8 +3,8 @@ import { GraphQLError, type GraphQLResolveInfo, type GraphQLSchema } from 'graph
 import { SchemaComposer } from 'graphql-compose';
 import type { Settings } from '../config/settings.js';
 import type { FilterSets } from '../model/filter-sets.js';
-import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
+import { graphqlModels, graphqlTypeNames } from '../model/graphql-names.js';
 import { offeredLists } from '../model/offered-lists.js';
 import type { Batch, ObjectNode } from './batch.js';
 import type { GraphContext } from './context.js';
@@ -29,16 +29,6 @@ export interface SchemaSources {
 const snake = (name: string): string =>
   name.replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2').replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
-/** The models in the schema and their types' names; two models called alike stop start-up. */
-function typeNames(models: Model[]): Map<string, string> {
-  const named = new Map<string, Model>();
-  for (const model of models) {
-    const other = named.get(model.className);
-    if (other) throw new Error(`${model.key} and ${other.key} are both called ${model.className} in GraphQL: declare the className of one`);
-    named.set(model.className, model);
-  }
-  return new Map(models.map((m) => [m.key, `${m.className}Type`]));
-}
 
 /**
  * The read-only GraphQL schema, assembled once at start from every plugin's model declarations (third-party
@@ -53,8 +43,8 @@ export function buildSchema(sources: SchemaSources): { schema: GraphQLSchema; fi
   for (const { graphql } of sources.contributions) if (graphql.typeDefs) composer.addTypeDefs(graphql.typeDefs);
   const enums = new Enums(composer as SchemaComposer<unknown>);
 
-  const models = registry.all().filter((m) => m.served && m.decl.graphql !== false);
-  const types = typeNames(models);
+  const models = graphqlModels(registry);
+  const types = graphqlTypeNames(models);
   const offered = offeredLists(models, registry);
   const filters = new FilterInputs({
     composer: composer as SchemaComposer<unknown>,

@@ -166,6 +166,10 @@ export class Model {
     if (!app || !name || !/^[a-z][a-z0-9_]*$/.test(app) || !/^[a-z][a-z0-9]*$/.test(name)) {
       throw new Error(`Model key "${key}" must be "<app>.<model>" in lower case`);
     }
+    // TypeScript requires these; a plugin written in JavaScript learns it here, in words.
+    for (const required of ['path', 'fields', 'brief'] as const) {
+      if (decl?.[required] === undefined) throw new Error(`${key}: the declaration has no "${required}"`);
+    }
     this.app = app;
     this.name = name;
     this.table = `${app}_${name}`;

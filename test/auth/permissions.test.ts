@@ -85,6 +85,16 @@ describe('constraints', () => {
     expect(await names()).toEqual(['B1', 'R2']);
   });
 
+  it("accept Django's attnames: a relation's column for its id, alone, with a lookup and across relations", async () => {
+    await grant(['view'], { group_id: ids.red });
+    expect(await names()).toEqual(['R1', 'R2']);
+    await grant(['view'], [{ group_id__in: [ids.blue] }, { group__parent_id__isnull: false }]);
+    expect(await names()).toEqual(['B1']);
+    // A name that is neither a field nor a relation's column stays refused, naming it.
+    const bad = await t.post(PERMS, { name: 'bad attname', object_types: ['tenancy.tenant'], actions: ['view'], constraints: { slug_id: 1 } });
+    expect(bad.status).toBe(400);
+  });
+
   it('substitute $user with the requesting user', async () => {
     await grant(['view'], { id: '$user' }, ['users.user']);
     const res = await t.get('/api/users/users/', { token: user.token });

@@ -19,7 +19,7 @@ describe('manage', () => {
     const column = rows.map((row) => row.search(/ {3}\S/) + 3);
     expect(new Set(column).size).toBe(1);
     expect(rows.map((row) => row.trim().split(' ')[0])).toEqual([
-      'runserver', 'worker', 'webhook_receiver', 'migrate', 'showmigrations', 'makemigrations', 'generate-demo', 'settings', 'help',
+      'runserver', 'worker', 'webhook_receiver', 'migrate', 'showmigrations', 'makemigrations', 'startplugin', 'generate-demo', 'settings', 'help',
       // The apps' own commands, after the kernel's.
       'createsuperuser', 'changepassword', 'createtoken', 'housekeeping',
     ]);

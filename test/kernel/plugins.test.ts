@@ -59,7 +59,29 @@ describe('plugin loading', () => {
     expect(((await start([])) as Error).message).toBe('PLUGINS: plugin maintenance needs plugin tenancy, which is not enabled');
     // A plugin of that name that lacks the model.
     const hollow = definePlugin({ name: 'tenancy', version: '1.0.0', kernel: '*', basePath: '/api/tenancy/' });
-    expect(((await start([hollow])) as Error).message).toBe('maintenance.window.tenant refers to tenancy.tenant, which no enabled plugin provides');
+    expect(((await start([hollow])) as Error).message).toBe('PLUGINS: plugin maintenance: maintenance.window.tenant refers to tenancy.tenant, which no enabled plugin provides');
+  });
+
+  it('stops start-up on a mistake in a model declaration with one line naming the plugin, never a stack', async () => {
+    const start = (...models: ReturnType<typeof defineModel>[]) =>
+      createServer({
+        builtins: [...builtinPlugins, definePlugin({ name: 'bgp', version: '1.0.0', kernel: '*', dependencies: ['dcim'], models })],
+        env: { PATCHBAY_CONFIG: '' }, settings: { DATABASE_URL: UNUSED_DB },
+      }).then(() => undefined, (e: unknown) => e);
+    const briefless = await start(defineModel('bgp.session', { path: 'sessions', fields: { name: f.string({ max: 50 }) }, brief: ['peer'] }));
+    expect(briefless).toBeInstanceOf(SettingsError);
+    expect((briefless as Error).message).toBe('PLUGINS: plugin bgp: bgp.session: brief field "peer" is not a field of the model, nor a key of one');
+    const ghost = await start(defineModel('bgp.session', { path: 'sessions', fields: { peer: f.fk('bgp.peer') }, brief: [] }));
+    expect((ghost as Error).message).toBe('PLUGINS: plugin bgp: bgp.session.peer refers to bgp.peer, which no enabled plugin provides');
+    // A GraphQL name a built-in model has: refused at start, naming both (className renames it).
+    const clash = await start(defineModel('bgp.site', { path: 'sites', fields: { name: f.string({ max: 50 }) }, brief: ['name'] }));
+    expect((clash as Error).message).toBe('PLUGINS: plugin bgp: bgp.site and dcim.site are both called Site in GraphQL: declare the className of one');
+    const renamed = await start(defineModel('bgp.site', { path: 'sites', className: 'BgpSite', fields: { name: f.string({ max: 50 }) }, brief: ['name'] }));
+    // Past the declarations, as far as the database this test does not give.
+    expect((renamed as Error).message).toMatch(/^DATABASE_URL: cannot connect/);
+    // What TypeScript requires, a plugin in JavaScript may leave out.
+    const declaration = { path: 'sessions', fields: {} } as unknown as Parameters<typeof defineModel>[1];
+    expect(() => defineModel('bgp.session', declaration)).toThrow('bgp.session: the declaration has no "brief"');
   });
 
   it("refuses an action on a model no enabled plugin declares, or on one of a plugin it does not depend on", async () => {
