@@ -5,7 +5,7 @@
  */
 export { definePlugin, CommandError, type PluginCommand, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoStep, type EventHooks, type JobFunction, type ModelAction, type PluginJob } from './plugin.js';
 /** superstruct, which a plugin's `config.schema` is written in: `struct.object({ local_as: struct.integer() })`. */
-export * as struct from 'superstruct';
+export * as struct from './base/struct.js';
 export type { Alongside, DataAccess, ListQuery } from './plugins/data.js';
 export { detailId, detailObject } from './plugins/data.js';
 export type { HttpSurface, MountOptions, PageRenderer, RequestHook } from './app/surface.js';

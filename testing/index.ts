@@ -9,3 +9,7 @@ export type { Grant } from './permissions.js';
 export { PAGE_SIZES, expectListBudget, expectQueries, listStatements } from './budgets.js';
 export { WebhookReceiver, type Received } from './receiver.js';
 export { createDatabase, dropDatabase, urlOf } from './databases.js';
+// What the kit's answers name, so that a test can name it too.
+export type { PatchbayServer } from '../kernel/server.js';
+export type { ServiceOverrides } from '../kernel/providers.js';
+export type { Plugin, Row, Settings } from '../kernel/index.js';
