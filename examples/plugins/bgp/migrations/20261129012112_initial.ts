@@ -12,7 +12,7 @@ export class BgpInitialMigration extends Migration {
     this.addSql(`create index "bgp_routingpolicy_description_trgm" on "bgp_routingpolicy" using gin ("description" gin_trgm_ops);`);
     this.addSql(`create index "bgp_routingpolicy_ordering" on "bgp_routingpolicy" ("weight", "name_natural", "id");`);
     this.addSql(`alter table "bgp_routingpolicy" add constraint "bgp_routingpolicy_name_uniq0" unique ("name");`);
-    this.addSql(`create table "bgp_session" ("id" serial primary key, "name" varchar(100) not null, "name_natural" text generated always as (patchbay_natural("name")) stored null, "status" varchar(50) not null default 'active', "device_id" int not null, "local_address_id" int null, "remote_address_id" int not null, "remote_as" bigint not null, "description" varchar(200) not null default '', "created" timestamptz null, "last_updated" timestamptz null);`);
+    this.addSql(`create table "bgp_session" ("id" serial primary key, "name" varchar(100) not null, "name_natural" text generated always as (patchbay_natural("name")) stored null, "status" varchar(50) not null, "device_id" int not null, "local_address_id" int null, "remote_address_id" int not null, "remote_as" bigint not null, "description" varchar(200) not null default '', "created" timestamptz null, "last_updated" timestamptz null);`);
     this.addSql(`create index "bgp_session_name_natural_idx" on "bgp_session" ("name_natural");`);
     this.addSql(`create index "bgp_session_device_id_idx" on "bgp_session" ("device_id");`);
     this.addSql(`create index "bgp_session_local_address_id_idx" on "bgp_session" ("local_address_id");`);
