@@ -20,8 +20,9 @@ function packageEntry(dir: string): string {
   const manifest = join(dir, 'package.json');
   if (existsSync(manifest)) {
     const { exports, main } = JSON.parse(readFileSync(manifest, 'utf8')) as { exports?: unknown; main?: string };
-    const root = typeof exports === 'object' && exports !== null && '.' in exports ? (exports as Record<string, unknown>)['.'] : exports;
-    const entry = typeof root === 'string' ? root : (root as { import?: string; default?: string } | undefined)?.import ?? (root as { default?: string } | undefined)?.default ?? main;
+    const root = exports && typeof exports === 'object' && '.' in exports ? (exports as Record<string, unknown>)['.'] : exports;
+    const conditions = root as { import?: string; default?: string } | undefined;
+    const entry = typeof root === 'string' ? root : conditions?.import ?? conditions?.default ?? main;
     if (entry) return join(dir, entry);
   }
   return ['index.ts', 'index.js'].map((name) => join(dir, name)).find(existsSync) ?? join(dir, 'index.ts');
