@@ -72,6 +72,11 @@ describe('the bgp plugin, a package of its own', () => {
       data: { bgp_session_list: [{ name: 'transit 1', remote_as: 4200000000, device: { name: 'edge1' }, remote_address: { address: '192.0.2.0/31' }, import_policies: [{ name: 'inbound' }] }] },
     });
     expect((await t.post('/graphql/', { query: `{ bgp_community(id: "${ids.blackhole}") { value } }` })).body.data).toEqual({ bgp_community: { value: '65535:666' } });
+    // A choice field is an enum of its members; relations filter by the target's filter input and by id.
+    const planned = await t.post('/graphql/', { query: `{ bgp_session_list(filters: {status: STATUS_PLANNED, device: {name: {exact: "edge2"}}}) { name } }` });
+    expect(planned.body).toEqual({ data: { bgp_session_list: [{ name: 'transit 2' }] } });
+    const byId = await t.post('/graphql/', { query: `{ bgp_session_list(filters: {device_id: {exact: "${ids.edge1}"}, status: {in_list: [STATUS_ACTIVE, STATUS_PLANNED]}}) { name } }` });
+    expect(byId.body).toEqual({ data: { bgp_session_list: [{ name: 'transit 1' }] } });
   });
 
   it('is in the OpenAPI document: its models, their filters and its own route', async () => {
