@@ -114,7 +114,7 @@ describe('the bgp plugin, a package of its own', () => {
     expect((await t.get(`${API}/summary/`, { token: user.token })).body).toEqual({ local_as: 64512, sessions: 1, by_status: { active: 1 } });
   });
 
-  it('serves its own route with its validated config, and reads a page of sessions in a fixed number of statements', async () => {
+  it('serves its own route with its validated config, and reads a page of each list in a fixed number of statements', async () => {
     expect((await t.get(`${API}/summary/`)).body).toEqual({ local_as: 64512, sessions: 3, by_status: { planned: 2, active: 1 } });
     // Sessions with every relation set, first in the order, so that a page of 1 has what a page of 1000 has.
     for (const name of ['a 1', 'a 2', 'a 3']) {
@@ -125,5 +125,7 @@ describe('the bgp plugin, a package of its own', () => {
     }
     await expectListBudget(t, `${API}/sessions/`, 12);
     await expectListBudget(t, `${API}/sessions/`, 2, { brief: true });
+    await expectListBudget(t, `${API}/routing-policies/`, 3);
+    await expectListBudget(t, `${API}/communities/`, 2);
   });
 });
