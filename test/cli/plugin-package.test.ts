@@ -4,20 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '@patchbay/embedded';
-import { ROOT, type CliResult } from '../helpers/cli.js';
+import { ROOT, runIn as run } from '../helpers/cli.js';
 import { STARTS_WITHIN, until } from '../helpers/wait.js';
 
 const BGP = join(ROOT, 'examples/plugins/bgp');
-
-/** Runs a command in `cwd` with a clean environment but HOME (npm's cache) and PATH, as a person at a shell would. */
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((ok) => child.once('exit', (code) => ok({ code, stdout, stderr })));
-}
 
 /**
  * A fresh copy of this Patchbay: its files as git sees them (untracked ones included, ignored ones not), and its

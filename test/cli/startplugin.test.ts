@@ -1,20 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, manage, type CliResult } from '../helpers/cli.js';
+import { ROOT, manage, runIn as run } from '../helpers/cli.js';
 import { freshDatabase } from '../helpers/server.js';
-
-/** Runs a command in `cwd` as its author would, with a clean environment but HOME (npm's cache) and PATH. */
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-  return new Promise((ok) => child.once('exit', (code) => ok({ code, stdout, stderr })));
-}
 
 describe('manage startplugin', () => {
   it('refuses a bad name, a folder inside Patchbay and a folder that is not empty', async () => {

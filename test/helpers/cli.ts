@@ -63,3 +63,13 @@ export async function manage(args: string[], env: Record<string, string> = {}): 
   const code = await new Promise<number | null>((ok) => child.once('exit', ok));
   return { code, stdout, stderr };
 }
+
+/** Runs a command in `cwd` as a person at a shell would: a clean environment but HOME (npm's cache), PATH and `env`. */
+export function runIn(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
+  const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((ok) => child.once('exit', (code) => ok({ code, stdout, stderr })));
+}
