@@ -80,7 +80,7 @@ const KERNEL_MIGRATIONS = new URL('./db/migrations/', import.meta.url);
 function declarationError(err: unknown, plugins: string[]): SettingsError {
   const message = err instanceof Error ? err.message : String(err);
   const app = /^([a-z][a-z0-9_]*)\.[a-z0-9]+[.:\s]/.exec(message)?.[1];
-  return new SettingsError(`PLUGINS: ${app && plugins.includes(app) ? `plugin ${app}: ` : ''}${message}`);
+  return new SettingsError(app && plugins.includes(app) ? `plugin ${app}: ${message}` : `PLUGINS: ${message}`);
 }
 
 /** Loads settings and plugins, registers the models and opens (and migrates) the database. */

@@ -30,7 +30,7 @@ export const Parts = {
 };
 
 /** The type a token stands for. */
-type Provided<K> = K extends ServiceToken<infer T> ? T : never;
+export type Provided<K> = K extends ServiceToken<infer T> ? T : never;
 /** The kernel's services whose default provider a server's options may replace (`{ queue: (services) => myQueue }`). */
 export type ServiceOverrides = { [K in 'queue' | 'clock']?: ServiceFactory<Provided<(typeof Services)[K]>> };
 

@@ -3,13 +3,9 @@
  * PostgreSQL, a client with a superuser's token, users with given permissions, statement budgets, a webhook receiver.
  * It does not import a test runner: failures are thrown errors, which any runner reports.
  */
-export { startPatchbay, type Body, type Reply, type RequestOptions, type StartOptions, type TestPatchbay } from './server.js';
+export { startPatchbay, type RunningPatchbay, type Body, type Reply, type RequestOptions, type StartOptions, type TestPatchbay } from './server.js';
 export type { TestUser, UserOptions } from './users.js';
 export type { Grant } from './permissions.js';
 export { PAGE_SIZES, expectListBudget, expectQueries, listStatements } from './budgets.js';
 export { WebhookReceiver, type Received } from './receiver.js';
 export { createDatabase, dropDatabase, urlOf } from './databases.js';
-// What the kit's answers name, so that a test can name it too.
-export type { PatchbayServer } from '../kernel/server.js';
-export type { ServiceOverrides } from '../kernel/providers.js';
-export type { Plugin, Row, Settings } from '../kernel/index.js';

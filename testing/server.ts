@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Settings } from '../kernel/config/settings.js';
+// Public types come from `patchbay`, so that the kit's API report names them rather than repeating them.
+import type { Knex } from '@mikro-orm/knex';
+import type { DataAccess, ModelRegistry, Plugin, PluginContext, QueuePort, ServiceOverrides, Settings } from 'patchbay';
 import { bootstrap } from '../kernel/boot.js';
-import type { Plugin } from '../kernel/plugin.js';
-import type { ServiceOverrides } from '../kernel/providers.js';
 import { createServer, type PatchbayServer } from '../kernel/server.js';
 import { builtinPlugins } from '../plugins/index.js';
 import { createDatabase, dropDatabase, urlOf } from './databases.js';
@@ -44,11 +44,26 @@ export interface StartOptions {
   builtins?: Plugin[];
 }
 
+/** What a plugin's tests reach of the running server besides its HTTP API. */
+export interface RunningPatchbay {
+  readonly settings: Settings;
+  /** Every model: its fields, filters and paths. */
+  readonly registry: ModelRegistry;
+  /** Reads and writes as the server itself, with the API's validation, change log and events. */
+  readonly system: DataAccess;
+  /** The background queue (jobs, webhook deliveries). */
+  readonly queue: QueuePort;
+  /** The context plugin `name`'s hooks receive. */
+  pluginContext(name: string): PluginContext;
+  /** The server's connection pool, for what a test checks in SQL (an index, a row the API does not show). */
+  readonly db: { readonly knex: Knex };
+}
+
 /** A running Patchbay with a superuser, and a client of its HTTP API. */
-export interface TestPatchbay {
+export interface TestPatchbay<S extends RunningPatchbay = RunningPatchbay> {
   /** `http://127.0.0.1:<port>`, where it listens. */
   base: string;
-  server: PatchbayServer;
+  server: S;
   /** A superuser, whose token requests carry by default. */
   admin: TestUser;
   /** A user with a password and a token, written straight into the database. */
@@ -94,7 +109,12 @@ function migratedTemplate(builtins: Plugin[], settings: Partial<Settings>): Prom
  * Starts Patchbay in this process on a database of its own (a copy of one migrated with the same plugins), with a
  * superuser, listening on a free port. Without REDIS_URL its background jobs run on the PostgreSQL queue.
  */
-export async function startPatchbay(options: StartOptions = {}): Promise<TestPatchbay> {
+export function startPatchbay(options: StartOptions = {}): Promise<TestPatchbay> {
+  return startServer(options);
+}
+
+/** `startPatchbay`, with the whole server for Patchbay's own tests (its database, its filters). */
+export async function startServer(options: StartOptions = {}): Promise<TestPatchbay<PatchbayServer>> {
   const builtins = options.builtins ?? builtinPlugins;
   const joined = options.joining?.server.settings;
   const given = { PLUGINS: options.plugins ?? [], ...options.settings };
@@ -146,7 +166,7 @@ export async function startPatchbay(options: StartOptions = {}): Promise<TestPat
     }
     return { status: res.status, headers: res.headers, text, body: parsed };
   };
-  const kit: TestPatchbay = {
+  const kit: TestPatchbay<PatchbayServer> = {
     base,
     server,
     admin,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { keyDigest, type Row } from '../kernel/index.js';
+import type { Row } from 'patchbay';
+import { keyDigest } from '../kernel/index.js';
 import type { PatchbayServer } from '../kernel/server.js';
 import { hashPassword } from '../plugins/users/password.js';
 

@@ -12,7 +12,8 @@ import { whereIdIn } from '../base/typed-arrays.js';
 /** A field of another model that refers to a model: what deleting its objects must look at. */
 export type Dependent = { model: Model; field: Field; reference: Reference };
 
-interface Mount {
+/** Where a model's objects are served. */
+interface ModelMount {
   /** e.g. `/api/tenancy/`. */
   api: string;
   /** e.g. `/tenancy/`: where `display_url` points. */
@@ -31,7 +32,7 @@ interface NestedForm {
 /** The models of one server: lookup by key, URLs, derived fields and relations between models. */
 export class ModelRegistry {
   private readonly models = new Map<string, Model>();
-  private readonly mounts = new Map<string, Mount>();
+  private readonly mounts = new Map<string, ModelMount>();
   /** Read-only fields the models' own fields derive (counts on a target, `_depth`), appended after `last_updated`. */
   private readonly derived = new Map<string, Field[]>();
   /** Fields plugins add to other plugins' models (tags, custom fields), placed before `created`. */
@@ -43,7 +44,8 @@ export class ModelRegistry {
   /** `outputFields` by model and mode, once the registry is final. */
   private readonly outputs: Record<RenderMode, Map<Model, readonly Field[]>> = { full: new Map(), brief: new Map(), nested: new Map() };
 
-  register(model: Model, mount: Mount): void {
+  /** @internal The kernel registers each plugin's models as it loads them. */
+  register(model: Model, mount: ModelMount): void {
     if (this.models.has(model.key)) throw new Error(`Model ${model.key} is registered twice`);
     this.models.set(model.key, model);
     this.mounts.set(model.key, mount);

@@ -75,13 +75,13 @@ export async function loadPlugins(builtins: Plugin[], settings: Settings): Promi
   const names = new Set<string>();
   const paths = new Set<string>();
   for (const plugin of plugins) {
-    if (names.has(plugin.name)) throw new SettingsError(`PLUGINS: plugin ${plugin.name} is enabled twice`);
+    if (names.has(plugin.name)) throw new SettingsError(`plugin ${plugin.name}: enabled twice in PLUGINS`);
     names.add(plugin.name);
-    if (paths.has(plugin.basePath)) throw new SettingsError(`PLUGINS: plugin ${plugin.name}: base path ${plugin.basePath} is taken`);
+    if (paths.has(plugin.basePath)) throw new SettingsError(`plugin ${plugin.name}: base path ${plugin.basePath} is taken`);
     paths.add(plugin.basePath);
     if (!semver.validRange(plugin.kernel) || !semver.satisfies(PATCHBAY_VERSION, plugin.kernel, { includePrerelease: true })) {
       throw new SettingsError(
-        `PLUGINS: plugin ${plugin.name} ${plugin.version} requires Patchbay kernel ${plugin.kernel}, but this is ${PATCHBAY_VERSION}`,
+        `plugin ${plugin.name}: version ${plugin.version} requires Patchbay kernel ${plugin.kernel}, but this is ${PATCHBAY_VERSION}`,
       );
     }
   }
@@ -99,10 +99,10 @@ function checkActions(plugins: Plugin[]): void {
   for (const plugin of plugins) {
     for (const action of plugin.actions ?? []) {
       const owner = owners.get(action.model);
-      const what = `plugin ${plugin.name} adds the action ${action.name} to ${action.model}`;
-      if (!owner) throw new SettingsError(`PLUGINS: ${what}, which no enabled plugin declares`);
+      const what = `plugin ${plugin.name}: the action ${action.name} on ${action.model}`;
+      if (!owner) throw new SettingsError(`${what}: no enabled plugin declares ${action.model}`);
       if (owner !== plugin.name && !plugin.dependencies?.includes(owner)) {
-        throw new SettingsError(`PLUGINS: ${what}, a model of plugin ${owner}, which it does not list among its dependencies`);
+        throw new SettingsError(`${what}: ${action.model} is a model of plugin ${owner}, which is not among its dependencies`);
       }
     }
   }
@@ -126,7 +126,7 @@ function checkReferences(plugins: Plugin[]): void {
           const app = key.split('.')[0];
           if (app === plugin.name || dependsOn(plugin, app, byName)) continue;
           const which = byName.has(app) ? `plugin ${app}, which is not among its dependencies` : `plugin ${app}, which is not enabled`;
-          throw new SettingsError(`PLUGINS: plugin ${plugin.name}: ${model.key}.${field.name} refers to ${key}, a model of ${which}`);
+          throw new SettingsError(`plugin ${plugin.name}: ${model.key}.${field.name} refers to ${key}, a model of ${which}`);
         }
       }
     }
@@ -147,7 +147,7 @@ function inDependencyOrder(plugins: Plugin[]): Plugin[] {
     state.set(plugin.name, 'visiting');
     for (const name of plugin.dependencies ?? []) {
       const needed = byName.get(name);
-      if (!needed) throw new SettingsError(`PLUGINS: plugin ${plugin.name} needs plugin ${name}, which is not enabled`);
+      if (!needed) throw new SettingsError(`plugin ${plugin.name}: needs plugin ${name}, which is not enabled`);
       visit(needed, [...path, plugin.name]);
     }
     state.set(plugin.name, 'done');

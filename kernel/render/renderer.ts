@@ -36,6 +36,7 @@ export class TemplateRenderer {
   private readonly renders: CounterMetric<'purpose' | 'result'>;
   private readonly seconds: HistogramMetric<'purpose'>;
 
+  /** @internal The kernel makes one per server; plugins use `ctx.templates`. */
   constructor(private readonly services: TemplateServices, metrics: MetricsDeclarations) {
     const { settings } = services;
     this.pool = new RenderPool({

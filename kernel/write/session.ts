@@ -160,6 +160,7 @@ export class WriteSession {
   /** Fields' plain defaults as parsed once in this write: a bulk create gives thousands of objects the same ones. */
   private readonly defaults = new Map<Field, ParsedDefault>();
 
+  /** @internal The kernel opens sessions (`ctx.as(req)`, `ctx.system`); plugins are handed them. */
   constructor(
     readonly db: Knex.Transaction,
     private readonly services: SessionServices,

@@ -96,6 +96,12 @@ describe('manage', () => {
     expect(res.stderr).toBe('Cannot start: PORT (environment): expected an integer, got "x"\n');
   });
 
+  it('stops on a mistake in a plugin\'s declaration with one line naming the plugin, before opening any database', async () => {
+    const res = await manage(['runserver'], { PLUGINS: './test/fixtures/plugins/misdeclared.ts', DATABASE_URL: 'postgres://nobody:x@127.0.0.1:1/none' });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toBe('Cannot start: plugin misdeclared: misdeclared.thing: brief field "label" is not a field of the model, nor a key of one\n');
+  });
+
   it('names the cause and the setting to change in one line when it cannot start, leaving no database running', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'patchbay-data-'));
     chmodSync(dataDir, 0o755);

@@ -4,12 +4,14 @@ import { bootstrap } from '../../kernel/boot.js';
 import type { ServiceOverrides } from '../../kernel/providers.js';
 import type { Plugin } from '../../kernel/plugin.js';
 import { builtinPlugins } from '../../plugins/index.js';
-import { createDatabase, dropDatabase, startPatchbay, urlOf, type TestPatchbay } from '../../testing/index.js';
+import type { PatchbayServer } from '../../kernel/server.js';
+import { createDatabase, dropDatabase, urlOf, type TestPatchbay } from '../../testing/index.js';
+import { startServer as startKit } from '../../testing/server.js';
 
 export type { Body, Reply, RequestOptions } from '../../testing/index.js';
 export type { TestUser } from '../../testing/index.js';
 /** The kit's server, as Patchbay's own tests start it: on the run's Redis, its database dropped when the file ends. */
-export type TestServer = TestPatchbay;
+export type TestServer = TestPatchbay<PatchbayServer>;
 
 export const EXAMPLE_PLUGIN = './examples/plugins/maintenance/index.ts';
 
@@ -59,7 +61,7 @@ async function migratedDatabase(): Promise<string> {
  * admin (as a second machine behind a load balancer).
  */
 export async function startServer(options: { plugins?: string[]; settings?: Partial<Settings>; joining?: TestServer; services?: ServiceOverrides; builtins?: Plugin[] } = {}): Promise<TestServer> {
-  return startPatchbay({
+  return startKit({
     ...options,
     settings: {
       ...(options.joining ? {} : { DATABASE_URL: options.settings?.DATABASE_URL ?? (await migratedDatabase()), REDIS_URL: inject('redisUrl') }),

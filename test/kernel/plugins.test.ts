@@ -39,13 +39,13 @@ describe('plugin loading', () => {
 
   it('stops start-up on an incompatible kernel version or a module that is no plugin', async () => {
     expect((await startupError({ PLUGINS: ['./test/fixtures/plugins/future.ts'] })).message).toMatch(
-      /^PLUGINS: plugin future 2\.0\.0 requires Patchbay kernel \^9\.0\.0, but this is \d+\.\d+\.\d+$/,
+      /^plugin future: version 2\.0\.0 requires Patchbay kernel \^9\.0\.0, but this is \d+\.\d+\.\d+$/,
     );
     expect((await startupError({ PLUGINS: ['./test/fixtures/plugins/not-a-plugin.ts'] })).message).toBe(
       'PLUGINS: "./test/fixtures/plugins/not-a-plugin.ts" does not export a plugin made with definePlugin()',
     );
     expect((await startupError({ PLUGINS: ['./test/fixtures/plugins/missing.ts'] })).message).toMatch(/^PLUGINS: cannot load "\.\/test\/fixtures\/plugins\/missing\.ts"/);
-    expect((await startupError({ PLUGINS: [EXAMPLE_PLUGIN, EXAMPLE_PLUGIN] })).message).toBe('PLUGINS: plugin maintenance is enabled twice');
+    expect((await startupError({ PLUGINS: [EXAMPLE_PLUGIN, EXAMPLE_PLUGIN] })).message).toBe('plugin maintenance: enabled twice in PLUGINS');
   });
 
   it('rejects malformed plugin definitions when they are declared', () => {
@@ -56,10 +56,10 @@ describe('plugin loading', () => {
   it('refuses a plugin whose dependency is not enabled, and a model that refers to a model no enabled plugin provides', async () => {
     const start = (builtins: Plugin[]) =>
       createServer({ builtins, env: { PATCHBAY_CONFIG: '' }, settings: { DATABASE_URL: UNUSED_DB, PLUGINS: [EXAMPLE_PLUGIN] } }).catch((e: Error) => e);
-    expect(((await start([])) as Error).message).toBe('PLUGINS: plugin maintenance needs plugin tenancy, which is not enabled');
+    expect(((await start([])) as Error).message).toBe('plugin maintenance: needs plugin tenancy, which is not enabled');
     // A plugin of that name that lacks the model.
     const hollow = definePlugin({ name: 'tenancy', version: '1.0.0', kernel: '*', basePath: '/api/tenancy/' });
-    expect(((await start([hollow])) as Error).message).toBe('PLUGINS: plugin maintenance: maintenance.window.tenant refers to tenancy.tenant, which no enabled plugin provides');
+    expect(((await start([hollow])) as Error).message).toBe('plugin maintenance: maintenance.window.tenant refers to tenancy.tenant, which no enabled plugin provides');
   });
 
   it('stops start-up on a mistake in a model declaration with one line naming the plugin, never a stack', async () => {
@@ -70,12 +70,12 @@ describe('plugin loading', () => {
       }).then(() => undefined, (e: unknown) => e);
     const briefless = await start(defineModel('bgp.session', { path: 'sessions', fields: { name: f.string({ max: 50 }) }, brief: ['peer'] }));
     expect(briefless).toBeInstanceOf(SettingsError);
-    expect((briefless as Error).message).toBe('PLUGINS: plugin bgp: bgp.session: brief field "peer" is not a field of the model, nor a key of one');
+    expect((briefless as Error).message).toBe('plugin bgp: bgp.session: brief field "peer" is not a field of the model, nor a key of one');
     const ghost = await start(defineModel('bgp.session', { path: 'sessions', fields: { peer: f.fk('bgp.peer') }, brief: [] }));
-    expect((ghost as Error).message).toBe('PLUGINS: plugin bgp: bgp.session.peer refers to bgp.peer, which no enabled plugin provides');
+    expect((ghost as Error).message).toBe('plugin bgp: bgp.session.peer refers to bgp.peer, which no enabled plugin provides');
     // A GraphQL name a built-in model has: refused at start, naming both (className renames it).
     const clash = await start(defineModel('bgp.site', { path: 'sites', fields: { name: f.string({ max: 50 }) }, brief: ['name'] }));
-    expect((clash as Error).message).toBe('PLUGINS: plugin bgp: bgp.site and dcim.site are both called Site in GraphQL: declare the className of one');
+    expect((clash as Error).message).toBe('plugin bgp: bgp.site and dcim.site are both called Site in GraphQL: declare the className of one');
     const renamed = await start(defineModel('bgp.site', { path: 'sites', className: 'BgpSite', fields: { name: f.string({ max: 50 }) }, brief: ['name'] }));
     // Past the declarations, as far as the database this test does not give.
     expect((renamed as Error).message).toMatch(/^DATABASE_URL: cannot connect/);
@@ -91,10 +91,10 @@ describe('plugin loading', () => {
       actions: [{ model, name: 'poke', method: 'post', handler: () => (_req, res) => void res.json({}) }],
     });
     await expect(loadPlugins([...builtinPlugins, acting('dcim.gizmo', ['dcim'])], settings)).rejects.toThrow(
-      'PLUGINS: plugin acting adds the action poke to dcim.gizmo, which no enabled plugin declares',
+      'plugin acting: the action poke on dcim.gizmo: no enabled plugin declares dcim.gizmo',
     );
     await expect(loadPlugins([...builtinPlugins, acting('dcim.device')], settings)).rejects.toThrow(
-      'PLUGINS: plugin acting adds the action poke to dcim.device, a model of plugin dcim, which it does not list among its dependencies',
+      'plugin acting: the action poke on dcim.device: dcim.device is a model of plugin dcim, which is not among its dependencies',
     );
     expect((await loadPlugins([...builtinPlugins, acting('dcim.device', ['dcim'])], settings)).map((e) => e.plugin.name)).toContain('acting');
   });
@@ -106,10 +106,10 @@ describe('plugin loading', () => {
       models: [defineModel('referring.thing', { path: 'things', fields: { name: f.string({ max: 50 }), site: f.fk('dcim.site', { nullable: true }) }, brief: ['name'] })],
     });
     await expect(loadPlugins([...builtinPlugins, referring(['tenancy'])], settings)).rejects.toThrow(
-      'PLUGINS: plugin referring: referring.thing.site refers to dcim.site, a model of plugin dcim, which is not among its dependencies',
+      'plugin referring: referring.thing.site refers to dcim.site, a model of plugin dcim, which is not among its dependencies',
     );
     await expect(loadPlugins(builtinPlugins.filter((p) => ['users', 'core', 'tenancy'].includes(p.name)).concat(referring([])), settings)).rejects.toThrow(
-      'PLUGINS: plugin referring: referring.thing.site refers to dcim.site, a model of plugin dcim, which is not enabled',
+      'plugin referring: referring.thing.site refers to dcim.site, a model of plugin dcim, which is not enabled',
     );
     // Through a dependency's dependencies: ipam depends on dcim.
     expect((await loadPlugins([...builtinPlugins, referring(['ipam'])], settings)).map((e) => e.plugin.name)).toContain('referring');

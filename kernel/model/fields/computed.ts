@@ -59,11 +59,12 @@ export interface CountSource {
  * `cumulative` (tree models): the count includes the objects of all descendants, as NetBox's tree counts do.
  */
 export class CountField extends ComputedField {
+  /** @internal Made by `f.count()` and the kernel's tree counts. */
   constructor(private readonly source: CountSource | ((registry: ModelRegistry) => CountSource), private readonly cumulative: boolean) {
     super();
   }
 
-  /** The source, resolved once the registry knows every model (a count declared by the counted-on side). */
+  /** @internal The source, resolved once the registry knows every model (a count declared by the counted-on side). */
   sourceIn(registry: ModelRegistry): CountSource {
     return typeof this.source === 'function' ? this.source(registry) : this.source;
   }

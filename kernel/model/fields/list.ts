@@ -12,7 +12,10 @@ import { ValidationError, type FieldRenderer, type Json } from '../../base/types
 export interface ListOptions extends CommonOptions {
   /** PostgreSQL array type, e.g. `varchar(30)[]`, `inet[]`. */
   sqlType: string;
-  /** Normalises one item, or throws its error message. */
+  /**
+   * Normalises one item, or throws its error message: a written item as JSON gave it, or a filter's value (text;
+   * a whole number's text is given as the number when `itemType` is `integer`).
+   */
   item: (value: unknown, registry: ModelRegistry) => string | number;
   /** What the items are (for descriptions). Default `string`. */
   itemType?: 'string' | 'integer';
@@ -77,7 +80,7 @@ export class ListField extends Field<ListOptions> {
         build: (_s, values, ctx) => {
           const items = values.map((v) => {
             try {
-              return this.options.item(v, ctx.registry);
+              return this.options.item(this.options.itemType === 'integer' && /^-?\d+$/.test(v) ? Number(v) : v, ctx.registry);
             } catch (err) {
               if (typeof err === 'string') throw new ParamError(err);
               throw err;

@@ -416,7 +416,8 @@ export interface TemporalOptions extends CommonOptions {
 }
 
 /** A date or a datetime: ISO 8601 text on the wire, in NetBox's formats. */
-class TemporalField extends ScalarField<TemporalOptions> {
+export class TemporalField extends ScalarField<TemporalOptions> {
+  /** @internal Made by `f.datetime()` and `f.date()`. */
   constructor(private readonly kind: TemporalKind, options: TemporalOptions) {
     super(options);
   }

@@ -9,24 +9,12 @@ import type { ModelRegistry } from '../registry.js';
 import type { FieldRenderer, RenderContext, Row } from '../../base/types.js';
 import { wholeNumber } from '../../base/values.js';
 import { TimestampField } from './scalar.js';
-
-/** Fields every model has, read-only and filled by the kernel. */
-abstract class ReadOnlyField extends Field {
-  constructor(label?: string) {
-    super({ readOnly: true, label });
-  }
-
-  columns(): Column[] {
-    return [];
-  }
-
-  parse(): void {}
-}
+import { ReadOnlyField } from './read-only.js';
 
 /** The primary key: a whole number, filterable and orderable like one. */
 export class IdField extends ReadOnlyField {
   constructor() {
-    super('ID');
+    super({ label: 'ID' });
   }
 
   override columns(): Column[] {
