@@ -62,13 +62,14 @@ describe('a plugin that is a package of its own (examples/plugins/bgp)', () => {
       await new Promise((ok) => (server.exitCode !== null ? ok(null) : server.once('exit', ok)));
     }
 
-    // Its own tests, from its own folder, on the fresh copy's test kit, as its author runs them (that such a folder
-    // type-checks from outside, startplugin.test.ts proves).
+    // Its own type check and tests, from its own folder, on the fresh copy's kit, as its author runs them.
     const folder = join(mkdtempSync(join(tmpdir(), 'patchbay-bgp-')), 'bgp');
     cpSync(BGP, folder, { recursive: true, filter: (source) => !source.includes('node_modules') });
     expect((await run('npm', ['pkg', 'set', `devDependencies.patchbay=file:${fresh}`], folder)).code).toBe(0);
     const setup = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund'], folder);
     expect(setup.code, setup.stderr).toBe(0);
+    const typecheck = await run('npm', ['run', '-s', 'typecheck'], folder);
+    expect(typecheck, typecheck.stdout).toMatchObject({ code: 0, stdout: '' });
     const tested = await run('npm', ['test'], folder, { CI: 'true' });
     expect(tested.code, tested.stdout + tested.stderr).toBe(0);
     expect(tested.stdout).toMatch(/Tests\s+7 passed \(7\)/);
