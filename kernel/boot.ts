@@ -8,6 +8,7 @@ import { Database } from './db/database.js';
 import { EmbeddedDatabase } from '@patchbay/embedded';
 import { entityOf, objectTypeEntity } from './db/entities.js';
 import { loadMigrations, type MigrationSource } from './db/migrations.js';
+import { RowCounts, ensureRowCounts } from './db/row-counts.js';
 import { createLogger, type Logger } from './base/log.js';
 import { graphqlModels, graphqlTypeNames } from './model/graphql-names.js';
 import { ModelRegistry } from './model/registry.js';
@@ -33,6 +34,8 @@ export interface Booted {
   db: Database;
   /** Migrations this start-up applied. */
   applied: string[];
+  /** The models' row counters (none when the start-up did not migrate). */
+  rowCounts: RowCounts;
   /** Closes the pool and stops the embedded PostgreSQL, if one was started. */
   closeDatabase(): Promise<void>;
 }
@@ -133,6 +136,7 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
 
   let db: Database;
   let applied: string[] = [];
+  let counted = new Set<string>();
   try {
     // A declaration mistake surfaces here: it must not read as an unreachable database.
     const entities = [objectTypeEntity, ...registry.all().map((m) => entityOf(m, registry))];
@@ -144,7 +148,10 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
       throw new SettingsError(`${setting}: cannot connect to ${withoutPassword(url)} (${reason(err)}); check that PostgreSQL runs there and the URL is right`);
     }
     if (options.migrate !== false) {
-      applied = await db.migrate((trx) => registry.objectTypes.sync(trx, registry.all()));
+      applied = await db.migrate(async (trx) => {
+        await registry.objectTypes.sync(trx, registry.all());
+        counted = await ensureRowCounts(trx, registry.all().map((m) => m.table));
+      });
     }
   } catch (err) {
     await embedded?.stop();
@@ -158,6 +165,7 @@ export async function bootstrap(options: BootOptions): Promise<Booted> {
     registry,
     db,
     applied,
+    rowCounts: new RowCounts(counted),
     closeDatabase: async () => {
       await db.close();
       await embedded?.stop();

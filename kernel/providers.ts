@@ -1,6 +1,7 @@
 import { BullQueue, PostgresQueue } from '@patchbay/queue';
 import type { Settings } from './config/settings.js';
 import type { Database } from './db/database.js';
+import type { RowCounts } from './db/row-counts.js';
 import { EventOutbox } from './events/outbox.js';
 import { ModelWatch } from './events/watch.js';
 import type { Logger } from './base/log.js';
@@ -45,6 +46,7 @@ export interface ProviderInputs {
   registry: ModelRegistry;
   log: Logger;
   db: Database;
+  rowCounts: RowCounts;
   /** The Redis the queue runs on, if any (REDIS_URL or the embedded one). */
   redisUrl?: string;
 }
@@ -53,7 +55,7 @@ export interface ProviderInputs {
  * The kernel's default providers, each built once on first use from the others: what `createServer` registers in
  * the container before the plugins add theirs. `overrides` replace the defaults they name.
  */
-export function kernelProviders({ settings, registry, log, db, redisUrl }: ProviderInputs, overrides: ServiceOverrides = {}): Provider<unknown>[] {
+export function kernelProviders({ settings, registry, log, db, rowCounts, redisUrl }: ProviderInputs, overrides: ServiceOverrides = {}): Provider<unknown>[] {
   const metricsOn = settings.METRICS_ENABLED;
   return [
     provider(Services.settings, () => settings),
@@ -75,7 +77,7 @@ export function kernelProviders({ settings, registry, log, db, redisUrl }: Provi
     provider(Parts.outbox, () => new EventOutbox(db.knex, log)),
     provider(Parts.watch, () => new ModelWatch(log)),
     provider(Parts.filters, () => new FilterSets(registry)),
-    provider(Parts.reads, () => new Reader(db.knex, registry)),
+    provider(Parts.reads, () => new Reader(db.knex, registry, rowCounts)),
     provider(Parts.changeHooks, () => []),
     provider(Parts.writes, (s) => new WriteRunner(db.knex, {
       registry, settings, outbox: s.get(Parts.outbox), watch: s.get(Parts.watch), changeHooks: s.get(Parts.changeHooks),

@@ -70,16 +70,19 @@ export interface PatchbayServer {
   close(): Promise<void>;
 }
 
+/** How often each process folds the row counters' deltas (each write statement adds one). */
+const ROW_COUNT_FOLD_SECONDS = 30;
+
 /** Assembles a Patchbay server: settings, plugins, database, the kernel's services (replaceable) and the HTTP app. */
 export async function createServer(options: ServerOptions): Promise<PatchbayServer> {
-  const { settings, log, enabled, registry, db, applied, closeDatabase } = await bootstrap(options);
+  const { settings, log, enabled, registry, db, applied, rowCounts, closeDatabase } = await bootstrap(options);
   if (applied.length) log.info(`Applied migrations: ${applied.join(', ')}`);
 
   const redis = !settings.REDIS_URL && options.startsRedis ? new EmbeddedRedis(settings.DATA_DIR) : undefined;
   const redisUrl = settings.REDIS_URL ?? (await startRedis(redis, log));
   const container = rootContainer.createChildContainer();
   const services = new ServiceRegistry(container, new Map(enabled.map(({ plugin }) => [plugin.name, plugin])));
-  registerProviders(services, kernelProviders({ settings, registry, log, db, redisUrl }, options.services));
+  registerProviders(services, kernelProviders({ settings, registry, log, db, rowCounts, redisUrl }, options.services));
   const kernel = services.kernelResolver;
   const queue = kernel.get(Services.queue);
   const metrics = kernel.get(Parts.metrics);
@@ -163,6 +166,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   /** Takes events from the outbox, starts the plugins' work (core's jobs and schedules), and runs jobs when `work`. */
   const start = async (work: boolean) => {
     await outbox.start(settings.OUTBOX_SWEEP_SECONDS);
+    rowCounts.start(db.backgroundKnex, ROW_COUNT_FOLD_SECONDS, (err) => log.error(`row counters not folded: ${(err as Error).message}`));
     for (const { plugin, ctx } of contexts) await plugin.start?.(ctx);
     if (work) await queue.work(settings.JOB_CONCURRENCY);
     shared?.start();
@@ -224,6 +228,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       for (const { plugin, ctx } of contexts) await plugin.close?.(ctx);
       await shared?.close();
       await outbox.close();
+      rowCounts.close();
       await watch.close();
       await queue.close();
       await redis?.stop();
