@@ -1,6 +1,8 @@
 import { EntitySchema, type EntitySchemaMetadata } from '@mikro-orm/core';
-import type { Column, ExpressionIndex } from '../model/field.js';
+import type { Column, ExpressionIndex, Field } from '../model/field.js';
 import { searchTerms } from '../model/search.js';
+import { TEXT_LOOKUPS } from '../filters/lookups.js';
+import { appendTo } from '../base/collections.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 
@@ -99,13 +101,7 @@ export function entityOf(model: Model, registry: ModelRegistry): EntitySchema {
       leading.push([col.name]);
     }
   }
-  // `q` searches with ILIKE '%text%' on the model's own text columns: trigram indexes serve it.
-  for (const { path, lookup, field } of searchTerms(model, registry)) {
-    const column = field.trigramColumn();
-    if (path.length > 1 || lookup !== 'icontains' || !column) continue;
-    const index = `${model.table}_${column}_trgm`;
-    indexes.push({ name: index, expression: `create index "${index}" on "${model.table}" using gin ("${column}" gin_trgm_ops)` });
-  }
+  indexes.push(...searchIndexes(model, registry));
   const uniques = model.unique.map((u, i) => {
     const columns = u.fields.flatMap((n) => model.field(n)!.columns().map((c) => c.name));
     const name = `${model.table}_${columns.join('_')}${u.whenNull ? '_null' : ''}${u.whenSet ? '_set' : ''}_uniq${i}`.slice(0, 63);
@@ -124,4 +120,36 @@ export function entityOf(model: Model, registry: ModelRegistry): EntitySchema {
   const ordering = orderingIndex(model, registry, leading);
   if (ordering) indexes.push(ordering);
   return new EntitySchema({ name: entityName(model.key), tableName: model.table, properties, indexes, uniques });
+}
+
+/** The kernel's pattern lookups a trigram index serves (`??::text like/ilike <pattern>`). */
+const TRIGRAM_LOOKUPS = ['contains', 'icontains', 'startswith', 'istartswith', 'endswith', 'iendswith'];
+
+/** Each model's fields that some search term compares by a trigram lookup, worked out once per registry. */
+const searched = new WeakMap<ModelRegistry, Map<Model, Field[]>>();
+function patternSearched(registry: ModelRegistry): Map<Model, Field[]> {
+  let byModel = searched.get(registry);
+  if (!byModel) {
+    byModel = new Map();
+    for (const { field, lookup } of registry.all().flatMap((m) => searchTerms(m, registry))) {
+      if (!TRIGRAM_LOOKUPS.includes(lookup) || field.lookups()[lookup] !== TEXT_LOOKUPS[lookup]) continue;
+      if (!byModel.get(field.model)?.includes(field)) appendTo(byModel, field.model, field);
+    }
+    searched.set(registry, byModel);
+  }
+  return byModel;
+}
+
+/**
+ * `?q=` answers each search term through an index (its terms' ids are united): a trigram index on each field of this
+ * model that a term compares by pattern, the model's own terms and other models' across a relation (a device's
+ * `primary_ip4__address:startswith` indexes the addresses' text).
+ */
+function searchIndexes(model: Model, registry: ModelRegistry): ExpressionIndex[] {
+  return (patternSearched(registry).get(model) ?? []).flatMap((field) => {
+    const expression = field.trigramExpression();
+    if (!expression) return [];
+    const name = `${model.table}_${field.name}_trgm`;
+    return [{ name, expression: `create index "${name}" on "${model.table}" using gin (${expression} gin_trgm_ops)` }];
+  });
 }

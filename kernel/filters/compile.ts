@@ -42,6 +42,7 @@ class Compiler {
         return;
       case 'or':
         if (node.nodes.length === 0) qb.whereRaw('false');
+        else if (node.byIds && node.nodes.length > 1) qb.whereIn(`${alias}.id`, this.unitedIds(model, node.nodes));
         else qb.where((q) => node.nodes.forEach((n) => q.orWhere((w) => this.node(w, model, alias, n))));
         return;
       case 'not': {
@@ -58,6 +59,17 @@ class Compiler {
       case 'cmp':
         this.leaf(qb, model, alias, node.path, node.lookup, node.value);
     }
+  }
+
+  /** `select id from <model> where <branch>`, for each branch, united. */
+  private unitedIds(model: Model, branches: FilterNode[]): Knex.QueryBuilder {
+    const [first, ...rest] = branches.map((branch) => {
+      const sub = `u${this.n++}`;
+      const ids = this.scope.db(`${model.table} as ${sub}`).select(`${sub}.id`);
+      this.node(ids, model, sub, branch);
+      return ids;
+    });
+    return first.union(rest);
   }
 
   /** A path through a list another model's relation offers (`terminations__xconnect_id`): rows one of whose objects matches. */

@@ -18,14 +18,18 @@ export type SqlCondition = (qb: Knex.QueryBuilder, alias: string, model: Model, 
  */
 export type FilterNode =
   | { op: 'and'; nodes: FilterNode[] }
-  | { op: 'or'; nodes: FilterNode[] }
+  /**
+   * `byIds`: each branch is answered on its own and their ids united (`id in (select id ... union ...)`), so that
+   * each uses its own index, where one OR across relations makes PostgreSQL read the whole table (`?q=`).
+   */
+  | { op: 'or'; nodes: FilterNode[]; byIds?: boolean }
   | { op: 'not'; node: FilterNode }
   /** `path` names fields from the model outwards (`['group', 'slug']`); `['id']` is the primary key. */
   | { op: 'cmp'; path: string[]; lookup: Lookup; value: unknown }
   | { op: 'sql'; condition: SqlCondition };
 
 export const and = (nodes: FilterNode[]): FilterNode => ({ op: 'and', nodes });
-export const or = (nodes: FilterNode[]): FilterNode => ({ op: 'or', nodes });
+export const or = (nodes: FilterNode[], byIds?: boolean): FilterNode => (byIds ? { op: 'or', nodes, byIds } : { op: 'or', nodes });
 export const not = (node: FilterNode): FilterNode => ({ op: 'not', node });
 export const cmp = (path: string[], lookup: Lookup, value: unknown): FilterNode => ({ op: 'cmp', path, lookup, value });
 

@@ -222,8 +222,11 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return [];
   }
 
-  /** The text column a trigram index serves `?q=`'s case-insensitive search on, for a field of free text. */
-  trigramColumn(): string | undefined {
+  /**
+   * What a trigram index is built on to serve the kernel's pattern lookups (`??::text like`) on this field, for a
+   * search term that uses one: `"name"` for text, `("address"::text)` for another one-column value; undefined: none.
+   */
+  trigramExpression(): string | undefined {
     return undefined;
   }
 

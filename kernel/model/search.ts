@@ -76,8 +76,11 @@ export function searchFilter(terms: SearchTerm[]): QueryFilter {
     build: (_s, values) => {
       const text = lastValue(values).trim();
       if (!text) return and([]);
-      const nodes: FilterNode[] = terms.filter((t) => accepts(t, text)).map((t) => cmp(t.path, t.lookup, text));
-      return or(nodes);
+      const matching = terms.filter((t) => accepts(t, text));
+      const nodes: FilterNode[] = matching.map((t) => cmp(t.path, t.lookup, text));
+      // One OR over the model's own columns is a BitmapOr of their indexes; a term across a relation in it would make
+      // PostgreSQL read the whole table, so then each term is looked up through its own index and the ids united.
+      return or(nodes, matching.some((t) => t.path.length > 1));
     },
   };
 }

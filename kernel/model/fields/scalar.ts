@@ -33,6 +33,10 @@ export abstract class ScalarField<O extends CommonOptions = CommonOptions> exten
     return value === null || value === undefined ? null : this.toJson(value);
   }
 
+  override trigramExpression(): string | undefined {
+    return `("${this.name}"::text)`;
+  }
+
   columns(): Column[] {
     const col: Column = { name: this.name, type: this.sqlType(), nullable: this.nullable };
     const def = this.fixedDefault ?? this.blankDefault;
@@ -101,8 +105,9 @@ export class StringField<O extends StringOptions = StringOptions> extends Scalar
     return true;
   }
 
-  override trigramColumn(): string {
-    return this.name;
+  /** Text is indexed as itself (`::text` changes nothing). */
+  override trigramExpression(): string {
+    return `"${this.name}"`;
   }
 
   protected coerce(value: unknown): string {
