@@ -9,8 +9,8 @@ const TRIGGERS = [
 
 /**
  * Under the migrations' lock, in their transaction: gives each of `tables` the counting triggers where it has none
- * yet, its count seeded while writes wait (`share row exclusive`), so that no row is counted twice or missed.
- * Answers the tables whose counts the counters hold.
+ * yet (a new table, or one a migration made again), its count seeded while writes wait (`share row exclusive`), so
+ * that no row is counted twice or missed. Answers the tables counted.
  */
 export async function ensureRowCounts(trx: Knex.Transaction, tables: string[]): Promise<Set<string>> {
   const counted = new Set((await trx.raw(
@@ -24,8 +24,9 @@ export async function ensureRowCounts(trx: Knex.Transaction, tables: string[]): 
     for (const [event, transition] of TRIGGERS) {
       await trx.raw(`create trigger patchbay_count_${event} after ${event} on ${name} ${transition} for each statement execute function patchbay_count_${event}()`);
     }
-    await trx.raw('delete from patchbay_row_count where table_name = ?', [table]);
-    await trx.raw(`insert into patchbay_row_count select ?, count(*) from ${name}`, [table]);
+    // Rows of an oid a dropped table left behind, should PostgreSQL give this table the same one.
+    await trx.raw('delete from patchbay_row_count where table_oid = ?::regclass', [name]);
+    await trx.raw(`insert into patchbay_row_count select ?::regclass, count(*) from ${name}`, [name]);
     counted.add(table);
   }
   return counted;
@@ -43,7 +44,7 @@ export class RowCounts {
   /** `select count`: `table`'s count from its counters, or undefined when it has none (count the rows). */
   of(db: Knex, table: string): Knex.QueryBuilder | undefined {
     if (!this.tables.has(table)) return undefined;
-    return db('patchbay_row_count').where('table_name', table).select(db.raw('coalesce(sum(delta), 0) as count'));
+    return db('patchbay_row_count').whereRaw('table_oid = ?::regclass', [`"${table}"`]).select(db.raw('coalesce(sum(delta), 0) as count'));
   }
 
   /** Every `seconds`, folds each table's deltas into one row on `db` (the background pool), so that reading stays short. */
@@ -63,7 +64,7 @@ export class RowCounts {
  */
 export async function compactRowCounts(db: Knex): Promise<void> {
   await db.raw(`with folded as (
-    delete from patchbay_row_count where table_name in (select table_name from patchbay_row_count group by 1 having count(*) > 1)
-    returning table_name, delta
-  ) insert into patchbay_row_count select table_name, sum(delta) from folded group by 1`);
+    delete from patchbay_row_count where table_oid in (select table_oid from patchbay_row_count group by 1 having count(*) > 1)
+    returning table_oid, delta
+  ) insert into patchbay_row_count select table_oid, sum(delta) from folded group by 1`);
 }

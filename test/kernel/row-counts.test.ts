@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compactRowCounts } from '../../kernel/db/row-counts.js';
+import { compactRowCounts, ensureRowCounts } from '../../kernel/db/row-counts.js';
 import { dropFileDatabases, startServer, type TestServer } from '../helpers/server.js';
 
 const TENANTS = '/api/tenancy/tenants/';
@@ -12,7 +12,7 @@ async function countersAndCounts(tables: string[]): Promise<{ table: string; cou
     await trx.raw('set transaction isolation level repeatable read');
     const out = [];
     for (const table of tables) {
-      const [{ counter }] = (await trx('patchbay_row_count').where('table_name', table).select(trx.raw('coalesce(sum(delta), 0)::int as counter'))) as { counter: number }[];
+      const [{ counter }] = (await trx('patchbay_row_count').whereRaw('table_oid = ?::regclass', [table]).select(trx.raw('coalesce(sum(delta), 0)::int as counter'))) as { counter: number }[];
       const [{ rows }] = (await trx(table).select(trx.raw('count(*)::int as rows'))) as { rows: number }[];
       out.push({ table, counter, rows });
     }
@@ -100,8 +100,28 @@ describe('row counters', () => {
     expect((await t.get(`${TENANTS}?limit=1`)).body.count).toBe(rows);
     // Folded, each table's counter is one row again.
     await compactRowCounts(t.server.db.knex);
-    const rowsPerTable = await t.server.db.knex('patchbay_row_count').select('table_name').count({ n: '*' }).groupBy('table_name').having(t.server.db.knex.raw('count(*) > 1'));
+    const rowsPerTable = await t.server.db.knex('patchbay_row_count').select('table_oid').count({ n: '*' }).groupBy('table_oid').having(t.server.db.knex.raw('count(*) > 1'));
     expect(rowsPerTable).toEqual([]);
+  });
+
+  it('are given to a table at start where it has none, and follow it through a rename', async () => {
+    const knex = t.server.db.knex;
+    const add = (table: string, n: number) => knex.raw(`insert into ${table} select from generate_series(1, ?)`, [n]);
+    await knex.raw('create table scratch_counted (id serial primary key)');
+    await add('scratch_counted', 2);
+    await knex.transaction((trx) => ensureRowCounts(trx, ['scratch_counted']));
+    await add('scratch_counted', 3);
+    expect(await mismatches(['scratch_counted'])).toEqual([]);
+    await knex.raw('alter table scratch_counted rename to scratch_renamed');
+    await add('scratch_renamed', 1);
+    // Started again after the migration that renamed it: nothing to do, the counter is the table's.
+    await knex.transaction((trx) => ensureRowCounts(trx, ['scratch_renamed']));
+    await knex('scratch_renamed').where('id', 1).delete();
+    expect(await countersAndCounts(['scratch_renamed'])).toEqual([{ table: 'scratch_renamed', counter: 5, rows: 5 }]);
+    // Emptied, a table keeps its counter at zero.
+    await knex.raw('truncate scratch_renamed');
+    expect(await countersAndCounts(['scratch_renamed'])).toEqual([{ table: 'scratch_renamed', counter: 0, rows: 0 }]);
+    expect(Number((await knex('patchbay_row_count').whereRaw(`table_oid = 'scratch_renamed'::regclass`).count({ n: '*' }))[0].n)).toBe(1);
   });
 
   it('answer an unfiltered list, while filters, constraints and searches count the rows they select', async () => {
