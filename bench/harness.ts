@@ -169,7 +169,7 @@ function shown(m: Measurement, cost = false): string {
  * own lines) and writes it, with the machine it ran on, to `file` (bench/results.json).
  */
 export async function summary(file: string, machine: Record<string, unknown>): Promise<void> {
-  const { writeFile } = await import('node:fs/promises');
+  const { readFile, writeFile } = await import('node:fs/promises');
   const lines = ['| Scenario | Baseline | Patchbay | Ratio | SQL statements |', '|---|---|---|---|---|'];
   for (const { scenario, rows, statements, lowerIsBetter } of results) {
     const [baseline, ...others] = rows;
@@ -179,6 +179,8 @@ export async function summary(file: string, machine: Record<string, unknown>): P
     }
   }
   process.stdout.write(`\n${lines.join('\n')}\n`);
-  await writeFile(file, `${JSON.stringify({ ...machine, scenarios: results }, null, 2)}\n`);
+  // The scale bench's table (`npm run bench:scale`) stays beside this run's.
+  const { scale } = JSON.parse(await readFile(file, 'utf8').catch(() => '{}')) as { scale?: unknown };
+  await writeFile(file, `${JSON.stringify({ ...machine, scenarios: results, scale }, null, 2)}\n`);
   process.stdout.write(`\nWritten to ${file}\n`);
 }
