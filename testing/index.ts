@@ -3,7 +3,7 @@
  * PostgreSQL, a client with a superuser's token, users with given permissions, statement budgets, a webhook receiver.
  * It does not import a test runner: failures are thrown errors, which any runner reports.
  */
-export { startPatchbay, type RunningPatchbay, type Body, type Reply, type RequestOptions, type StartOptions, type TestPatchbay } from './server.js';
+export { startPatchbay, type RunningPatchbay, type Statement, type Body, type Reply, type RequestOptions, type StartOptions, type TestPatchbay } from './server.js';
 export type { TestUser, UserOptions } from './users.js';
 export type { Grant } from './permissions.js';
 export { PAGE_SIZES, expectListBudget, expectQueries, listStatements } from './budgets.js';

@@ -44,6 +44,12 @@ export interface StartOptions {
   builtins?: Plugin[];
 }
 
+/** One SQL statement the server ran. */
+export interface Statement {
+  sql: string;
+  bindings: readonly unknown[];
+}
+
 /** What a plugin's tests reach of the running server besides its HTTP API. */
 export interface RunningPatchbay {
   readonly settings: Settings;
@@ -78,6 +84,8 @@ export interface TestPatchbay<S extends RunningPatchbay = RunningPatchbay> {
   delete(path: string, options?: RequestOptions): Promise<Reply>;
   /** The SQL statements the server ran while `action` ran. */
   countQueries(action: () => Promise<unknown>): Promise<number>;
+  /** Those statements themselves, in order: their text and bindings (which tables a request read, how). */
+  statements(action: () => Promise<unknown>): Promise<Statement[]>;
   /** Stops the server and drops the database the kit made for it (close servers joining it first). */
   close(): Promise<void>;
 }
@@ -186,6 +194,17 @@ export async function startServer(options: StartOptions = {}): Promise<TestPatch
       const before = server.db.queryCount;
       await action();
       return server.db.queryCount - before;
+    },
+    statements: async (action) => {
+      const seen: Statement[] = [];
+      const listener = (q: { sql: string; bindings?: readonly unknown[] }) => void seen.push({ sql: q.sql, bindings: q.bindings ?? [] });
+      server.db.knex.on('query', listener);
+      try {
+        await action();
+      } finally {
+        server.db.knex.off('query', listener);
+      }
+      return seen;
     },
     close: async () => {
       await server.close();

@@ -175,10 +175,10 @@ describe('a third-party plugin enabled through PLUGINS', () => {
       { name: 'Later', starts: inDays(20) },
       { name: 'Called off', starts: inDays(3), status: 'cancelled' },
     ]);
-    const statements: string[] = [];
-    const seen = (q: { sql: string }) => void statements.push(q.sql);
-    t.server.db.knex.on('query', seen);
-    const res = await t.get('/api/plugins/maintenance/upcoming/').finally(() => t.server.db.knex.off('query', seen));
+    let res!: Awaited<ReturnType<typeof t.get>>;
+    const statements = (await t.statements(async () => {
+      res = await t.get('/api/plugins/maintenance/upcoming/');
+    })).map((s) => s.sql);
     expect(res.status).toBe(200);
     expect(res.headers.get('api-version')).toBe('4.4');
     expect(res.body).toMatchObject({ horizon_days: 7, count: 1, results: [{ name: 'Soon', url: expect.stringContaining(WINDOWS) }] });

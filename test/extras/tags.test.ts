@@ -55,11 +55,10 @@ describe('tags', () => {
       { name: 'Zulu', slug: 'zulu', weight: 100 }, { name: 'alpha', slug: 'alpha', weight: 100 }, { name: 'Mid', slug: 'mid', weight: 50 },
     ]);
     const ids = (made.body as { id: number }[]).map((r) => r.id);
-    const texts: string[] = [];
-    const seen = (q: { sql: string }) => texts.push(q.sql);
-    t.server.db.knex.on('query', seen);
-    const res = await t.post(TENANTS, [{ name: 'Read once', slug: 'read-once', tags: ids }, { name: 'Read once 2', slug: 'read-once-2', tags: [ids[1]] }]);
-    t.server.db.knex.off('query', seen);
+    let res!: Awaited<ReturnType<typeof t.post>>;
+    const texts = (await t.statements(async () => {
+      res = await t.post(TENANTS, [{ name: 'Read once', slug: 'read-once', tags: ids }, { name: 'Read once 2', slug: 'read-once-2', tags: [ids[1]] }]);
+    })).map((s) => s.sql);
     expect(res.status).toBe(201);
     expect(texts.filter((sql) => /from "extras_tag"/.test(sql))).toHaveLength(1);
     for (const object of res.body as { id: number }[]) expect(object).toEqual((await t.get(`${TENANTS}${object.id}/`)).body);

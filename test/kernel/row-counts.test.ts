@@ -23,18 +23,8 @@ async function countersAndCounts(tables: string[]): Promise<{ table: string; cou
 const tables = () => t.server.registry.all().map((m) => m.table);
 const mismatches = async (names = tables()) => (await countersAndCounts(names)).filter((c) => c.counter !== c.rows);
 
-/** The SQL statements `action` made the server run. */
-async function statementsOf(action: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const listener = (q: { sql: string }) => void seen.push(q.sql);
-  t.server.db.knex.on('query', listener);
-  try {
-    await action();
-  } finally {
-    t.server.db.knex.off('query', listener);
-  }
-  return seen;
-}
+/** The SQL texts `action` made the server run. */
+const statementsOf = async (action: () => Promise<unknown>) => (await t.statements(action)).map((s) => s.sql);
 
 beforeAll(async () => {
   t = await startServer();

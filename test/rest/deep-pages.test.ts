@@ -8,16 +8,8 @@ let t: TestServer;
 
 /** The rows PostgreSQL read to answer the page the server selected for `path` (EXPLAIN ANALYZE of its statement). */
 async function rowsRead(path: string): Promise<number> {
-  const pages: { sql: string; bindings: unknown[] }[] = [];
-  const seen = (q: { sql: string; bindings?: unknown[] }) => {
-    if (q.sql.includes('"tenancy_tenant"') && q.sql.includes('limit')) pages.push({ sql: q.sql, bindings: q.bindings ?? [] });
-  };
-  t.server.db.knex.on('query', seen);
-  try {
-    expect((await t.get(path)).status).toBe(200);
-  } finally {
-    t.server.db.knex.off('query', seen);
-  }
+  const pages = (await t.statements(async () => expect((await t.get(path)).status).toBe(200)))
+    .filter((s) => s.sql.includes('"tenancy_tenant"') && s.sql.includes('limit'));
   expect(pages).toHaveLength(1);
   const { rows } = await t.server.db.knex.raw(`explain (analyze, format json) ${pages[0].sql.replace(/\$\d+/g, '?')}`, pages[0].bindings as never[]);
   /** Every scan of the tenant table, by the rows it produced (and, for a filter, removed). */
