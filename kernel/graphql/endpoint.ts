@@ -1,6 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Request, RequestHandler, Response } from 'express';
-import { GraphQLError, execute, getOperationAST, parse, specifiedRules, validate, type DocumentNode, type ExecutionResult } from 'graphql';
+import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
 import type { HttpSurface } from '../app/surface.js';
 import { lazily } from '../base/collections.js';
 import type { Settings } from '../config/settings.js';
@@ -23,6 +23,7 @@ import { limitRules, type QueryLimits } from './limits.js';
 import type { GraphContext } from './context.js';
 import { buildSchema } from './schema.js';
 import { expandShorthand } from './shorthand.js';
+import { QueryRunner } from './execution.js';
 
 export interface GraphqlDeps {
   settings: Settings;
@@ -98,7 +99,7 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): () => voi
       contributions: deps.plugins.flatMap(({ ctx }) => (ctx.plugin.graphql ? [{ plugin: ctx.plugin.name, graphql: ctx.plugin.graphql(ctx) }] : [])),
     });
     log.info(`GraphQL schema: ${Object.keys(schema.schema.getTypeMap()).length} types built in ${Math.round(performance.now() - started)} ms`);
-    return schema;
+    return { ...schema, runner: new QueryRunner(schema.schema) };
   });
   const limits: QueryLimits = {
     maxAliases: settings.GRAPHQL_MAX_ALIASES,
@@ -112,7 +113,7 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): () => voi
   const run = async (req: Request, res: Response): Promise<void> => {
     const params = paramsOf(req, shape);
     if (typeof params === 'string') return void requestError(res, 400, params);
-    const { schema, filters } = built();
+    const { schema, filters, runner } = built();
     let document: DocumentNode;
     try {
       document = parse(params.query, { maxTokens: MAX_TOKENS });
@@ -131,7 +132,7 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): () => voi
     const operation = getOperationAST(document, params.operationName);
     if (operation && operation.operation !== 'query') return void requestError(res, 400, `Schema is not configured to execute ${operation.operation} operation.`);
     const context: GraphContext = { request: new GraphRequest(deps.reads, req.access, deps.registry, settings, baseUrl(req)), filters, data: deps.as(req) };
-    const result: ExecutionResult = await execute({ schema, document, variableValues: variables, operationName: params.operationName, contextValue: context });
+    const result = await runner.run(params.query, document, params.operationName, variables, context);
     const masked = result.errors?.map((error) => {
       if (answerable(error)) return error;
       // The cause goes to the log under the request id the client is given; never SQL or a stack in the answer.
