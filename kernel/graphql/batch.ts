@@ -189,18 +189,28 @@ export class Batch {
   /**
    * The objects of `target` related to each object through SQL (a reverse foreign key, a many-to-many), with the
    * list's own filters and page applied to each object's list: one statement for the whole batch, each object's
-   * page read by a lateral subquery through the reader's permissions.
+   * page read by a lateral subquery through the reader's permissions. When the related rows hold the object's id
+   * in a column, the lateral subqueries run only for the objects one index scan finds rows of (most of a page of
+   * interfaces have no address), and the rows are not ordered by that column (the same within one list).
    */
   async listed(target: Model, relate: Relate, query: ListQuery, columns: Columns): Promise<Loaded> {
     const parents = this.rows.map((r) => r.id as number);
     const lists = new Map<number, ObjectNode[]>();
     const { reads, gate } = this.request;
+    const { via } = relate;
     let rows: Row[] = [];
     if (parents.length) {
       const { qb } = await reads.visible(target, gate, query.where, columns(target));
       relate(qb, 't', 'p.id');
-      reads.arrange(qb, target, query);
-      ({ rows } = (await reads.db.raw('select p.id as "__parent", x.* from unnest(?::int[]) as p(id) cross join lateral ? as x', [parents, qb])) as { rows: Row[] });
+      const ordering = via && target.ordering.filter((term) => term.replace(/^-/, '').split('__')[0] !== via.field);
+      reads.arrange(qb, target, { ...query, ordering });
+      let from = reads.db.raw('unnest(?::int[]) as p(id)', [parents]);
+      if (via) {
+        const having = reads.db({ t: target.table }).distinct({ id: `t.${via.column}` });
+        via.among(having, 't', parents);
+        from = reads.db.raw('? as p', [having]);
+      }
+      ({ rows } = (await reads.db.raw('select p.id as "__parent", x.* from ? cross join lateral ? as x', [from, qb])) as { rows: Row[] });
     }
     // One node per object, also when it belongs to several lists (a VLAN tagged on several interfaces).
     const distinct = new Map<number, Row>();

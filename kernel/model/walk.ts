@@ -9,7 +9,20 @@ export type RowRefs = (row: Row) => ObjectRef | ObjectRef[] | null;
  * Relates rows `alias` of a query over a related model to the object whose id is the SQL expression `parent`
  * (kernel-built, never user input): the query then reads the related rows of every object of a page at once.
  */
-export type Relate = (qb: Knex.QueryBuilder, alias: string, parent: string) => void;
+export interface Relate {
+  (qb: Knex.QueryBuilder, alias: string, parent: string): void;
+  /**
+   * When a field of the related rows holds the object's id (a foreign key, a generic relation): that field and its
+   * column. Readers then find the objects that have related rows with one index scan for all of them, and drop the
+   * field from the rows' ordering (within one object's list it is the same for every row).
+   */
+  via?: {
+    field: string;
+    column: string;
+    /** Relates rows `alias` to any of the objects `ids` (bound as one parameter). */
+    among(qb: Knex.QueryBuilder, alias: string, ids: number[]): void;
+  };
+}
 
 /**
  * How a reader walks from a page of rows to the objects one relation key names (GraphQL's nested objects and

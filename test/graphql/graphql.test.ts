@@ -236,6 +236,15 @@ describe('the schema', () => {
     }]);
     const paged = await data(t, `{ device(id: "${ids.sw1}") { interfaces(pagination: {offset: 1, limit: 1}) { name } } }`);
     expect(paged.device.interfaces).toEqual([{ name: 'eth1' }]);
+    // A page of each device's list, devices without interfaces among them, as REST pages each device's.
+    const { device_list } = await data(t, '{ device_list { id interfaces(pagination: {offset: 1, limit: 1}) { name } ip_addresses: interfaces { ip_addresses { address } } } }');
+    expect(device_list.some((d: { interfaces: unknown[] }) => !d.interfaces.length)).toBe(true);
+    for (const device of device_list as { id: string; interfaces: { name: string }[]; ip_addresses: { ip_addresses: { address: string }[] }[] }[]) {
+      const rest = (await t.get(`/api/dcim/interfaces/?device_id=${device.id}&offset=1&limit=1`)).body.results as { name: string }[];
+      expect(device.interfaces).toEqual(rest.map((i) => ({ name: i.name })));
+      const addresses = (await t.get(`/api/ipam/ip-addresses/?device_id=${device.id}&limit=0`)).body.results as { address: string }[];
+      expect(device.ip_addresses.flatMap((i) => i.ip_addresses.map((a) => a.address)).sort()).toEqual(addresses.map((a) => a.address).sort());
+    }
   });
 
   it('queries generic relations as unions with inline fragments, each object with its class_type', async () => {

@@ -1,3 +1,4 @@
+import type { Knex } from '@mikro-orm/knex';
 import { naturalKey, relationFilter, type QueryFilter } from '../../filters/builders.js';
 import type { Comparison } from '../../filters/compile.js';
 import type { WriteContext, WriteScope } from '../../write/context.js';
@@ -88,9 +89,10 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
 
   override referring(target: Model): Relate | undefined {
     if (target.key !== this.target) return undefined;
-    return (qb, alias, parent) => {
-      qb.whereRaw(`?? = ${parent}`, [`${alias}.${this.column}`]);
-    };
+    const { name, column } = this;
+    const on = (qb: Knex.QueryBuilder, alias: string, parent: string, bindings: Knex.Value[] = []) => qb.whereRaw(`?? = ${parent}`, [`${alias}.${column}`, ...bindings]);
+    const relate: Relate = (qb, alias, parent) => void on(qb, alias, parent);
+    return Object.assign(relate, { via: { field: name, column, among: (qb: Knex.QueryBuilder, alias: string, ids: number[]) => void on(qb, alias, 'any(?::int[])', [ids]) } });
   }
 
   override get related(): string | undefined {

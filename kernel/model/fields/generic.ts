@@ -97,11 +97,14 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
 
   override referring(target: Model, registry: ModelRegistry): Relate | undefined {
     if (!this.accepts(target)) return undefined;
-    return (qb, alias, parent) => {
+    const { name, typeColumn, idKey } = this;
+    const on = (qb: Knex.QueryBuilder, alias: string, parent: string, bindings: Knex.Value[] = []) => {
       // Read when the query is built: object types are registered once the database is migrated.
       const typeId = registry.objectTypes.idOf(target.key) ?? 0;
-      qb.where(`${alias}.${this.typeColumn}`, typeId).whereRaw(`?? = ${parent}`, [`${alias}.${this.idKey}`]);
+      qb.where(`${alias}.${typeColumn}`, typeId).whereRaw(`?? = ${parent}`, [`${alias}.${idKey}`, ...bindings]);
     };
+    const relate: Relate = (qb, alias, parent) => on(qb, alias, parent);
+    return Object.assign(relate, { via: { field: name, column: idKey, among: (qb: Knex.QueryBuilder, alias: string, ids: number[]) => on(qb, alias, 'any(?::int[])', [ids]) } });
   }
 
   override get related(): string | undefined {
