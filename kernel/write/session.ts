@@ -22,6 +22,7 @@ import { insertRows, updateRows } from './store.js';
 import { stored, storedRow } from '../model/stored.js';
 import { checkUnique } from './unique.js';
 import { whereIdIn } from '../base/typed-arrays.js';
+import { appendTo } from '../base/collections.js';
 
 /** What a write session needs from the server. */
 export interface SessionServices {
@@ -151,6 +152,8 @@ export class WriteSession {
   private readonly batcher = new Batcher();
   /** The write's events by object (`app.model:id`): several changes of one object make one event. */
   private readonly events = new Map<string, ObjectEvent>();
+  /** The rows whose events' data is rendered once the write is done (all of a model's in one render), by event key. */
+  private readonly unrendered = new Map<string, { model: Model; row: Row }>();
   private outboxRow?: number;
   /** Watched models this write changed. */
   private readonly touched = new Set<string>();
@@ -265,6 +268,7 @@ export class WriteSession {
 
   /** Stores the write's events in the outbox, in its transaction; the runner calls it once the work is done. */
   async storeEvents(): Promise<void> {
+    await this.renderEvents();
     if (this.events.size) this.outboxRow = await this.services.outbox.store(this.db, [...this.events.values()]);
     await this.services.watch.announce(this.db, this.touched);
   }
@@ -526,26 +530,48 @@ export class WriteSession {
       }));
       for (const hook of this.services.changeHooks) await hook(records);
     }
-    if (evented) {
+    if (!evented) return;
+    // A deleted object is rendered before it is gone; the others once the write is done.
+    const data = action === 'delete' ? await renderRows(model, rows, ctx, 'full') : undefined;
+    changes.forEach(({ row, before }, i) => {
+      const key = this.event(model, type, row.id as number, data?.[i] ?? {}, before, after?.get(row.id as number) ?? null);
+      if (data) this.unrendered.delete(key);
+      else this.unrendered.set(key, { model, row });
+    });
+  }
+
+  /**
+   * The data of the write's created and updated objects, as they are once it is done: one render per model, in which
+   * objects the write only created count nothing referring to them (a write of nothing else cannot have added any).
+   */
+  private async renderEvents(): Promise<void> {
+    const byModel = new Map<Model, { key: string; row: Row }[]>();
+    for (const [key, { model, row }] of this.unrendered) appendTo(byModel, model, { key, row });
+    this.unrendered.clear();
+    for (const [model, entries] of byModel) {
+      const ctx = this.context({ hostless: true });
+      const rows = entries.map((e) => e.row);
+      if (this.onlyCreated(model)) ctx.unreferenced = { model: model.key, ids: new Set(rows.map((r) => r.id as number)) };
       const data = await renderRows(model, rows, ctx, 'full');
-      changes.forEach(({ row, before }, i) => this.event(model, type, row.id as number, data[i], before, after?.get(row.id as number) ?? null));
+      entries.forEach(({ key }, i) => (this.events.get(key)!.data = data[i]));
     }
   }
 
-  /** Adds an event, or folds it into the write's earlier event of the object: latest data, and a delete wins. */
-  private event(model: Model, type: ObjectEventType, id: number, data: JsonObject, before: JsonObject | null, after: JsonObject | null): void {
+  /** Adds an event, or folds it into the write's earlier event of the object: latest data, and a delete wins; returns its key. */
+  private event(model: Model, type: ObjectEventType, id: number, data: JsonObject, before: JsonObject | null, after: JsonObject | null): string {
     const key = `${model.key}:${id}`;
     const earlier = this.events.get(key);
     if (earlier) {
       earlier.data = data;
       earlier.snapshots.postchange = after;
       if (type === 'object_deleted') earlier.type = type;
-      return;
+      return key;
     }
     const { userId, username, requestId } = this.actor;
     this.events.set(key, {
       type, model: model.key, id, timestamp: isoTimestamp(), userId, username, requestId, data,
       snapshots: { prechange: type === 'object_created' ? null : before, postchange: after },
     });
+    return key;
   }
 }

@@ -35,6 +35,35 @@ describe('plugin event hooks', () => {
     expect(received[3].data).toMatchObject({ name: 'E1' });
   });
 
+  it("carry each object's data as the API shows it once the write is done, counts included", async () => {
+    const hostless = (body: unknown) => JSON.parse(JSON.stringify(body).replaceAll(t.base, '')) as Record<string, unknown>;
+    const created = await t.post('/api/tenancy/tenants/', [{ name: 'D1', slug: 'd1' }, { name: 'D2', slug: 'd2' }]);
+    await until(() => received.length >= 2);
+    for (const event of received) expect(event.data).toEqual(hostless((await t.get(`/api/tenancy/tenants/${event.id}/`)).body));
+    // A tenant that sites refer to counts them in its event (the write did more than create tenants).
+    const tenant = created.body[0].id;
+    await t.post('/api/dcim/sites/', { name: 'Counted', slug: 'counted', tenant });
+    received.length = 0;
+    await t.request('PATCH', `/api/tenancy/tenants/${tenant}/`, { body: { description: 'counted' } });
+    await until(() => received.length >= 1);
+    const shown = hostless((await t.get(`/api/tenancy/tenants/${tenant}/`)).body);
+    expect(shown.site_count).toBe(1);
+    expect(received[0].data).toEqual(shown);
+  });
+
+  it('cost a write the same statements for one object or a hundred: their data is rendered once the write is done', async () => {
+    let made = 0;
+    const statements = async (count: number) => {
+      const before = t.server.db.queryCount;
+      const res = await t.post('/api/tenancy/tenants/', Array.from({ length: count }, () => ({ name: `B${made}`, slug: `b${made++}` })));
+      expect(res.status).toBe(201);
+      return t.server.db.queryCount - before;
+    };
+    await statements(1);
+    // The token, the write (begin, tenants, change records, outbox, commit), then the taking (begin, delete, commit).
+    expect([await statements(1), await statements(100)]).toEqual([9, 9]);
+  });
+
   it('receive nothing from a write that was rolled back', async () => {
     const res = await t.post('/api/tenancy/tenants/', [{ name: 'R1', slug: 'r1' }, { name: 'R1', slug: 'r2' }]);
     expect(res.status).toBe(400);
