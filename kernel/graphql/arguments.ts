@@ -22,11 +22,11 @@ function depthOf(value: unknown, limit: number): number {
 }
 
 /**
- * What is wrong with a query's argument values and variables before anything runs: text PostgreSQL cannot take (a
- * NUL character, a lone surrogate) or values nested deeper than MAX_ARGUMENT_DEPTH. graphql-js's visitor keeps its
- * own stack, so a deep document does not exhaust the call stack here.
+ * What is wrong with a query's argument values before anything runs: text PostgreSQL cannot take (a NUL character, a
+ * lone surrogate) or values nested deeper than MAX_ARGUMENT_DEPTH. graphql-js's visitor keeps its own stack, so a
+ * deep document does not exhaust the call stack here.
  */
-export function argumentProblem(document: DocumentNode, variables: Record<string, unknown>): string | undefined {
+export function documentProblem(document: DocumentNode): string | undefined {
   let depth = 0;
   let problem: string | undefined;
   const nest = {
@@ -41,7 +41,11 @@ export function argumentProblem(document: DocumentNode, variables: Record<string
     ListValue: nest,
     StringValue: (node) => void (problem ??= textProblem(node.value)),
   });
-  if (problem) return problem;
+  return problem;
+}
+
+/** The same for the variables' values. */
+export function variablesProblem(variables: Record<string, unknown>): string | undefined {
   // The variables' own object is one level more than the values it holds.
   if (depthOf(variables, MAX_ARGUMENT_DEPTH + 1) > MAX_ARGUMENT_DEPTH + 1) return `Variables may nest at most ${MAX_ARGUMENT_DEPTH} levels.`;
   return badText(variables);

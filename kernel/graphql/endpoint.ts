@@ -1,6 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { Request, RequestHandler, Response } from 'express';
-import { GraphQLError, getOperationAST, parse, specifiedRules, validate, type DocumentNode } from 'graphql';
+import { GraphQLError, getOperationAST } from 'graphql';
 import type { HttpSurface } from '../app/surface.js';
 import { lazily } from '../base/collections.js';
 import type { Settings } from '../config/settings.js';
@@ -18,11 +18,10 @@ import type { DataAccess } from '../plugins/data.js';
 import type { Reader } from '../read/reader.js';
 import { GraphRequest } from './batch.js';
 import { GRAPHIQL_FILES, graphiqlAssets, graphiqlPage, wantsGraphiql } from './graphiql.js';
-import { argumentProblem } from './arguments.js';
-import { limitRules, type QueryLimits } from './limits.js';
+import type { QueryLimits } from './limits.js';
 import type { GraphContext } from './context.js';
 import { buildSchema } from './schema.js';
-import { expandShorthand } from './shorthand.js';
+import { DocumentChecker } from './documents.js';
 import { QueryRunner } from './execution.js';
 
 export interface GraphqlDeps {
@@ -36,9 +35,6 @@ export interface GraphqlDeps {
   /** Reads as the user of a request (what plugins' contributed fields resolve with). */
   as(req: Request): DataAccess;
 }
-
-/** Documents past this many tokens are refused by the parser, before any work on them. */
-const MAX_TOKENS = 20_000;
 
 const requestError = (res: Response, status: number, message: string) => res.status(status).json({ errors: [{ message }] });
 
@@ -88,6 +84,13 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): () => voi
     surface.mount('/graphql', (_req, res) => res.status(404).json({ detail: 'The GraphQL API is not enabled.' }));
     return () => undefined;
   }
+  const limits: QueryLimits = {
+    maxAliases: settings.GRAPHQL_MAX_ALIASES,
+    maxDepth: settings.GRAPHQL_MAX_QUERY_DEPTH,
+    maxCost: settings.GRAPHQL_MAX_COST,
+    rootListSize: maxPageSize(settings) ?? settings.GRAPHQL_MAX_COST,
+    assumedListSize: settings.GRAPHQL_ASSUMED_LIST_SIZE,
+  };
   // Built on first use (or by `prepare` at start): a process that never answers GraphQL never pays for it.
   const built = lazily(() => {
     const started = performance.now();
@@ -99,35 +102,19 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): () => voi
       contributions: deps.plugins.flatMap(({ ctx }) => (ctx.plugin.graphql ? [{ plugin: ctx.plugin.name, graphql: ctx.plugin.graphql(ctx) }] : [])),
     });
     log.info(`GraphQL schema: ${Object.keys(schema.schema.getTypeMap()).length} types built in ${Math.round(performance.now() - started)} ms`);
-    return { ...schema, runner: new QueryRunner(schema.schema) };
+    return { ...schema, runner: new QueryRunner(schema.schema), checker: new DocumentChecker(schema.schema, limits) };
   });
-  const limits: QueryLimits = {
-    maxAliases: settings.GRAPHQL_MAX_ALIASES,
-    maxDepth: settings.GRAPHQL_MAX_QUERY_DEPTH,
-    maxCost: settings.GRAPHQL_MAX_COST,
-    rootListSize: maxPageSize(settings) ?? settings.GRAPHQL_MAX_COST,
-    assumedListSize: settings.GRAPHQL_ASSUMED_LIST_SIZE,
-  };
 
   const shape = jsonLimits(settings);
   const run = async (req: Request, res: Response): Promise<void> => {
     const params = paramsOf(req, shape);
     if (typeof params === 'string') return void requestError(res, 400, params);
-    const { schema, filters, runner } = built();
-    let document: DocumentNode;
-    try {
-      document = parse(params.query, { maxTokens: MAX_TOKENS });
-    } catch (err) {
-      // The parser recurses: a document nested thousands of levels deep exhausts its stack.
-      const error = err instanceof GraphQLError ? err : new GraphQLError('The document is nested too deeply to read.');
-      return void res.status(400).json({ errors: [error] });
-    }
-    const problem = argumentProblem(document, params.variables);
-    if (problem) return void requestError(res, 400, problem);
+    const { filters, runner, checker } = built();
     const variables = { ...params.variables };
-    document = expandShorthand(schema, document, variables);
-    const errors = validate(schema, document, [...specifiedRules, ...limitRules(limits, () => variables)]);
-    if (errors.length) return void res.status(400).json({ errors });
+    const checked = checker.check(params.query, variables);
+    if ('message' in checked) return void requestError(res, 400, checked.message);
+    if ('errors' in checked) return void res.status(400).json({ errors: checked.errors });
+    const { document } = checked;
     // Read-only: the schema has no mutation or subscription type.
     const operation = getOperationAST(document, params.operationName);
     if (operation && operation.operation !== 'query') return void requestError(res, 400, `Schema is not configured to execute ${operation.operation} operation.`);

@@ -3,6 +3,7 @@ import {
   type DocumentNode, type ExecutionResult, type GraphQLInputType, type GraphQLSchema,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { RecentlyUsed } from '../base/collections.js';
 import type { GraphContext } from './context.js';
 
 /** Compiled queries kept, the least recently used dropped first: the queries a deployment's clients repeat. */
@@ -45,27 +46,22 @@ export function compilable(schema: GraphQLSchema, document: DocumentNode, operat
  * refuses, or would take long to compile, runs on GraphQL's own executor.
  */
 export class QueryRunner {
-  private readonly compiled = new Map<string, CompiledQuery | null>();
+  private readonly compiled = new RecentlyUsed<string, CompiledQuery | null>(KEPT);
 
   constructor(private readonly schema: GraphQLSchema) {}
 
   /** `document` must be the validated form of `text` (the key it is compiled under). */
   async run(text: string, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>, context: GraphContext): Promise<ExecutionResult> {
-    const query = this.compile(`${operationName ?? ''}\n${text}`, document, operationName);
-    if (query) return query.query(undefined, context, variables) as ExecutionResult | Promise<ExecutionResult>;
-    return execute({ schema: this.schema, document, variableValues: variables, operationName, contextValue: context });
-  }
-
-  private compile(key: string, document: DocumentNode, operationName: string | undefined): CompiledQuery | null {
+    const key = `${operationName ?? ''}\n${text}`;
     let query = this.compiled.get(key);
     if (query === undefined) {
       const compiled = compilable(this.schema, document, operationName)
         ? compileQuery(this.schema, document, operationName, { disablingCapturingStackErrors: true })
         : undefined;
       query = compiled && isCompiledQuery(compiled) ? compiled : null;
-      if (this.compiled.size >= KEPT) this.compiled.delete(this.compiled.keys().next().value!);
-    } else this.compiled.delete(key);
-    this.compiled.set(key, query);
-    return query;
+      this.compiled.set(key, query);
+    }
+    if (query) return query.query(undefined, context, variables) as ExecutionResult | Promise<ExecutionResult>;
+    return execute({ schema: this.schema, document, variableValues: variables, operationName, contextValue: context });
   }
 }
