@@ -1,6 +1,7 @@
 import { buildSchema, execute, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { QueryRunner, compilable } from '../../kernel/graphql/execution.js';
+import { DocumentChecker } from '../../kernel/graphql/documents.js';
 import type { GraphContext } from '../../kernel/graphql/context.js';
 
 /** A filter type as the schema has them: lookups, and filters of related types that lead back to it. */
@@ -43,5 +44,29 @@ describe('the query runner', () => {
         expect(JSON.parse(JSON.stringify(answer))).toEqual(expected);
       }
     }
+  });
+});
+
+describe('the document checker', () => {
+  const limits = { maxAliases: 10, maxDepth: 10, maxCost: 10_000, rootListSize: 1000, assumedListSize: 20 };
+
+  it('keeps its verdict on a text that declares no variables, and still bounds the variables sent with it', () => {
+    const checker = new DocumentChecker(schema, limits);
+    const plain = '{ site_list { id } }';
+    const first = checker.check(plain, {});
+    expect('document' in first).toBe(true);
+    expect(checker.check(plain, {})).toBe(first);
+    const refused = checker.check('{ site_list { nope } }', {});
+    expect('errors' in refused && refused.errors[0].message).toContain('Cannot query field "nope"');
+    expect(checker.check('{ site_list { nope } }', {})).toBe(refused);
+    let deep: unknown = 1;
+    for (let i = 0; i < 30; i++) deep = [deep];
+    expect(checker.check(plain, { v: deep })).toEqual({ message: 'Variables may nest at most 20 levels.' });
+    // A text with variables is checked again with each request's values.
+    const declaring = 'query($limit: Int) { site_list(pagination: {limit: $limit}) { id } }';
+    const once = checker.check(declaring, { limit: 1 });
+    expect('document' in once).toBe(true);
+    expect(checker.check(declaring, { limit: 1 })).not.toBe(once);
+    expect(checker.check('{ site_list(filters: {name: {exact: "a\\u0000"}}) { id } }', {})).toHaveProperty('message');
   });
 });
