@@ -10,6 +10,7 @@ export type RowRefs = (row: Row) => ObjectRef | ObjectRef[] | null;
  * (kernel-built, never user input): the query then reads the related rows of every object of a page at once.
  */
 export interface Relate {
+  /** Adds the condition that relates rows `alias` to the object `parent`. */
   (qb: Knex.QueryBuilder, alias: string, parent: string): void;
   /**
    * When a field of the related rows holds the object's id (a foreign key, a generic relation): that field and its
