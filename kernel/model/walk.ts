@@ -40,3 +40,15 @@ export interface Walk {
   relate?: Relate;
 }
 
+
+/**
+ * A relation whose related rows hold the object's id in `column` (of field `field`): `on` adds the condition that
+ * relates rows `alias` to the SQL expression `parent`, with `bindings` for the placeholders in it.
+ */
+export function relateByColumn(
+  field: string, column: string, on: (qb: Knex.QueryBuilder, alias: string, parent: string, bindings: Knex.Value[]) => void,
+): Relate {
+  const relate: Relate = (qb, alias, parent) => on(qb, alias, parent, []);
+  relate.via = { field, column, among: (qb, alias, ids) => on(qb, alias, 'any(?::int[])', [ids]) };
+  return relate;
+}

@@ -1,4 +1,3 @@
-import type { Knex } from '@mikro-orm/knex';
 import { naturalKey, relationFilter, type QueryFilter } from '../../filters/builders.js';
 import type { Comparison } from '../../filters/compile.js';
 import type { WriteContext, WriteScope } from '../../write/context.js';
@@ -10,7 +9,7 @@ import type { ModelRegistry } from '../registry.js';
 import { ValidationError, type ErrorMap, type FieldRenderer, type RenderContext, type Row } from '../../base/types.js';
 import { CountField, DepthField } from './computed.js';
 import { relatedModel, relationCondition } from './relation.js';
-import type { Relate, Walk } from '../walk.js';
+import { relateByColumn, type Relate, type Walk } from '../walk.js';
 
 export type OnDelete = 'cascade' | 'set null' | 'protect';
 
@@ -89,10 +88,8 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
 
   override referring(target: Model): Relate | undefined {
     if (target.key !== this.target) return undefined;
-    const { name, column } = this;
-    const on = (qb: Knex.QueryBuilder, alias: string, parent: string, bindings: Knex.Value[] = []) => qb.whereRaw(`?? = ${parent}`, [`${alias}.${column}`, ...bindings]);
-    const relate: Relate = (qb, alias, parent) => void on(qb, alias, parent);
-    return Object.assign(relate, { via: { field: name, column, among: (qb: Knex.QueryBuilder, alias: string, ids: number[]) => void on(qb, alias, 'any(?::int[])', [ids]) } });
+    const { column } = this;
+    return relateByColumn(this.name, column, (qb, alias, parent, bindings) => void qb.whereRaw(`?? = ${parent}`, [`${alias}.${column}`, ...bindings]));
   }
 
   override get related(): string | undefined {

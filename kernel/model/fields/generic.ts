@@ -10,7 +10,7 @@ import { Field, type Column, type CommonOptions, type ObjectRef, type Reference,
 import type { Model } from '../model.js';
 import type { OrderStep } from '../ordering.js';
 import type { ModelRegistry } from '../registry.js';
-import type { Relate, Walk } from '../walk.js';
+import { relateByColumn, type Relate, type Walk } from '../walk.js';
 import { ValidationError, type ErrorMap, type FieldRenderer, type JsonObject, type RenderContext, type RenderMode, type Row } from '../../base/types.js';
 
 export interface GenericOptions extends CommonOptions {
@@ -97,14 +97,12 @@ export class GenericForeignKeyField extends Field<GenericOptions> {
 
   override referring(target: Model, registry: ModelRegistry): Relate | undefined {
     if (!this.accepts(target)) return undefined;
-    const { name, typeColumn, idKey } = this;
-    const on = (qb: Knex.QueryBuilder, alias: string, parent: string, bindings: Knex.Value[] = []) => {
+    const { typeColumn, idKey } = this;
+    return relateByColumn(this.name, idKey, (qb, alias, parent, bindings) => {
       // Read when the query is built: object types are registered once the database is migrated.
       const typeId = registry.objectTypes.idOf(target.key) ?? 0;
       qb.where(`${alias}.${typeColumn}`, typeId).whereRaw(`?? = ${parent}`, [`${alias}.${idKey}`, ...bindings]);
-    };
-    const relate: Relate = (qb, alias, parent) => on(qb, alias, parent);
-    return Object.assign(relate, { via: { field: name, column: idKey, among: (qb: Knex.QueryBuilder, alias: string, ids: number[]) => on(qb, alias, 'any(?::int[])', [ids]) } });
+    });
   }
 
   override get related(): string | undefined {
