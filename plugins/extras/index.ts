@@ -17,7 +17,7 @@ import { renderConfigRoute, renderTemplateRoute } from './rendering/config.js';
 import { exportList } from './rendering/export.js';
 import { RENDER_CONFIG, renderOperation } from './rendering/operations.js';
 import { tagFilters } from './tag-filters.js';
-import { abandonedDelivery, deliverWebhook } from './webhooks/deliver.js';
+import { abandonedDeliveries, deliverWebhooks } from './webhooks/deliver.js';
 import { keepDefinitions } from './custom-values.js';
 import { deliveryMetrics } from './webhooks/delivery-metrics.js';
 import { eventRules, eventRulesService, receiveEvents, recoverDeliveries, watchEventRules } from './webhooks/receive.js';
@@ -70,7 +70,7 @@ export default definePlugin({
     receive: receiveEvents,
     recover: recoverDeliveries,
   },
-  jobs: { deliver_webhook: { run: deliverWebhook, abandoned: abandonedDelivery }, housekeeping: housekeepingJob },
+  jobs: { deliver_webhook: { run: deliverWebhooks, abandoned: abandonedDeliveries }, housekeeping: housekeepingJob },
   schedule: { housekeeping: 1440 },
   routes(router, ctx) {
     router.post('/config-templates/:id/render/', renderTemplateRoute(ctx));

@@ -271,6 +271,39 @@ describe('webhooks', () => {
     expect(gaps[1]).toBeGreaterThan(gaps[0]);
   });
 
+  it('send the deliveries of a write by jobs of 100, each sending again only those that failed', async () => {
+    const { webhook } = await hook({});
+    // Site 7 is refused once; every other arrives the first time.
+    let refused = false;
+    receiver.answer = (req) => {
+      if (JSON.parse(req.text).data.name !== 'Batch 7' || refused) return 200;
+      refused = true;
+      return 500;
+    };
+    const made = await t.post('/api/dcim/sites/', Array.from({ length: 150 }, (_, i) => ({ name: `Batch ${i}`, slug: `batch-${i}` })));
+    expect(made.status).toBe(201);
+    const log = `/api/extras/webhook-deliveries/?webhook_id=${webhook.id}&limit=0&ordering=id`;
+    await until(async () => (await t.get(log)).body.results.every((d: Body) => d.status.value === 'delivered'), 20_000, 'every delivery');
+    const deliveries = (await t.get(log)).body.results as Body[];
+    expect(deliveries).toHaveLength(150);
+    // Two jobs, in the order of the events: the first 100 deliveries, then the other 50.
+    const jobs = [...new Set(deliveries.map((d) => d.job))];
+    expect(jobs).toHaveLength(2);
+    expect(deliveries.map((d) => d.job)).toEqual([...Array(100).fill(jobs[0]), ...Array(50).fill(jobs[1])]);
+    expect(deliveries.every((d) => d.sending === null)).toBe(true);
+    // Each was sent once, but site 7's, sent again by the job's second run (the others it did not send again).
+    const seven = deliveries.find((d) => d.object_id === made.body[7].id)!;
+    expect(seven.attempts.map((a: Body) => [a.attempt, a.status_code])).toEqual([[1, 500], [2, 200]]);
+    expect(deliveries.filter((d) => d !== seven).every((d) => d.attempts.length === 1)).toBe(true);
+    expect(receiver.requests).toHaveLength(151);
+    // The job's first run failed naming the delivery; its second finished it.
+    const task = (await t.get(`/api/core/background-tasks/${jobs[0]}/`)).body;
+    expect(task).toMatchObject({
+      func_name: 'extras.deliver_webhook', description: `Webhook deliveries ${deliveries[0].id} to ${deliveries[99].id} (100)`, status: 'finished',
+      meta: { attempts_made: 2, errors: [expect.stringContaining(`1 of 100 deliveries failed (each one's log has its attempts): delivery ${seven.id}: Status 500 returned`)] },
+    });
+  });
+
   it('record a connection error and a template error as failed attempts', async () => {
     const { webhook } = await hook({ payload_url: 'http://127.0.0.1:9/{{ nope(', body_template: '' });
     await t.post('/api/dcim/sites/', { name: 'Broken', slug: 'broken' });

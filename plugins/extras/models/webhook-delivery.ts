@@ -20,6 +20,8 @@ export const WebhookDelivery = defineModel('extras.webhookdelivery', {
     status: f.choice(DeliveryStatus, { default: 'pending' }),
     attempts: f.json({ default: [], helpText: 'Every attempt: started, duration_ms, status_code, error and the first bytes of the response.' }),
     completed: f.datetime({ nullable: true, helpText: 'When it was delivered or failed for good.' }),
+    job: f.string({ max: 40, blank: true, helpText: 'The background task that sends it (/api/core/background-tasks/<job>/), with the other deliveries of its write.' }),
+    sending: f.integer({ nullable: true, helpText: 'The attempt under way, until its outcome is recorded.' }),
     context: f.json({ keepOrder: true, helpText: 'The template context (the default body): event, timestamp, object_type, model, username, request_id, data, snapshots.' }),
   },
   brief: ['created', 'event', 'status'],

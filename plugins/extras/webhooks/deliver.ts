@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { PATCHBAY_VERSION, type JobRun, type JsonObject, type PluginContext, type RunAttempt } from 'patchbay';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
 import { Webhook } from '../models/webhook.js';
+import { Coalesced, eachAtMost } from './coalesced.js';
 import { deliveryMetrics } from './delivery-metrics.js';
 import { send } from './http-send.js';
 import { pythonJson } from './python-json.js';
@@ -48,25 +49,48 @@ async function build(webhook: Record<string, unknown>, context: JsonObject, ctx:
 
 const message = (err: unknown) => (err instanceof Error ? (err as { body?: { detail?: string } }).body?.detail ?? err.message : String(err));
 
-/**
- * The delivery job: renders the webhook's request from the stored context, signs and sends it, and records the
- * attempt. A failure throws, so the queue tries again (with backoff) until its attempts run out; the last one marks
- * the delivery failed. A delivery already delivered (a job run twice after a crash) is not sent again.
- */
-export async function deliverWebhook(data: unknown, ctx: PluginContext, run: JobRun): Promise<void> {
-  const { delivery: id } = data as { delivery: number };
-  const delivery = (await ctx.db(WebhookDelivery.table).where('id', id).first()) as { status: string; webhook_id: number; context: JsonObject } | undefined;
-  if (!delivery || delivery.status === 'delivered') return;
-  const webhook = (await ctx.db(Webhook.table).where('id', delivery.webhook_id).first()) as Record<string, unknown> | undefined;
-  if (!webhook) return;
+/** A delivery job's deliveries: `deliveries`, or the one `delivery` of a job enqueued before jobs took several. */
+export function deliveryIds(data: unknown): number[] {
+  const { deliveries, delivery } = data as { deliveries?: number[]; delivery?: number };
+  return deliveries ?? (delivery === undefined ? [] : [delivery]);
+}
+
+/** A delivery to send: its stored context, the attempts it made, its webhook's row. */
+interface Due {
+  id: number;
+  made: number;
+  context: JsonObject;
+  webhook: Record<string, unknown>;
+}
+
+/** A delivery's outcome as the log records it. */
+interface Outcome {
+  id: number;
+  status: 'delivered' | 'failed' | 'pending';
+  attempt: Attempt;
+}
+
+/** The deliveries of `ids` not delivered yet (a failed one is sent again when its job is requeued), in id order. */
+async function due(ctx: PluginContext, ids: number[]): Promise<Due[]> {
+  const { rows } = (await ctx.db.raw(
+    `select d.id, d.context, jsonb_array_length(d.attempts) as made, to_jsonb(w) as webhook
+       from ?? d join ?? w on w.id = d.webhook_id where d.id = any(?) and d.status <> 'delivered' order by d.id`,
+    [WebhookDelivery.table, Webhook.table, ids],
+  )) as { rows: Due[] };
+  return rows;
+}
+
+/** Renders, signs and sends one delivery's request; the attempt as its log keeps it. */
+async function attemptDelivery(delivery: Due, number: number, ctx: PluginContext): Promise<Attempt> {
+  const { webhook } = delivery;
   const started = new Date();
-  const attempt: Attempt = { attempt: run.attempt, started: started.toISOString(), duration_ms: 0, status_code: null, error: null, response: null };
+  const attempt: Attempt = { attempt: number, started: started.toISOString(), duration_ms: 0, status_code: null, error: null, response: null };
   try {
     const request = await build(webhook, delivery.context, ctx);
     if (webhook.secret) request.headers['X-Hook-Signature'] = signature(request.body, String(webhook.secret));
     request.headers['User-Agent'] ??= `Patchbay/${PATCHBAY_VERSION}`;
     // Receivers tell a retry of the same delivery (after a worker died mid-request) from a new event by this.
-    request.headers['X-Patchbay-Delivery'] = String(id);
+    request.headers['X-Patchbay-Delivery'] = String(delivery.id);
     const answer = await send({
       method: String(webhook.http_method), ...request, timeoutMs: ctx.settings.WEBHOOK_TIMEOUT,
       sslVerification: webhook.ssl_verification !== false, caFilePath: (webhook.ca_file_path as string | null) || null,
@@ -79,35 +103,74 @@ export async function deliverWebhook(data: unknown, ctx: PluginContext, run: Job
     attempt.error = message(err);
   }
   attempt.duration_ms = Date.now() - started.getTime();
-  const ok = attempt.error === null;
-  await record(ctx, id, attempt, ok ? 'delivered' : run.final ? 'failed' : 'pending');
-  if (!ok) throw new Error(attempt.error!);
+  return attempt;
 }
 
-/** Adds an attempt to the delivery's log (once: a second report of the same attempt is ignored) with its outcome. */
-async function record(ctx: PluginContext, id: number, attempt: Attempt, status: 'delivered' | 'failed' | 'pending'): Promise<void> {
-  const result = status === 'pending' ? 'retrying' : status;
+/** Failures a batch's error names one by one; the rest are counted. */
+const NAMED_FAILURES = 5;
+
+/**
+ * The delivery job: sends each of its deliveries not delivered yet, JOB_CONCURRENCY at once, each rendered from its
+ * stored context, signed, and recorded as it ends. Before a request goes out its delivery is marked as sending that
+ * attempt, so that if this process dies the attempts under way are logged as such (and only those); the marks and
+ * the outcomes of requests ending together are written by one statement. A failure makes the job fail once all its
+ * deliveries ended, so the queue runs it again (with backoff) for those not delivered, until its attempts run out:
+ * the last one marks them failed.
+ */
+export async function deliverWebhooks(data: unknown, ctx: PluginContext, run: JobRun): Promise<void> {
+  const deliveries = await due(ctx, deliveryIds(data));
+  const sending = new Coalesced<{ id: number; attempt: number }>((items) => ctx.db.raw(
+    `update ?? d set sending = s.attempt from jsonb_to_recordset(?::jsonb) as s(id int, attempt int) where d.id = s.id`,
+    [WebhookDelivery.table, JSON.stringify(items)],
+  ));
+  const ended = new Coalesced<Outcome>((outcomes) => record(ctx, outcomes));
+  const failures: string[] = [];
+  await eachAtMost(deliveries, ctx.settings.JOB_CONCURRENCY, async (delivery) => {
+    const number = delivery.made + 1;
+    await sending.add({ id: delivery.id, attempt: number });
+    const attempt = await attemptDelivery(delivery, number, ctx);
+    const ok = attempt.error === null;
+    await ended.add({ id: delivery.id, attempt, status: ok ? 'delivered' : run.final ? 'failed' : 'pending' });
+    if (!ok) failures.push(deliveries.length === 1 ? attempt.error! : `delivery ${delivery.id}: ${attempt.error!}`);
+  });
+  if (failures.length === 1 && deliveries.length === 1) throw new Error(failures[0]);
+  if (failures.length) {
+    const more = failures.length > NAMED_FAILURES ? `; and ${failures.length - NAMED_FAILURES} more` : '';
+    throw new Error(`${failures.length} of ${deliveries.length} deliveries failed (each one's log has its attempts): ${failures.slice(0, NAMED_FAILURES).join('; ')}${more}`);
+  }
+}
+
+/** Adds each outcome's attempt to its delivery's log (once: a second report of the same attempt is ignored). */
+async function record(ctx: PluginContext, outcomes: Outcome[]): Promise<void> {
   const metrics = deliveryMetrics(ctx);
-  metrics.attempts.inc({ result });
-  if (attempt.duration_ms !== null) metrics.seconds.observe({ result }, attempt.duration_ms / 1000);
-  await ctx.db(WebhookDelivery.table)
-    .where('id', id)
-    .whereRaw('not attempts @> ?::jsonb', [JSON.stringify([{ attempt: attempt.attempt }])])
-    .update({
-      status,
-      attempts: ctx.db.raw('attempts || ?::jsonb', [JSON.stringify([attempt])]),
-      completed: status === 'pending' ? null : ctx.db.fn.now(),
-    });
+  for (const { status, attempt } of outcomes) {
+    const result = status === 'pending' ? 'retrying' : status;
+    metrics.attempts.inc({ result });
+    if (attempt.duration_ms !== null) metrics.seconds.observe({ result }, attempt.duration_ms / 1000);
+  }
+  await ctx.db.raw(
+    `update ?? d set status = o.status, attempts = d.attempts || jsonb_build_array(o.attempt), sending = null,
+       completed = case when o.status = 'pending' then null else now() end
+     from jsonb_to_recordset(?::jsonb) as o(id int, status text, attempt jsonb)
+     where d.id = o.id and not d.attempts @> jsonb_build_array(jsonb_build_object('attempt', o.attempt -> 'attempt'))`,
+    [WebhookDelivery.table, JSON.stringify(outcomes)],
+  );
 }
 
 /**
- * An attempt whose process died before it reported (killed, out of memory, hung past JOB_LOCK_SECONDS): the log says
- * so, and the delivery fails once it was the last. It may have reached the receiver: a retry carries the same
- * `X-Patchbay-Delivery`.
+ * A run of the job whose process died before it reported (killed, out of memory, hung past JOB_LOCK_SECONDS): each
+ * delivery it was sending logs that attempt as ended so, and fails once it was the last; the queue then runs the
+ * job again for the others. An attempt under way may have reached the receiver: a retry carries the same
+ * `X-Patchbay-Delivery`. When the job has no run left, the deliveries it never sent fail too, saying so (a requeue of
+ * the job sends them).
  */
-export async function abandonedDelivery(data: unknown, ctx: PluginContext, run: RunAttempt): Promise<void> {
-  const { delivery: id } = data as { delivery: number };
-  const error = `The process sending attempt ${run.attempt} ended before it finished (killed, out of memory, or stopped answering).`;
-  const attempt: Attempt = { attempt: run.attempt, started: null, duration_ms: null, status_code: null, error, response: null };
-  await record(ctx, id, attempt, run.final ? 'failed' : 'pending');
+export async function abandonedDeliveries(data: unknown, ctx: PluginContext, run: RunAttempt): Promise<void> {
+  const { rows } = (await ctx.db.raw(
+    `select id, sending, jsonb_array_length(attempts) as made from ?? where id = any(?) and status <> 'delivered' and (sending is not null or ?)`,
+    [WebhookDelivery.table, deliveryIds(data), run.final],
+  )) as { rows: { id: number; sending: number | null; made: number }[] };
+  const ended = (number: number, error: string): Attempt => ({ attempt: number, started: null, duration_ms: null, status_code: null, error, response: null });
+  await record(ctx, rows.map(({ id, sending, made }) => (sending === null
+    ? { id, status: 'failed', attempt: ended(made + 1, `Not sent: the process running attempt ${run.attempt} of its job ended first, and the job has no attempt left.`) }
+    : { id, status: run.final ? 'failed' : 'pending', attempt: ended(sending, `The process sending attempt ${sending} ended before it finished (killed, out of memory, or stopped answering).`) })));
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { insertAll, provide, serviceToken, type EventClaim, type ObjectEvent, type PluginContext } from 'patchbay';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
 import { EventRules } from './rules.js';
@@ -5,7 +6,7 @@ import { EventRules } from './rules.js';
 /** The server's event rules: a service of extras, loaded at setup and kept fresh. */
 export const EVENT_RULES = serviceToken<EventRules>('extras.event_rules');
 export const DELIVER_JOB = 'extras.deliver_webhook';
-/** Rows per insert: well under PostgreSQL's 65,535 bind parameters. */
+/** Jobs enqueued a round trip. */
 const CHUNK = 2000;
 
 /** Loads the event rules and keeps them fresh: after every committed change of a rule, here or in another process. */
@@ -35,33 +36,56 @@ function contextOf(event: ObjectEvent, actionData: Record<string, unknown> | nul
   };
 }
 
+/** Deliveries one job sends: what a write's events make is sent by jobs of this many. */
+const JOB_SIZE = 100;
+
 /** A recorded delivery, as its job names it. */
 interface Recorded {
   id: number;
+  job: string;
   created: Date;
 }
 
 /**
- * How a delivery is enqueued, with attempts and backoff from the settings. Its job id makes enqueueing it twice a
- * no-op; the creation time in it keeps a delivery of a restored or recreated database, which may reuse an id, from
- * being taken for one the queue already ran.
+ * How the deliveries of one job are enqueued, with attempts and backoff from the settings: under the id their rows
+ * keep, so that enqueueing it again (recovery at start) is a no-op while the queue holds it.
  */
-function deliveryJob(ctx: PluginContext, { id, created }: Recorded) {
+function deliveryJob(ctx: PluginContext, job: string, ids: number[]) {
   const { WEBHOOK_ATTEMPTS, WEBHOOK_RETRY_DELAY } = ctx.settings;
-  const jobId = `webhook-delivery-${id}-${new Date(created).getTime().toString(36)}`;
-  return { data: { delivery: id }, options: { id: jobId, attempts: WEBHOOK_ATTEMPTS, backoffMs: WEBHOOK_RETRY_DELAY, description: `Webhook delivery ${id}` } };
+  const description = ids.length === 1 ? `Webhook delivery ${ids[0]}` : `Webhook deliveries ${ids[0]} to ${ids[ids.length - 1]} (${ids.length})`;
+  return { data: { deliveries: ids }, options: { id: job, attempts: WEBHOOK_ATTEMPTS, backoffMs: WEBHOOK_RETRY_DELAY, description } };
 }
 
+/**
+ * The job of a delivery recorded before deliveries named theirs (a job of its own, under the id it was enqueued
+ * with; the creation time in it keeps a delivery of a restored database, which may reuse an id, from being taken for
+ * one the queue already ran).
+ */
+const jobOfOwn = ({ id, created }: Recorded) => `webhook-delivery-${id}-${new Date(created).getTime().toString(36)}`;
+
+/** Enqueues the jobs of `deliveries` (in id order), CHUNK jobs a round trip. */
 async function enqueue(ctx: PluginContext, deliveries: Recorded[]): Promise<void> {
-  await ctx.queue.enqueueAll(DELIVER_JOB, deliveries.map((d) => deliveryJob(ctx, d)));
+  const jobs = new Map<string, number[]>();
+  for (const d of deliveries) {
+    const job = d.job || jobOfOwn(d);
+    const ids = jobs.get(job);
+    if (ids) ids.push(d.id);
+    else jobs.set(job, [d.id]);
+  }
+  const all = [...jobs].map(([job, ids]) => deliveryJob(ctx, job, ids));
+  for (let i = 0; i < all.length; i += CHUNK) await ctx.queue.enqueueAll(DELIVER_JOB, all.slice(i, i + CHUNK));
 }
 
 /**
  * Matches a write's events against the rules, once, and records one delivery per event and webhook in the
- * transaction that takes the events from the outbox; they are enqueued once it committed.
+ * transaction that takes the events from the outbox, JOB_SIZE to a job (a new id each, random: no job run before
+ * had it); the jobs are enqueued once it committed.
  */
 export async function receiveEvents(events: ObjectEvent[], claim: EventClaim, ctx: PluginContext): Promise<void> {
   const rules = eventRules(ctx);
+  let made = 0;
+  let job = '';
+  const jobOfNext = () => (made++ % JOB_SIZE === 0 ? (job = `webhook-deliveries-${randomBytes(8).toString('hex')}`) : job);
   const rows = events.flatMap((event) =>
     rules.matching(event).map((rule) => ({
       webhook_id: rule.webhookId,
@@ -73,17 +97,18 @@ export async function receiveEvents(events: ObjectEvent[], claim: EventClaim, ct
       status: 'pending',
       attempts: '[]',
       context: JSON.stringify(contextOf(event, rule.actionData)),
+      job: jobOfNext(),
     })),
   );
   const recorded = await insertAll<Recorded>(claim.db, WebhookDelivery.table, rows, {
-    returning: ['id', 'created'], now: ['created', 'last_updated'], json: ['attempts', 'context'],
+    returning: ['id', 'job', 'created'], now: ['created', 'last_updated'], json: ['attempts', 'context'],
   });
   if (recorded.length) claim.afterCommit(() => enqueue(ctx, recorded));
 }
 
-/** At start: enqueues every delivery still pending (the job ids make those the queue holds a no-op). */
+/** At start: enqueues every delivery still pending, by job (the ids make those the queue holds a no-op). */
 export async function recoverDeliveries(ctx: PluginContext): Promise<void> {
-  const pending = (await ctx.db(WebhookDelivery.table).where('status', 'pending').orderBy('id').select('id', 'created')) as Recorded[];
-  for (let i = 0; i < pending.length; i += CHUNK) await enqueue(ctx, pending.slice(i, i + CHUNK));
+  const pending = (await ctx.db(WebhookDelivery.table).where('status', 'pending').orderBy('id').select('id', 'job', 'created')) as Recorded[];
+  await enqueue(ctx, pending);
   if (pending.length) ctx.log.info(`Enqueued ${pending.length} pending webhook deliveries`);
 }
