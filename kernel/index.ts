@@ -34,6 +34,7 @@ export type { TemplateRenderer, RenderInput } from './render/renderer.js';
 export type { ObjectQuery } from '@patchbay/render';
 export { Batcher } from './model/batch.js';
 export { appendTo } from './base/collections.js';
+export { Coalesced } from './base/coalesced.js';
 
 // Defining a field kind.
 export {

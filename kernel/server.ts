@@ -67,6 +67,11 @@ export interface PatchbayServer {
   listen(): Promise<string>;
   /** Takes events from the outbox and runs jobs, without HTTP (`manage worker`). */
   work(): Promise<void>;
+  /**
+   * Resolves once the events of the writes answered so far were taken from the outbox by this process (a write's
+   * response does not wait for that): their receivers' work (webhook deliveries) is recorded and enqueued.
+   */
+  eventsTaken(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -211,6 +216,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
       await start(settings.RUN_JOBS);
       return url;
     },
+    eventsTaken: () => outbox.settled(),
     close: async () => {
       lifecycle.draining = true;
       if (http) {

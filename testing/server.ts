@@ -82,9 +82,9 @@ export interface TestPatchbay<S extends RunningPatchbay = RunningPatchbay> {
   put(path: string, body: unknown, options?: RequestOptions): Promise<Reply>;
   patch(path: string, body: unknown, options?: RequestOptions): Promise<Reply>;
   delete(path: string, options?: RequestOptions): Promise<Reply>;
-  /** The SQL statements the server ran while `action` ran. */
+  /** The SQL statements the server ran while `action` ran, and while it took the events of the writes `action` made. */
   countQueries(action: () => Promise<unknown>): Promise<number>;
-  /** Those statements themselves, in order: their text and bindings (which tables a request read, how). */
+  /** Those statements themselves, in order: their text and bindings (which tables a request read, how), events' taking included. */
   statements(action: () => Promise<unknown>): Promise<Statement[]>;
   /** Stops the server and drops the database the kit made for it (close servers joining it first). */
   close(): Promise<void>;
@@ -193,6 +193,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestPatch
     countQueries: async (action) => {
       const before = server.db.queryCount;
       await action();
+      await server.eventsTaken();
       return server.db.queryCount - before;
     },
     statements: async (action) => {
@@ -201,6 +202,7 @@ export async function startServer(options: StartOptions = {}): Promise<TestPatch
       server.db.knex.on('query', listener);
       try {
         await action();
+        await server.eventsTaken();
       } finally {
         server.db.knex.off('query', listener);
       }

@@ -1,4 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
+import { Coalesced } from '../base/coalesced.js';
 import type { Logger } from '../base/log.js';
 import type { Db } from '../base/types.js';
 import type { EventClaim, EventType, ObjectEvent } from './event.js';
@@ -7,7 +8,7 @@ import type { EventClaim, EventType, ObjectEvent } from './event.js';
 export interface EventReceiver {
   /** Whether changes of `model` of this type are wanted; asked inside every write, so it must be cheap. */
   wants(model: string, type: EventType): boolean;
-  /** The events of one write, each delivered once, inside the transaction that takes them from the outbox. */
+  /** The events of one or more writes, each delivered once, inside the transaction that takes them from the outbox. */
   receive(events: ObjectEvent[], claim: EventClaim): Promise<void> | void;
   /** Enqueues again what was taken but not enqueued: at start (a process died), and after an enqueue failed. */
   recover?(): Promise<void> | void;
@@ -19,15 +20,17 @@ export interface EventOutboxPort {
   wants(model: string, type: EventType): boolean;
   /** Stores events in the writer's transaction; returns the row's id, to `dispatch` after the commit. */
   store(db: Db, events: ObjectEvent[]): Promise<number>;
-  /** Hands a committed row's events to the receivers now (a sweep takes it otherwise). */
+  /** Hands a committed row's events to the receivers, behind the caller (a sweep takes it otherwise). */
   dispatch(id: number): Promise<void>;
 }
 
 export const OUTBOX_TABLE = 'core_eventoutbox';
 /** Rows a sweep takes at once. */
 const SWEEP_BATCH = 100;
-/** How long a write's response waits for the enqueue of its events' work (a queue that does not answer). */
+/** How long a taking waits for the enqueue of its events' work (a queue that does not answer). */
 const ENQUEUE_WAIT_MS = 5000;
+/** Rows of this process's writes that may wait to be taken before a write's response waits for its own. */
+const DISPATCH_BACKLOG = 16;
 
 /** `work`, or a timeout error after `ms` (the work goes on; its outcome no longer matters here). */
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -51,6 +54,9 @@ export class EventOutbox implements EventOutboxPort {
   private unrecovered = false;
   private readonly running = new Set<Promise<void>>();
   private timer?: NodeJS.Timeout;
+  /** Rows written here, waiting for `dispatch` to take them. */
+  private readonly taking = new Coalesced<number>((ids) => this.take((db) => db(OUTBOX_TABLE).select('id').whereIn('id', ids)));
+  private waiting = 0;
 
   constructor(private readonly knex: Knex, private readonly log: Logger) {}
 
@@ -70,11 +76,15 @@ export class EventOutbox implements EventOutboxPort {
   }
 
   /**
-   * Takes the row a write stored, once it committed: the response waits for the rules to be matched and the
-   * deliveries recorded and enqueued (a few statements), never for a delivery. A failure leaves the row for the sweep.
+   * Takes the row a write stored, once it committed, behind the write's response: the rows of writes committing
+   * meanwhile are taken together, by one transaction (each receiver given all their events at once). Resolves at once
+   * while at most DISPATCH_BACKLOG rows wait to be taken; beyond, once this one was (a bound on what writes leave
+   * behind). A failure leaves the rows for the sweep.
    */
   dispatch(id: number): Promise<void> {
-    return this.track(this.take((db) => db(OUTBOX_TABLE).select('id').where('id', id)));
+    this.waiting++;
+    const taken = this.track(this.taking.add(id)).finally(() => this.waiting--);
+    return this.waiting > DISPATCH_BACKLOG ? taken : Promise.resolve();
   }
 
   /**
@@ -91,6 +101,11 @@ export class EventOutbox implements EventOutboxPort {
   /** Stops sweeping and waits for the dispatches under way. */
   async close(): Promise<void> {
     clearInterval(this.timer);
+    await this.settled();
+  }
+
+  /** Resolves once the takings under way (and any they led to) ended. */
+  async settled(): Promise<void> {
     while (this.running.size) await Promise.all(this.running);
   }
 
@@ -132,12 +147,10 @@ export class EventOutbox implements EventOutboxPort {
       if (!rows.length) return 0;
       rows.sort((a, b) => Number(a.id) - Number(b.id));
       const claim: EventClaim = { db: trx, afterCommit: (work) => after.push(work) };
-      for (const row of rows) {
-        const events = typeof row.events === 'string' ? (JSON.parse(row.events) as ObjectEvent[]) : row.events;
-        for (const receiver of this.receivers) {
-          const wanted = events.filter((e) => receiver.wants(e.model, e.type));
-          if (wanted.length) await receiver.receive(wanted, claim);
-        }
+      const events = rows.flatMap((row) => (typeof row.events === 'string' ? (JSON.parse(row.events) as ObjectEvent[]) : row.events));
+      for (const receiver of this.receivers) {
+        const wanted = events.filter((e) => receiver.wants(e.model, e.type));
+        if (wanted.length) await receiver.receive(wanted, claim);
       }
       return rows.length;
     });

@@ -82,7 +82,7 @@ describe('manage worker', () => {
         expect.objectContaining({ attempt: 2, status_code: 200, error: null }),
       ]);
     }
-    expect([...byId].filter(([id]) => !hungDeliveries.includes(id)).map(([, attempts]) => (attempts as unknown[]).length)).toEqual([1, 1, 1]);
+    expect([...byId].filter(([id]) => !hungDeliveries.includes(String(id))).map(([, attempts]) => (attempts as unknown[]).length)).toEqual([1, 1, 1]);
   }, 60_000);
 });
 

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
-import { PATCHBAY_VERSION, type JobRun, type JsonObject, type PluginContext, type RunAttempt } from 'patchbay';
+import { Coalesced, PATCHBAY_VERSION, type JobRun, type JsonObject, type PluginContext, type RunAttempt } from 'patchbay';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
 import { Webhook } from '../models/webhook.js';
-import { Coalesced, eachAtMost } from './coalesced.js';
 import { deliveryMetrics } from './delivery-metrics.js';
 import { send } from './http-send.js';
+import { eachAtMost } from './lanes.js';
 import { pythonJson } from './python-json.js';
 
 /** One attempt as the delivery log keeps it (one whose process died has no start or duration). */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { insertAll, provide, serviceToken, type EventClaim, type ObjectEvent, type PluginContext } from 'patchbay';
+import { appendTo, insertAll, provide, serviceToken, type EventClaim, type ObjectEvent, type PluginContext } from 'patchbay';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
 import { EventRules } from './rules.js';
 
@@ -66,12 +66,7 @@ const jobOfOwn = ({ id, created }: Recorded) => `webhook-delivery-${id}-${new Da
 /** Enqueues the jobs of `deliveries` (in id order), CHUNK jobs a round trip. */
 async function enqueue(ctx: PluginContext, deliveries: Recorded[]): Promise<void> {
   const jobs = new Map<string, number[]>();
-  for (const d of deliveries) {
-    const job = d.job || jobOfOwn(d);
-    const ids = jobs.get(job);
-    if (ids) ids.push(d.id);
-    else jobs.set(job, [d.id]);
-  }
+  for (const d of deliveries) appendTo(jobs, d.job || jobOfOwn(d), d.id);
   const all = [...jobs].map(([job, ids]) => deliveryJob(ctx, job, ids));
   for (let i = 0; i < all.length; i += CHUNK) await ctx.queue.enqueueAll(DELIVER_JOB, all.slice(i, i + CHUNK));
 }

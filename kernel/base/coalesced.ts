@@ -12,8 +12,10 @@ export class Coalesced<T> {
   private waiting: Waiting<T>[] = [];
   private flushing = false;
 
+  /** `write` stores the items of one flush (one statement, say); its failure is each of their `add`s'. */
   constructor(private readonly write: (items: T[]) => Promise<unknown>) {}
 
+  /** Has `item` written with the next flush; resolves once it was. */
   add(item: T): Promise<void> {
     return new Promise((done, fail) => {
       this.waiting.push({ item, done, fail });
@@ -37,24 +39,4 @@ export class Coalesced<T> {
     }
     this.flushing = false;
   }
-}
-
-/**
- * Runs `work` for each item in order, at most `limit` at once. A failure stops the items not started yet; the ones
- * under way end first, then the first failure is thrown.
- */
-export async function eachAtMost<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const item = items[next++];
-      await work(item).catch((err: unknown) => {
-        next = items.length;
-        throw err;
-      });
-    }
-  };
-  const ended = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, lane));
-  const failed = ended.find((e): e is PromiseRejectedResult => e.status === 'rejected');
-  if (failed) throw failed.reason;
 }
