@@ -70,12 +70,16 @@ const WORDSEP = new RegExp(
   'u',
 );
 const WORDSEP_SIMPLE = new RegExp(`(${WS}+)`, 'u');
+const NON_SPACE_G = new RegExp(NWS, 'gu');
 const WORDSEP_G = new RegExp(WORDSEP.source, 'gu');
 const WORDSEP_SIMPLE_G = new RegExp(WORDSEP_SIMPLE.source, 'gu');
 
 /** textwrap.wrap(text, width, expand_tabs=False, replace_whitespace=False, ...). */
 function wrap(text: string, width: number, breakLongWords: boolean, breakOnHyphens: boolean): string[] {
   if (width <= 0) raise('ValueError', `invalid width ${width} (must be > 0)`);
+  // Broken to the width, its lines hold every other character, `width` at most each: charged before the text is
+  // split (a word of millions of characters, wrapped at 1, is refused before its split runs).
+  if (breakLongWords) charge(ITEM_BYTES * Math.floor(countMatches(NON_SPACE_G, text) / width));
   const blank = (c: string) => strip(c, null, 'both') === '';
   const all = breakOnHyphens
     ? splitCharged(text, WORDSEP, WORDSEP_G)
