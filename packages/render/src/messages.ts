@@ -56,7 +56,8 @@ export interface RenderRequest {
   source: string;
   params: JsonObject;
   data: JsonObject;
-  objects: Record<string, { model: string; id: number }>;
+  /** Objects by variable name, read before the render as `get` reads them (null: none the reader may view). */
+  objects: Record<string, TemplateRow | null>;
   querysets: Record<string, ObjectQuery>;
   /** Every model class by app label in the context (`dcim.Site.objects…`). */
   models: boolean;

@@ -7,16 +7,18 @@ const CHUNK = 500;
 /** How many objects a printed queryset shows, as Django's repr does. */
 const SHOWN = 20;
 
+/** Models' shapes, kept for the process's life: a template process serves one server, whose models do not change. */
+const shapes = new Map<string, ModelShape>();
+
 /** What a render's hosts share: the bridge, and one host per object (lookups of the same object compare equal). */
 export class HostScope {
   private readonly objects = new Map<string, ObjectHost>();
-  private readonly shapes = new Map<string, ModelShape>();
 
   constructor(readonly bridge: Bridge) {}
 
   shape(model: string): ModelShape {
-    let shape = this.shapes.get(model);
-    if (!shape) this.shapes.set(model, (shape = this.bridge.call('shape', model)));
+    let shape = shapes.get(model);
+    if (!shape) shapes.set(model, (shape = this.bridge.call('shape', model)));
     return shape;
   }
 

@@ -23,7 +23,7 @@ function contextOf(request: RenderRequest, scope: HostScope): Record<string, unk
   }
   // Defined, not assigned: a `__proto__` key in the data is data like any other.
   for (const [key, value] of Object.entries(request.data)) Object.defineProperty(context, key, { value, enumerable: true, writable: true, configurable: true });
-  for (const [name, { model, id }] of Object.entries(request.objects)) context[name] = scope.object(model, id);
+  for (const [name, row] of Object.entries(request.objects)) context[name] = row ? scope.host(row) : null;
   for (const [name, query] of Object.entries(request.querysets)) context[name] = new QuerySetHost(scope, query);
   return context;
 }
