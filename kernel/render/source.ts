@@ -90,6 +90,8 @@ export function templateSource(services: TemplateServices, access: DataAccess, t
     if (!rows.length) return [];
     const displays = await access.render(m, rows, { selection: { only: new Set(['id', 'display']) } });
     const fields = registry.outputFields(m, 'full').filter((f) => !f.secret);
+    // Each field's column names, once per call rather than per row.
+    const columns = fields.map((field) => field.columns().map((c) => c.name));
     const single = await Promise.all(
       fields.map(async (field) => {
         const walk = field.walk(field.name, registry);
@@ -98,10 +100,10 @@ export function templateSource(services: TemplateServices, access: DataAccess, t
     );
     return rows.map((row, n) => {
       const values: JsonObject = { id: row.id as number };
-      for (const field of fields) {
-        for (const column of field.columns()) values[column.name] = jsonOf(row[column.name]);
-        const plain = field.plainValue(row);
-        if (plain !== undefined) values[field.name] = plain;
+      for (let i = 0; i < fields.length; i++) {
+        for (const column of columns[i]) values[column] = jsonOf(row[column]);
+        const plain = fields[i].plainValue(row);
+        if (plain !== undefined) values[fields[i].name] = plain;
       }
       const refs: TemplateRow['refs'] = {};
       for (const link of single) {
