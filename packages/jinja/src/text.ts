@@ -100,14 +100,18 @@ function wrap(text: string, width: number, breakLongWords: boolean, breakOnHyphe
     if (chunks.length > 0 && strLength(chunks[chunks.length - 1]) > width) {
       const spaceLeft = width - len;
       if (breakLongWords) {
-        const chunk = chars(chunks[chunks.length - 1]);
+        // Slices of the word, not a copy of its characters per line: V8 shares a long slice's characters.
+        const word = chunks[chunks.length - 1];
+        const length = strLength(word);
         let end = spaceLeft;
-        if (breakOnHyphens && chunk.length > spaceLeft) {
-          const hyphen = chunk.slice(0, spaceLeft).lastIndexOf('-');
-          if (hyphen > 0 && chunk.slice(0, hyphen).some((c) => c !== '-')) end = hyphen + 1;
+        if (breakOnHyphens && length > spaceLeft) {
+          const head = substring(word, 0, spaceLeft);
+          // In UTF-16 units: the code points before it are where the line may break.
+          const hyphen = head.lastIndexOf('-');
+          if (hyphen > 0 && /[^-]/.test(head.slice(0, hyphen))) end = strLength(head.slice(0, hyphen)) + 1;
         }
-        line.push(joined(chunk.slice(0, end)));
-        chunks[chunks.length - 1] = joined(chunk.slice(end));
+        line.push(substring(word, 0, end));
+        chunks[chunks.length - 1] = substring(word, end, length);
       } else if (line.length === 0) {
         line.push(chunks.pop() as string);
       }

@@ -360,6 +360,12 @@ describe('legitimate templates render unchanged under the default budget', () =>
     expect(charged).toBeLessThan(32 * MiB);
   });
 
+  it('a word of 20,000 characters wrapped at 1 (each line a slice of the word, not a copy of what is left)', () => {
+    const { output, charged } = measured("{{ ('x' * 20000)|wordwrap(1)|length }}");
+    expect(output).toBe('39999');
+    expect(charged).toBeLessThan(8 * MiB);
+  });
+
   it('a 50,000-item list built with append', () => {
     const { output } = measured(
       '{% set l = [] %}{% for i in range(50000) %}{% do l.append({"name": "eth" ~ i, "vlan": i % 4094}) %}{% endfor %}' +

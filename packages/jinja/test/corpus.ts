@@ -656,6 +656,10 @@ const filters: Case[] = [
     },
   ),
   c(
+    'wordwrap of long words to a narrow width',
+    "{{ ('x' * 9999)|wordwrap(1)|length }}|{{ 'ab-cd-ef--gh'|wordwrap(1) }}|{{ '\u{1F600}\u{1F600}-\u{1F600}abc-de'|wordwrap(2) }}|{{ 'aaaa-bbbb-cccc dd--ee'|wordwrap(4) }}",
+  ),
+  c(
     'xmlattr',
     "<a{{ {'href': 'x&y', 'title': '\"q\"', 'none': none, 'n': 1}|xmlattr }}> <b{{ {'c': 'd'}|xmlattr(false) }}>",
   ),
