@@ -12,8 +12,14 @@ export class Coalesced<T> {
   private waiting: Waiting<T>[] = [];
   private flushing = false;
 
-  /** `write` stores the items of one flush (one statement, say); its failure is each of their `add`s'. */
-  constructor(private readonly write: (items: T[]) => Promise<unknown>) {}
+  /**
+   * `write` stores the items of one flush (one statement, say), `most` of them at the most; its failure is each of
+   * their `add`s'.
+   */
+  constructor(
+    private readonly write: (items: T[]) => Promise<unknown>,
+    private readonly most = Infinity,
+  ) {}
 
   /** Has `item` written with the next flush; resolves once it was. */
   add(item: T): Promise<void> {
@@ -29,7 +35,7 @@ export class Coalesced<T> {
     // Items added in the same turn (sends started together) share the first statement.
     await Promise.resolve();
     while (this.waiting.length) {
-      const taken = this.waiting.splice(0);
+      const taken = this.waiting.splice(0, this.most);
       try {
         await this.write(taken.map((w) => w.item));
         for (const w of taken) w.done();

@@ -18,10 +18,10 @@ export interface EventReceiver {
 export interface EventOutboxPort {
   /** Whether any receiver wants this change: only then is the event rendered and stored. */
   wants(model: string, type: EventType): boolean;
-  /** Stores events in the writer's transaction; returns the row's id, to `dispatch` after the commit. */
-  store(db: Db, events: ObjectEvent[]): Promise<number>;
-  /** Hands a committed row's events to the receivers, behind the caller (a sweep takes it otherwise). */
-  dispatch(id: number): Promise<void>;
+  /** Stores events in the writer's transaction; returns the ids of their rows, to `dispatch` after the commit. */
+  store(db: Db, events: ObjectEvent[]): Promise<number[]>;
+  /** Hands committed rows' events to the receivers, behind the caller (a sweep takes them otherwise). */
+  dispatch(ids: number[]): Promise<void>;
 }
 
 export const OUTBOX_TABLE = 'core_eventoutbox';
@@ -30,7 +30,10 @@ const SWEEP_BATCH = 100;
 /** How long a taking waits for the enqueue of its events' work (a queue that does not answer). */
 const ENQUEUE_WAIT_MS = 5000;
 /** Rows of this process's writes that may wait to be taken before a write's response waits for its own. */
-const DISPATCH_BACKLOG = 16;
+const DISPATCH_BACKLOG = 32;
+/** Events a row holds at most, and rows of this process's writes one taking takes: 200 events a transaction at most. */
+const EVENTS_PER_ROW = 100;
+const ROWS_PER_TAKING = 2;
 
 /** `work`, or a timeout error after `ms` (the work goes on; its outcome no longer matters here). */
 function within<T>(work: Promise<T>, ms: number): Promise<T> {
@@ -55,7 +58,7 @@ export class EventOutbox implements EventOutboxPort {
   private readonly running = new Set<Promise<void>>();
   private timer?: NodeJS.Timeout;
   /** Rows written here, waiting for `dispatch` to take them. */
-  private readonly taking = new Coalesced<number>((ids) => this.take((db) => db(OUTBOX_TABLE).select('id').whereIn('id', ids)));
+  private readonly taking = new Coalesced<number>((ids) => this.take((db) => db(OUTBOX_TABLE).select('id').whereIn('id', ids)), ROWS_PER_TAKING);
   private waiting = 0;
 
   constructor(private readonly knex: Knex, private readonly log: Logger) {}
@@ -69,10 +72,17 @@ export class EventOutbox implements EventOutboxPort {
     return this.receivers.some((r) => r.wants(model, type));
   }
 
-  /** Stores a write's events in its transaction; returns the row's id. */
-  async store(db: Db, events: ObjectEvent[]): Promise<number> {
-    const [row] = await db(OUTBOX_TABLE).insert({ events: JSON.stringify(events), created: db.fn.now() }).returning('id');
-    return Number((row as { id: number }).id);
+  /**
+   * Stores a write's events in its transaction, EVENTS_PER_ROW to a row (one statement); returns the rows' ids. A big
+   * write's rows are taken a few at a time: the work of the first goes out while the others are taken.
+   */
+  async store(db: Db, events: ObjectEvent[]): Promise<number[]> {
+    const rows: string[] = [];
+    for (let i = 0; i < events.length; i += EVENTS_PER_ROW) rows.push(JSON.stringify(events.slice(i, i + EVENTS_PER_ROW)));
+    const { rows: ids } = (await db.raw(`insert into ?? (events, created) select e, now() from unnest(?::json[]) with ordinality as r(e, n) order by n returning id`, [
+      OUTBOX_TABLE, rows,
+    ])) as { rows: { id: string | number }[] };
+    return ids.map((r) => Number(r.id));
   }
 
   /**
@@ -81,10 +91,10 @@ export class EventOutbox implements EventOutboxPort {
    * while at most DISPATCH_BACKLOG rows wait to be taken; beyond, once this one was (a bound on what writes leave
    * behind). A failure leaves the rows for the sweep.
    */
-  dispatch(id: number): Promise<void> {
-    this.waiting++;
-    const taken = this.track(this.taking.add(id)).finally(() => this.waiting--);
-    return this.waiting > DISPATCH_BACKLOG ? taken : Promise.resolve();
+  dispatch(ids: number[]): Promise<void> {
+    this.waiting += ids.length;
+    const taken = Promise.all(ids.map((id) => this.track(this.taking.add(id)))).then(() => (this.waiting -= ids.length));
+    return this.waiting > DISPATCH_BACKLOG ? taken.then(() => undefined) : Promise.resolve();
   }
 
   /**

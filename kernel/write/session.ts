@@ -154,7 +154,7 @@ export class WriteSession {
   private readonly events = new Map<string, ObjectEvent>();
   /** The rows whose events' data is rendered once the write is done (all of a model's in one render), by event key. */
   private readonly unrendered = new Map<string, { model: Model; row: Row }>();
-  private outboxRow?: number;
+  private outboxRows: number[] = [];
   /** Watched models this write changed. */
   private readonly touched = new Set<string>();
   private readonly counts: ChangeCounts = new Map();
@@ -269,7 +269,7 @@ export class WriteSession {
   /** Stores the write's events in the outbox, in its transaction; the runner calls it once the work is done. */
   async storeEvents(): Promise<void> {
     await this.renderEvents();
-    if (this.events.size) this.outboxRow = await this.services.outbox.store(this.db, [...this.events.values()]);
+    if (this.events.size) this.outboxRows = await this.services.outbox.store(this.db, [...this.events.values()]);
     await this.services.watch.announce(this.db, this.touched);
   }
 
@@ -277,7 +277,7 @@ export class WriteSession {
   async committed(): Promise<void> {
     if (this.counts.size) this.services.committedChanges?.(this.counts);
     await this.services.watch.changed(this.touched);
-    if (this.outboxRow !== undefined) await this.services.outbox.dispatch(this.outboxRow);
+    if (this.outboxRows.length) await this.services.outbox.dispatch(this.outboxRows);
     for (const work of this.followUps) await work();
   }
 

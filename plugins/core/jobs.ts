@@ -198,7 +198,7 @@ export class JobRunner implements TrackedJobs {
    */
   private async change(id: number, from: string[], values: (row: JobRow) => Row | undefined): Promise<JobRow | undefined> {
     const { knex, outbox } = this.deps;
-    let stored: number | undefined;
+    let stored: number[] = [];
     const row = await knex.transaction(async (trx) => {
       const current = (await trx(Job.table).where('id', id).whereIn('status', from).forUpdate().first()) as JobRow | undefined;
       if (!current) return undefined;
@@ -209,7 +209,7 @@ export class JobRunner implements TrackedJobs {
       if (event) stored = await outbox.store(trx, [event]);
       return next;
     });
-    if (stored !== undefined) await outbox.dispatch(stored);
+    if (stored.length) await outbox.dispatch(stored);
     return row;
   }
 

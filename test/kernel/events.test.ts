@@ -67,6 +67,19 @@ describe('plugin event hooks', () => {
     expect([await statements(1), await statements(100)]).toEqual([9, 9]);
   });
 
+  it("store a big write's events 100 to a row, and hand them over in order", async () => {
+    const bodies = Array.from({ length: 250 }, (_, i) => ({ name: `Big ${i}`, slug: `big-${i}` }));
+    let created: { id: number }[] = [];
+    const statements = await t.statements(async () => {
+      created = (await t.post('/api/tenancy/tenants/', bodies)).body;
+    });
+    const stored = statements.filter((s) => s.sql.startsWith('insert into "core_eventoutbox"'));
+    expect(stored).toHaveLength(1);
+    expect((stored[0].bindings[0] as string[]).map((row) => (JSON.parse(row) as unknown[]).length)).toEqual([100, 100, 50]);
+    expect(received.map((e) => e.id)).toEqual(created.map((c) => c.id));
+    expect(await t.server.db.knex('core_eventoutbox').count('* as n')).toEqual([{ n: '0' }]);
+  });
+
   it('receive nothing from a write that was rolled back', async () => {
     const res = await t.post('/api/tenancy/tenants/', [{ name: 'R1', slug: 'r1' }, { name: 'R1', slug: 'r2' }]);
     expect(res.status).toBe(400);
