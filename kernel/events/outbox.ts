@@ -86,15 +86,15 @@ export class EventOutbox implements EventOutboxPort {
   }
 
   /**
-   * Takes the row a write stored, once it committed, behind the write's response: the rows of writes committing
-   * meanwhile are taken together, by one transaction (each receiver given all their events at once). Resolves at once
-   * while at most DISPATCH_BACKLOG rows wait to be taken; beyond, once this one was (a bound on what writes leave
-   * behind). A failure leaves the rows for the sweep.
+   * Takes the rows a write stored, once it committed, behind the write's response: rows of writes committing
+   * meanwhile are taken together, ROWS_PER_TAKING to a transaction (each receiver given all their events at once).
+   * Resolves at once while at most DISPATCH_BACKLOG rows wait to be taken; beyond, once these were (a bound on what
+   * writes leave behind). A failure leaves the rows for the sweep.
    */
-  dispatch(ids: number[]): Promise<void> {
+  async dispatch(ids: number[]): Promise<void> {
     this.waiting += ids.length;
-    const taken = Promise.all(ids.map((id) => this.track(this.taking.add(id)))).then(() => (this.waiting -= ids.length));
-    return this.waiting > DISPATCH_BACKLOG ? taken.then(() => undefined) : Promise.resolve();
+    const taken = Promise.all(ids.map((id) => this.track(this.taking.add(id)))).finally(() => (this.waiting -= ids.length));
+    if (this.waiting > DISPATCH_BACKLOG) await taken;
   }
 
   /**
