@@ -156,7 +156,7 @@ try {
   // DCIM: the demo data set (40 sites of 50 devices: 2,000 devices, about 39,000 interfaces).
   // With extras' config contexts (global, by region, by role, by tag) and the leaf switches' config template.
   await untimed(async (trx) => {
-    for (const step of [...dcimDemoSteps({ sites: 40, 'devices-per-site': 50 }, server.registry), ...extrasDemoSteps()]) await step.run(trx);
+    for (const step of [...dcimDemoSteps({ sites: 40, 'devices-per-site': 50 }, server.registry, { first: 1, last: 40 }), ...extrasDemoSteps()]) await step.run(trx);
   });
   await db.raw('vacuum (analyze)');
   const scenarios: [string, string, ReturnType<typeof interfaceList>][] = [50, 1000].flatMap((limit): [string, string, ReturnType<typeof interfaceList>][] => [
@@ -243,7 +243,7 @@ try {
   // IPAM: the demo's addressing of the same sites; 100,000 prefixes in four levels (the global table's /16s, /20s,
   // /24s and /28s of 10.64.0.0/10); a /8 whose first 100,000 addresses are taken.
   await untimed(async (trx) => {
-    for (const step of ipamDemoSteps({ sites: 40 })) await step.run(trx);
+    for (const step of ipamDemoSteps({ first: 1, last: 40 })) await step.run(trx);
   });
   await db.raw('vacuum (analyze)');
 

@@ -8,12 +8,12 @@ import { builtinPlugins } from '../plugins/index.js';
 import { startPostgres } from '../testing/postgres.js';
 
 /**
- * `npm run bench:scale [-- 20,1000]`: the requests whose cost may grow with the tables, on the demo data grown to
- * each number of sites in turn (50 devices a site: 20 sites are 1,000 devices), each the median of sequential
+ * `npm run bench:scale [-- 20,1000,3000]`: the requests whose cost may grow with the tables, on the demo data grown
+ * to each number of sites in turn (50 devices a site: 20 sites are 1,000 devices, 3,000 are 10 million rows), each the median of sequential
  * requests after a warm-up, and each size's time over the first size's. Writes `scale` into bench/results.json
  * and the README's scale table.
  */
-const sizes = (process.argv[2] ?? '20,1000').split(',').map(Number);
+const sizes = (process.argv[2] ?? '20,1000,3000').split(',').map(Number);
 const RUNS = 15;
 
 interface Probe {

@@ -1,13 +1,15 @@
-import type { Plugin } from '../kernel/plugin.js';
+import type { DemoSize, Plugin } from '../kernel/plugin.js';
 
 /** Every size the enabled plugins' demo data takes, with its default and limit (the first plugin naming it wins). */
-export function sizesOf(plugins: Plugin[]): Map<string, { default: number; max: number; help: string }> {
-  const sizes = new Map<string, { default: number; max: number; help: string }>();
+export function sizesOf(plugins: Plugin[]): Map<string, DemoSize> {
+  const sizes = new Map<string, DemoSize>();
   for (const plugin of plugins) for (const [name, spec] of Object.entries(plugin.demo?.sizes ?? {})) if (!sizes.has(name)) sizes.set(name, spec);
   return sizes;
 }
 
 /** The usage line of `generate-demo`, listing the sizes the built-in plugins take. */
 export function demoUsage(builtins: Plugin[]): string {
-  return `generate-demo ${[...sizesOf(builtins).entries()].map(([name, s]) => `[--${name} N=${s.default}]`).join(' ')}`;
+  const sizes = [...sizesOf(builtins).entries()];
+  const part = sizes.find(([, s]) => s.part)?.[1].part;
+  return `generate-demo ${[...sizes.map(([name, s]) => `[--${name} N=${s.default}]`), ...(part ? [`[--part N=${part}]`] : [])].join(' ')}`;
 }

@@ -80,20 +80,42 @@ export interface PluginContext<C = Record<string, unknown>> {
   container: DependencyContainer;
 }
 
-/** One step of the demo data: a label for the progress bar and set-based SQL in the demo's transaction. */
+/** One step of the demo data: a label for the progress bar and set-based SQL in its part's transaction. */
 export interface DemoStep {
   label: string;
   /** Inserts what is missing (a rerun adds nothing new); returns how many rows it added. */
   run(db: Db): Promise<number>;
 }
 
+/** A size of the demo data: its default, its limit, its help line, and whether the data is built in parts of it. */
+export interface DemoSize {
+  default: number;
+  max: number;
+  help: string;
+  /**
+   * Builds the data `part` of this size at a time (dcim's `sites`: 100), each part in a transaction of its own, two
+   * parts at once after the first: what the first builds (catalogs, roles) is committed before the others begin.
+   */
+  part?: number;
+}
+
+/**
+ * The numbers of the parted size (`sites`) one call of `steps` builds, from `first` to `last`; a size no plugin
+ * parts is built whole, as one part from 1 to 1.
+ */
+export interface DemoPart {
+  first: number;
+  last: number;
+}
+
 /**
  * A plugin's demo data (`manage generate-demo --<size> N`): sizes are whole numbers with defaults, shared by
- * every plugin that names them (`sites`); steps run after those of the plugins it depends on.
+ * every plugin that names them (`sites`); steps run after those of the plugins it depends on. `steps` is called
+ * once per part: steps for rows every part shares belong to the first part only (`part.first === 1`).
  */
 export interface DemoData<C = Record<string, unknown>> {
-  sizes: Record<string, { default: number; max: number; help: string }>;
-  steps(sizes: Record<string, number>, ctx: PluginContext<C>): DemoStep[];
+  sizes: Record<string, DemoSize>;
+  steps(sizes: Record<string, number>, ctx: PluginContext<C>, part: DemoPart): DemoStep[];
 }
 
 export interface PluginDefinition<C = Record<string, unknown>> {

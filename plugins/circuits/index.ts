@@ -25,7 +25,7 @@ export default definePlugin({
   // Sites count the circuits terminating there (or at one of their locations).
   contributes: (model): Record<string, Field> => (model.key === 'dcim.site' ? { circuit_count: new PlacedCount('site', 'circuits_circuittermination', 'termination') } : {}),
   // Sized by dcim's `sites`: circuits between them.
-  demo: { sizes: {}, steps: (sizes, ctx) => circuitsDemoSteps(sizes, ctx.registry) },
+  demo: { sizes: {}, steps: (_sizes, ctx, part) => circuitsDemoSteps(ctx.registry, part) },
   setup(ctx) {
     ctx.filters.extend(filtersElsewhere());
   },

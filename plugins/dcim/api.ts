@@ -21,3 +21,4 @@ export { caseInsensitive, isSet } from './rules/device-filters.js';
 
 // The demo data others build on.
 export { DEMO_DEVICES, demoCables, demoPaths } from './demo/cabling.js';
+export { demoSites } from './demo/steps.js';

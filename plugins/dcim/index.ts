@@ -58,10 +58,10 @@ export default definePlugin({
   migrations: new URL('./migrations/', import.meta.url),
   demo: {
     sizes: {
-      sites: { default: 10, max: 10000, help: 'sites' },
+      sites: { default: 10, max: 10000, help: 'sites', part: 100 },
       'devices-per-site': { default: 50, max: 1000, help: 'devices in each site' },
     },
-    steps: (sizes, ctx) => dcimDemoSteps(sizes, ctx.registry),
+    steps: (sizes, ctx, part) => dcimDemoSteps(sizes, ctx.registry, part),
   },
   setup(ctx) {
     ctx.filters.extend(cableFilters(ctx.registry));

@@ -39,7 +39,7 @@ export default definePlugin({
   migrations: new URL('./migrations/', import.meta.url),
   contributes: (model) => IPAM_CONTRIBUTIONS[model.key]?.() ?? {},
   // Sized by dcim's `sites`: the addressing of the same sites.
-  demo: { sizes: {}, steps: (sizes) => ipamDemoSteps(sizes) },
+  demo: { sizes: {}, steps: (_sizes, _ctx, part) => ipamDemoSteps(part) },
   operations: ipamOperations,
   routes(router, ctx) {
     const allocations = [

@@ -21,7 +21,7 @@ export default definePlugin({
   // Devices host a cluster's virtual machines.
   contributes: (model): Record<string, Field> => (model.key === 'dcim.device' ? { cluster: new DeviceClusterField() } : {}),
   // Sized by dcim's `sites`: a cluster per site.
-  demo: { sizes: { 'vms-per-site': { default: 20, max: 1000, help: 'virtual machines in each site' } }, steps: (sizes) => virtualizationDemoSteps(sizes) },
+  demo: { sizes: { 'vms-per-site': { default: 20, max: 1000, help: 'virtual machines in each site' } }, steps: (sizes, _ctx, part) => virtualizationDemoSteps(sizes, part) },
   setup(ctx) {
     ctx.filters.extend(filtersElsewhere(ctx.registry));
   },

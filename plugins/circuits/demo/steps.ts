@@ -1,5 +1,5 @@
-import type { Db, DemoStep, ModelRegistry } from 'patchbay';
-import { DEMO_DEVICES, demoCables, demoPaths } from '../../dcim/api.js';
+import type { Db, DemoPart, DemoStep, ModelRegistry } from 'patchbay';
+import { DEMO_DEVICES, demoCables, demoPaths, demoSites } from '../../dcim/api.js';
 
 /** Rows a statement inserted (what a previous run made is skipped). */
 async function inserted(db: Db, sql: string, bindings: readonly unknown[] = []): Promise<number> {
@@ -16,10 +16,10 @@ const type = (app: string, model: string) => `(select id from core_objecttype wh
  * circuit (the providers in turn) from the site (A) to the provider's backbone (Z), all in one circuit group, its A
  * end cabled to the site's first core router. Set-based; a rerun adds only what is missing.
  */
-export function circuitsDemoSteps(sizes: Record<string, number>, registry: ModelRegistry): DemoStep[] {
-  const sites = Array.from({ length: sizes.sites }, (_, i) => `dc-${String(i + 1).padStart(4, '0')}`);
+export function circuitsDemoSteps(registry: ModelRegistry, part: DemoPart): DemoStep[] {
+  const sites = demoSites(part);
   const providers = `(values (0, 'Lumen', 'lumen'), (1, 'Zayo', 'zayo')) p(k, name, slug)`;
-  return [
+  const shared: DemoStep[] = [
     {
       label: 'Providers, accounts and networks',
       run: async (db) =>
@@ -34,6 +34,9 @@ export function circuitsDemoSteps(sizes: Record<string, number>, registry: Model
         (await inserted(db, `insert into circuits_circuitgroup (name, slug, description, created, last_updated)
           values ('Internet', 'internet', '', now(), now()) on conflict do nothing`)),
     },
+  ];
+  return [
+    ...(part.first === 1 ? shared : []),
     {
       label: 'Circuits and their terminations',
       run: async (db) => {

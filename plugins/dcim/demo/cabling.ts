@@ -33,10 +33,10 @@ export async function demoCables(db: Db, a: string, b: string, pairs: string, bi
 
 /**
  * Traces the cable paths of every cabled endpoint in `sites` that has none yet, a few sites at a time (each batch one
- * re-trace, as a cable write does). Returns the paths added.
+ * re-trace, as a cable write does). Returns the rows added: the paths and their nodes.
  */
 export async function demoPaths(db: Db, registry: ModelRegistry, sites: string[]): Promise<number> {
-  const before = Number(((await db('dcim_cablepath').count({ n: '*' })) as { n: string }[])[0].n);
+  let added = 0;
   const endpoints = registry.all().filter((m) => isPathEndpoint(registry, m.key));
   for (let at = 0; at < sites.length; at += 20) {
     const batch = sites.slice(at, at + 20);
@@ -44,18 +44,22 @@ export async function demoPaths(db: Db, registry: ModelRegistry, sites: string[]
     for (const model of endpoints) {
       const placed = model.field('device') ? `device_id in (select id from (${DEMO_DEVICES}) d)` : model.key === 'dcim.powerfeed'
         ? 'rack_id in (select r.id from dcim_rack r join dcim_site s on s.id = r.site_id where s.slug = any(?))' : 'false';
-      // Set difference rather than a probe per row: the paths' origins are hashed once.
+      // A probe of the nodes' index per endpoint: a set difference with every path's origin grew with the table
+      // (at 2,000 sites it took a third of the time of each part).
       const rows = (await db.raw(
-        `select '${model.key}:' || id as node from ${model.table} where cable_id is not null and ${placed}
-         except select node from dcim_cablepathnode where origin`,
+        `select '${model.key}:' || id as node from ${model.table} e where cable_id is not null and ${placed}
+           and not exists (select 1 from dcim_cablepathnode n where n.node = '${model.key}:' || e.id and n.origin)`,
         placed === 'false' ? [] : [batch],
       )) as { rows: { node: string }[] };
       nodes.push(...rows.rows.map((r) => r.node));
     }
     await retrace(db, registry, nodes);
+    // The paths these endpoints start and their nodes (the tables' counts would include what other parts commit meanwhile).
+    const traced = (await db.raw(`with traced as (select distinct path_id from dcim_cablepathnode where origin and node = any(?))
+      select ((select count(*) from traced) + (select count(*) from dcim_cablepathnode where path_id in (select path_id from traced)))::int as n`, [nodes])) as { rows: { n: number }[] };
+    added += traced.rows[0].n;
   }
-  const after = Number(((await db('dcim_cablepath').count({ n: '*' })) as { n: string }[])[0].n);
-  return after - before;
+  return added;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Db, DemoStep, ModelRegistry } from 'patchbay';
+import type { Db, DemoPart, DemoStep, ModelRegistry } from 'patchbay';
 import { cablingSteps } from './cabling.js';
 import { DEVICES_PER_RACK, DEVICE_TYPES, LINE_CARD, MANUFACTURERS, PLATFORMS, REGIONS, ROLES, SITE_GROUPS, typeOfSlot, type DemoType } from './catalog.js';
 
@@ -8,8 +8,12 @@ async function inserted(db: Db, sql: string, bindings: readonly unknown[] = []):
   return result.rowCount ?? 0;
 }
 
-const slugOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 const pad = (n: number) => String(n).padStart(4, '0');
+
+/** The slugs of the demo sites a part builds (`dc-0001`…), which every plugin's demo steps build on. */
+export const demoSites = (part: DemoPart): string[] => Array.from({ length: part.last - part.first + 1 }, (_, i) => `dc-${pad(part.first + i)}`);
+
+const slugOf = (name: string) => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 const countries = REGIONS.flatMap((r) => r.countries);
 
 /** The templates of one demo type, expanded (`Ethernet{n}` over its range). */
@@ -47,13 +51,13 @@ function templates(db: Db, table: string, model: string, rows: Record<string, un
  * cabling between them with its paths. Every statement is set-based and skips what exists, so a rerun with larger
  * sizes grows the data set.
  */
-export function dcimDemoSteps(sizes: Record<string, number>, registry: ModelRegistry): DemoStep[] {
-  const sites = Array.from({ length: sizes.sites }, (_, i) => `dc-${pad(i + 1)}`);
+export function dcimDemoSteps(sizes: Record<string, number>, registry: ModelRegistry, part: DemoPart): DemoStep[] {
+  const sites = demoSites(part);
   const perSite = sizes['devices-per-site'];
   const racksPerSite = Math.ceil(perSite / DEVICES_PER_RACK);
   const demoDevices = `select id, device_type_id from dcim_device where site_id in (select id from dcim_site where slug = any(?))`;
 
-  return [
+  const catalog: DemoStep[] = [
     {
       label: 'Regions and site groups',
       run: async (db) =>
@@ -106,18 +110,21 @@ export function dcimDemoSteps(sizes: Record<string, number>, registry: ModelRegi
         return rows;
       },
     },
+  ];
+  return [
+    ...(part.first === 1 ? catalog : []),
     {
       label: 'Sites, locations and racks',
       run: async (db) =>
         (await inserted(db, `insert into dcim_site (name, slug, status, region_id, group_id, time_zone, facility, description, created, last_updated)
             select 'DC ' || lpad(i::text, 4, '0'), 'dc-' || lpad(i::text, 4, '0'), 'active', r.id, g.id, c.zone, 'Building ' || (i % 7 + 1), 'Demo site', now(), now()
-            from generate_series(1, ?::int) i
+            from generate_series(?::int, ?::int) i
             join (select * from (values ${countries.map(() => '(?::int, ?, ?)').join(', ')}) v(k, name, zone)) c on c.k = (i - 1) % ?::int
             join dcim_region r on r.name = c.name
             join (select * from (values ${SITE_GROUPS.map(() => '(?::int, ?)').join(', ')}) v(k, name)) gv on gv.k = (i - 1) % ?::int
             join dcim_sitegroup g on g.name = gv.name
             on conflict do nothing`,
-          [sizes.sites, ...countries.flatMap(([name, zone], k) => [k, name, zone]), countries.length, ...SITE_GROUPS.flatMap((name, k) => [k, name]), SITE_GROUPS.length])) +
+          [part.first, part.last, ...countries.flatMap(([name, zone], k) => [k, name, zone]), countries.length, ...SITE_GROUPS.flatMap((name, k) => [k, name]), SITE_GROUPS.length])) +
         (await inserted(db, `insert into dcim_location (name, slug, site_id, status, created, last_updated)
             select h.name, h.slug, s.id, 'active', now(), now() from dcim_site s cross join (values ('Hall A', 'hall-a'), ('Hall B', 'hall-b')) h(name, slug)
             where s.slug = any(?) on conflict do nothing`, [sites])) +

@@ -1,4 +1,5 @@
-import type { Db, DemoStep } from 'patchbay';
+import type { Db, DemoPart, DemoStep } from 'patchbay';
+import { demoSites } from '../../dcim/api.js';
 
 /** Rows a statement inserted (what a previous run made is skipped). */
 async function inserted(db: Db, sql: string, bindings: readonly unknown[] = []): Promise<number> {
@@ -15,9 +16,9 @@ const SITES = `select id, slug, substring(slug from 4)::int as n from dcim_site 
  * group with a servers and a management VLAN; and a management address on each device's management interface.
  * Set-based, and a rerun adds only what is missing.
  */
-export function ipamDemoSteps(sizes: Record<string, number>): DemoStep[] {
-  const sites = Array.from({ length: sizes.sites }, (_, i) => `dc-${String(i + 1).padStart(4, '0')}`);
-  return [
+export function ipamDemoSteps(part: DemoPart): DemoStep[] {
+  const sites = demoSites(part);
+  const shared: DemoStep[] = [
     {
       label: 'VRFs, RIRs, aggregates and roles',
       run: async (db) =>
@@ -32,6 +33,9 @@ export function ipamDemoSteps(sizes: Record<string, number>): DemoStep[] {
         (await inserted(db, `insert into ipam_role (name, slug, weight, description, created, last_updated)
           values ('Servers', 'servers', 1000, '', now(), now()), ('Management', 'management', 1000, '', now(), now()) on conflict do nothing`)),
     },
+  ];
+  return [
+    ...(part.first === 1 ? shared : []),
     {
       label: 'VLAN groups and VLANs',
       run: async (db) =>

@@ -1,4 +1,5 @@
-import type { Db, DemoStep } from 'patchbay';
+import type { Db, DemoPart, DemoStep } from 'patchbay';
+import { demoSites } from '../../dcim/api.js';
 
 /** Rows a statement inserted (what a previous run made is skipped). */
 async function inserted(db: Db, sql: string, bindings: readonly unknown[] = []): Promise<number> {
@@ -15,8 +16,8 @@ const type = (app: string, model: string) => `(select id from core_objecttype wh
  * `vms-per-site` virtual machines, each with an interface, a disk and (for the first 253) an address in the second
  * /24 of the site's container prefix as its primary IPv4 address. Set-based; a rerun adds only what is missing.
  */
-export function virtualizationDemoSteps(sizes: Record<string, number>): DemoStep[] {
-  const sites = Array.from({ length: sizes.sites }, (_, i) => `dc-${String(i + 1).padStart(4, '0')}`);
+export function virtualizationDemoSteps(sizes: Record<string, number>, part: DemoPart): DemoStep[] {
+  const sites = demoSites(part);
   const perSite = sizes['vms-per-site'];
   return [
     {
@@ -62,7 +63,7 @@ export function virtualizationDemoSteps(sizes: Record<string, number>): DemoStep
             where a.assigned_object_type_id = ${type('virtualization', 'vminterface')} and a.assigned_object_id = n.interface_id)`, [sites]);
         await db.raw(`update virtualization_virtualmachine m set primary_ip4_id = a.id
           from virtualization_vminterface i join ipam_ipaddress a on a.assigned_object_type_id = ${type('virtualization', 'vminterface')} and a.assigned_object_id = i.id
-          where i.virtual_machine_id = m.id and m.primary_ip4_id is null`);
+          where i.virtual_machine_id = m.id and m.primary_ip4_id is null and m.site_id in (select id from (${SITES}) s)`, [sites]);
         return added;
       },
     },
