@@ -42,7 +42,10 @@ class Compiler {
         return;
       case 'or':
         if (node.nodes.length === 0) qb.whereRaw('false');
-        else if (node.byIds && node.nodes.length > 1) qb.whereIn(`${alias}.id`, this.unitedIds(model, node.nodes));
+        // The united ids as an array: PostgreSQL plans `id = any(array)` as lookups by id, where `id in (… union …)`
+        // took the union's estimate (the sum of its branches', a whole table for a branch through an empty one) and
+        // read the table: `?q=` on 150,000 devices took 130 ms for 2 rows, 10 ms this way.
+        else if (node.byIds && node.nodes.length > 1) qb.whereRaw('?? = any(array(?))', [`${alias}.id`, this.unitedIds(model, node.nodes)]);
         else qb.where((q) => node.nodes.forEach((n) => q.orWhere((w) => this.node(w, model, alias, n))));
         return;
       case 'not': {
