@@ -41,17 +41,19 @@ function scalarProperty(col: Column): Property {
  * PostgreSQL CPU instead of 17.5. None when the ordering reaches other tables or an index already leads with it.
  */
 function orderingIndex(model: Model, registry: ModelRegistry, leading: string[][]): ExpressionIndex | undefined {
-  const keys: { column: string; desc: boolean }[] = [];
+  const keys: { column: string; desc: boolean; nullsFirst?: boolean }[] = [];
   for (const term of model.ordering) {
-    const column = registry.fieldOf(model, term.replace(/^-/, ''))?.orderColumn();
+    const field = registry.fieldOf(model, term.replace(/^-/, ''));
+    const column = field?.orderColumn();
     if (!column) return undefined;
-    keys.push({ column, desc: term.startsWith('-') });
+    keys.push({ column, desc: term.startsWith('-'), nullsFirst: field!.orderNullsFirst() });
   }
   const own = keys.map((k) => k.column).filter((c) => c !== 'id');
   if (!own.length || leading.some((columns) => own.every((c, i) => columns[i] === c))) return undefined;
   if (keys.at(-1)?.column !== 'id') keys.push({ column: 'id', desc: false });
   const name = `${model.table}_ordering`.slice(0, 63);
-  const columns = keys.map((k) => `"${k.column}"${k.desc ? ' desc' : ''}`).join(', ');
+  // As the ordering sorts (a relation's rows without one first, ascending): `asc nulls first` or `desc nulls last`.
+  const columns = keys.map((k) => `"${k.column}"${k.desc ? ' desc' : ''}${k.nullsFirst ? (k.desc ? ' nulls last' : ' nulls first') : ''}`).join(', ');
   return { name, expression: `create index "${name}" on "${model.table}" (${columns})` };
 }
 

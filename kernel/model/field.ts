@@ -466,6 +466,11 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return column && !this.secret && column.type !== 'json' ? column.name : undefined;
   }
 
+  /** Whether its `orderColumn` orders rows without a value first (in an index: `nulls first`). */
+  orderNullsFirst(): boolean {
+    return false;
+  }
+
   /** Orders by this field: by its `orderColumn`, unless it has none (the term is then dropped, as unknown ones are). */
   order(step: OrderStep): void {
     const column = this.orderColumn();

@@ -37,6 +37,17 @@ describe('prefixes', () => {
       '- 9.0.0.0/8', '- 10.0.0.0/8', '- 10.1.0.0/16', '- 10.1.2.0/24', '- 2001:db8::/32', '- 2001:db8:0:1::/64', 'Red 10.0.0.0/8',
     ]);
     expect(all[4].family).toEqual({ value: 6, label: 'IPv6' });
+    // As NetBox (F('vrf').asc(nulls_first=True)): by the VRF's key, so a VRF made later lists later whatever its name.
+    const { body: blue } = await t.post(`${API}/vrfs/`, { name: 'Blue', rd: '65000:2' });
+    const later = (await t.post(`${API}/prefixes/`, [{ prefix: '9.0.0.0/8', vrf: blue.id }, { prefix: '11.0.0.0/8', vrf: red.id }])).body as Body[];
+    expect(((await t.get(`${API}/prefixes/`)).body.results as Body[]).map((p) => `${p.vrf?.name ?? '-'} ${p.prefix}`).slice(5)).toEqual([
+      '- 2001:db8:0:1::/64', 'Red 10.0.0.0/8', 'Red 11.0.0.0/8', 'Blue 9.0.0.0/8',
+    ]);
+    expect((await t.request('DELETE', `${API}/prefixes/`, { body: later.map((p) => ({ id: p.id })) })).status).toBe(204);
+    expect((await t.request('DELETE', `${API}/vrfs/${blue.id}/`)).status).toBe(204);
+    // An index in that order serves a page.
+    const { rows } = (await t.server.db.knex.raw(`select indexdef from pg_indexes where indexname = 'ipam_prefix_ordering'`)) as { rows: { indexdef: string }[] };
+    expect(rows.map((r) => r.indexdef)).toEqual([expect.stringContaining('(vrf_id NULLS FIRST, prefix, id)')]);
     expect(Object.keys((await t.get(`${API}/prefixes/?brief=1&limit=1`)).body.results[0])).toEqual(['id', 'url', 'display', 'family', 'prefix', 'description', '_depth']);
     expect((await t.get(`${API}/vrfs/${red.id}/`)).body.prefix_count).toBe(1);
   });

@@ -24,7 +24,10 @@ export interface ForeignKeyOptions extends CommonOptions {
   filterBy?: string;
   /** Every key of the target when nested here (`['id', 'url', 'display', 'name']`), where NetBox nests another form than the brief one. */
   nested?: string[];
-  /** Objects without one sort first when ordered by this relation (prefixes of the global table before VRFs'). */
+  /**
+   * Ordered by this relation, objects sort by its key, those without one first (NetBox's `F('vrf').asc(nulls_first=True)`:
+   * prefixes of the global table, then each VRF's in the VRFs' order of creation), which an index serves.
+   */
   nullsFirst?: boolean;
   /** The list of this model's objects the target offers (GraphQL's `devices` on a site). */
   related?: string;
@@ -141,14 +144,21 @@ export class ForeignKeyField<O extends ForeignKeyOptions = ForeignKeyOptions> ex
     });
   }
 
-  override orderColumn(): undefined {
-    return undefined;
+  override orderColumn(): string | undefined {
+    return this.options.nullsFirst ? this.column : undefined;
   }
 
-  /** A related path orders by the target's field; the relation alone by the target's own ordering. */
+  override orderNullsFirst(): boolean {
+    return !!this.options.nullsFirst;
+  }
+
+  /** A related path orders by the target's field; the relation alone by its key (`nullsFirst`) or the target's own ordering. */
   override order(step: OrderStep): void {
     const target = step.registry.get(this.target);
-    if (this.options.nullsFirst) step.qb.orderByRaw(`?? is not null ${step.desc ? 'desc' : 'asc'}`, [`${step.alias}.${this.column}`]);
+    if (this.options.nullsFirst && !step.rest.length) {
+      step.qb.orderByRaw(`?? ${step.desc ? 'desc nulls last' : 'asc nulls first'}`, [`${step.alias}.${this.column}`]);
+      return;
+    }
     const alias = step.join(target, this.column, !this.nullable);
     if (step.rest.length) return step.visit(target, alias, step.rest, step.desc);
     for (const term of target.ordering) step.visit(target, alias, [term.replace(/^-/, '')], term.startsWith('-') !== step.desc);

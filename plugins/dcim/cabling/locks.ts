@@ -4,7 +4,7 @@ import type { PathNode } from './nodes.js';
 
 /**
  * The advisory lock every cabling change holds: shared by changes that lock their nodes one by one, exclusive for
- * one that reaches too many to (a bulk write of a thousand cables, the demo), which then runs alone.
+ * one that reaches too many to (a bulk write of a thousand cables), which then runs alone.
  */
 const CABLING = 7_301_114;
 /** More nodes than this in one change take the exclusive lock: PostgreSQL's lock table is shared and small. */
@@ -23,21 +23,23 @@ const MORE_LOCKS_WAIT = '2s';
  */
 export class CablingLocks {
   private readonly held = new Set<PathNode>();
-  private exclusive = false;
+  // The whole cabling is locked (exclusive or shared): no object is locked on its own.
+  private whole = false;
 
-  /** `alone`: take the exclusive lock at once (a change that kept meeting others runs by itself). */
-  constructor(private readonly db: Db, private readonly alone = false) {}
+  /**
+   * `alone`: take the exclusive lock at once (a change that kept meeting others runs by itself). `shared`: the shared
+   * lock only, no object's (the demo's parts, each tracing the new cables of its own sites, the paths of which
+   * meet only at objects no cable ends on, such as providers' networks): parts run side by side, where the exclusive
+   * lock their many objects took had one wait for the other's commit, and deadlocked two parts.
+   */
+  constructor(private readonly db: Db, private readonly mode: 'objects' | 'alone' | 'shared' = 'objects') {}
 
   /**
    * The first locks, in the statement that finds what to lock: the nodes `reached` (a query of one `node` column)
    * answers, in the order of their names, or the exclusive lock when they are too many.
    */
   async takeFirst(reached: string, bindings: readonly Knex.Value[]): Promise<void> {
-    if (this.alone) {
-      await this.db.raw('select pg_advisory_xact_lock(?::bigint)', [CABLING]);
-      this.exclusive = true;
-      return;
-    }
+    if (this.mode !== 'objects') return this.takeWhole();
     const { rows } = (await this.db.raw(
       `with reached as materialized (select distinct node collate "C" as node from (${reached}) r order by 1)
        select array(select node from reached) as nodes,
@@ -46,7 +48,7 @@ export class CablingLocks {
       [...bindings, MAX_NODE_LOCKS, CABLING, CABLING, CABLING],
     )) as { rows: { nodes: PathNode[] }[] };
     const [{ nodes }] = rows;
-    if (nodes.length > MAX_NODE_LOCKS) this.exclusive = true;
+    if (nodes.length > MAX_NODE_LOCKS) this.whole = true;
     else for (const node of nodes) this.held.add(node);
   }
 
@@ -59,12 +61,19 @@ export class CablingLocks {
     for (const node of nodes) this.held.add(node);
   }
 
+  /** The whole cabling's lock, exclusive (`alone`) or shared (`shared`), instead of objects' locks. */
+  async takeWhole(): Promise<void> {
+    if (this.whole) return;
+    await this.db.raw(`select pg_advisory_xact_lock${this.mode === 'shared' ? '_shared' : ''}(?::bigint)`, [CABLING]);
+    this.whole = true;
+  }
+
   /**
    * Locks those of `nodes` not yet held, after the first ones, waiting MORE_LOCKS_WAIT at most; returns whether it
    * took any (what was read before may have changed).
    */
   async take(nodes: Iterable<PathNode>): Promise<boolean> {
-    if (this.exclusive) return false;
+    if (this.whole) return false;
     const missing = [...new Set(nodes)].filter((n) => !this.held.has(n)).sort();
     if (!missing.length) return false;
     const exclusive = this.held.size + missing.length > MAX_NODE_LOCKS;
@@ -73,7 +82,7 @@ export class CablingLocks {
     // A function scan reads the sorted array in order.
     else await this.db.raw('select count(pg_advisory_xact_lock(?::int, hashtext(n))) from unnest(?::text[]) as n', [CABLING, missing]);
     await this.db.raw('set local lock_timeout = 0');
-    if (exclusive) this.exclusive = true;
+    if (exclusive) this.whole = true;
     else for (const node of missing) this.held.add(node);
     return true;
   }

@@ -156,11 +156,12 @@ function reach(touched: PathNode[]): [string, Knex.Value[]] {
  */
 export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode[], options: RetraceOptions = {}): Promise<void> {
   if (!touched.length) return;
-  const locks = new CablingLocks(db, options.alone);
+  const locks = new CablingLocks(db, options.alone ? 'alone' : options.shared ? 'shared' : 'objects');
   // What the traces will most likely read, locked at once: the paths through the touched objects and the ports on
   // the other side of the touched panels (a front port's rear port, a rear port's front ports). Unpathed objects
   // are all there is to read, and out of other changes' reach.
-  if (options.unpathed) locks.assume(touched);
+  if (options.shared) await locks.takeWhole();
+  else if (options.unpathed) locks.assume(touched);
   else await locks.takeFirst(...reach(touched));
   const next = () => traceRound(db, registry, touched, options.memo, options.unpathed);
   let round = await next();
@@ -217,6 +218,8 @@ export async function retrace(db: Db, registry: ModelRegistry, touched: PathNode
 export interface RetraceOptions {
   /** Take the cabling lock for itself (a change that kept losing to others). */
   alone?: boolean;
+  /** Take the cabling lock shared, and no object's (the demo's parts: see `CablingLocks`). */
+  shared?: boolean;
   /** The write's memo, holding the rows it stored. */
   memo?: Memo;
   /**

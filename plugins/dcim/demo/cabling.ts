@@ -53,7 +53,7 @@ export async function demoPaths(db: Db, registry: ModelRegistry, sites: string[]
       )) as { rows: { node: string }[] };
       nodes.push(...rows.rows.map((r) => r.node));
     }
-    await retrace(db, registry, nodes);
+    await retrace(db, registry, nodes, { shared: true });
     // The paths these endpoints start and their nodes (the tables' counts would include what other parts commit meanwhile).
     const traced = (await db.raw(`with traced as (select distinct path_id from dcim_cablepathnode where origin and node = any(?))
       select ((select count(*) from traced) + (select count(*) from dcim_cablepathnode where path_id in (select path_id from traced)))::int as n`, [nodes])) as { rows: { n: number }[] };
