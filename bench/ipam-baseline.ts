@@ -126,7 +126,7 @@ export function ipAddressList(db: Db): Handler {
 /** The prefixes of the page in one statement: related objects, and `children` and `_depth` over the GiST index. */
 const PREFIX_PAGE = `with page as (
     select p.* from ipam_prefix p left join ipam_vrf o on o.id = p.vrf_id
-    order by p.vrf_id is not null, o.name, o.rd, o.id, p.prefix, p.id limit ?),
+    order by p.vrf_id asc nulls first, p.prefix, p.id limit ?),
     tags as (${tagsOfPage('prefix')})
   select p.*, p.prefix::text as prefix_text, v.name as v_name, v.rd as v_rd, v.description as v_description,
     tn.name as tn_name, tn.slug as tn_slug, tn.description as tn_description,
@@ -139,7 +139,7 @@ const PREFIX_PAGE = `with page as (
   from page p left join ipam_vrf v on v.id = p.vrf_id left join tenancy_tenant tn on tn.id = p.tenant_id
   left join dcim_site s on p.scope_type_id = ${typeId('dcim', 'site')} and s.id = p.scope_id
   left join ipam_vlan vl on vl.id = p.vlan_id left join ipam_role r on r.id = p.role_id left join tags on tags.id = p.id
-  order by p.vrf_id is not null, v.name, v.rd, v.id, p.prefix, p.id`;
+  order by p.vrf_id asc nulls first, p.prefix, p.id`;
 
 /** GET /api/ipam/prefixes/?limit=N by hand (prefixes scoped to sites, as the demo's): one count, one statement. */
 export function prefixList(db: Db): Handler {
@@ -179,10 +179,10 @@ export const ipAddressBriefList = (db: Db): Handler =>
 export const prefixBriefList = (db: Db): Handler =>
   briefList(db, 'ipam_prefix',
     `with page as (select p.id, p.vrf_id, p.prefix, p.description from ipam_prefix p left join ipam_vrf o on o.id = p.vrf_id
-       order by p.vrf_id is not null, o.name, o.rd, o.id, p.prefix, p.id limit ?)
+       order by p.vrf_id asc nulls first, p.prefix, p.id limit ?)
      select p.id, p.prefix::text as prefix_text, p.description,
        (select count(*)::int from ipam_prefix c where c.vrf_id is not distinct from p.vrf_id and c.prefix >> p.prefix) as depth
-     from page p left join ipam_vrf o on o.id = p.vrf_id order by p.vrf_id is not null, o.name, o.rd, o.id, p.prefix, p.id`,
+     from page p left join ipam_vrf o on o.id = p.vrf_id order by p.vrf_id asc nulls first, p.prefix, p.id`,
     (base, r) => ({
       id: r.id, url: link(base, 'ipam/prefixes', r.id), display: r.prefix_text, family: family(String(r.prefix_text)), prefix: r.prefix_text,
       description: r.description, _depth: r.depth,
