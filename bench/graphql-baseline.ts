@@ -34,7 +34,7 @@ export function vlanPrefixesSql(db: Db) {
     const { rows } = (await db.raw(
       `select coalesce(json_agg(json_build_object('id', v.id::text, 'vid', v.vid, 'name', v.name, 'prefixes', (
          select coalesce(json_agg(json_build_object('id', p.id::text, 'prefix', p.prefix::text) order by p.vrf_id asc nulls first, p.prefix, p.id), '[]'::json)
-         from ipam_prefix p left join ipam_vrf o on o.id = p.vrf_id where p.vlan_id = v.id)) order by v.s_name, v.g_name, v.g_id, v.vid, v.id), '[]'::json) as list
+         from ipam_prefix p where p.vlan_id = v.id)) order by v.s_name, v.g_name, v.g_id, v.vid, v.id), '[]'::json) as list
        from (select v.*, s.name as s_name, g.name as g_name, g.id as g_id from ipam_vlan v left join dcim_site s on s.id = v.site_id
              left join ipam_vlangroup g on g.id = v.group_id order by s.name, g.name, g.id, v.vid, v.id limit 1000) v`,
     )) as { rows: { list: unknown[] }[] };

@@ -125,7 +125,7 @@ export function ipAddressList(db: Db): Handler {
 
 /** The prefixes of the page in one statement: related objects, and `children` and `_depth` over the GiST index. */
 const PREFIX_PAGE = `with page as (
-    select p.* from ipam_prefix p left join ipam_vrf o on o.id = p.vrf_id
+    select p.* from ipam_prefix p
     order by p.vrf_id asc nulls first, p.prefix, p.id limit ?),
     tags as (${tagsOfPage('prefix')})
   select p.*, p.prefix::text as prefix_text, v.name as v_name, v.rd as v_rd, v.description as v_description,
@@ -178,11 +178,11 @@ export const ipAddressBriefList = (db: Db): Handler =>
 /** GET /api/ipam/prefixes/?limit=N&brief=1 by hand: the page first, then each prefix's text and depth. */
 export const prefixBriefList = (db: Db): Handler =>
   briefList(db, 'ipam_prefix',
-    `with page as (select p.id, p.vrf_id, p.prefix, p.description from ipam_prefix p left join ipam_vrf o on o.id = p.vrf_id
+    `with page as (select p.id, p.vrf_id, p.prefix, p.description from ipam_prefix p
        order by p.vrf_id asc nulls first, p.prefix, p.id limit ?)
      select p.id, p.prefix::text as prefix_text, p.description,
        (select count(*)::int from ipam_prefix c where c.vrf_id is not distinct from p.vrf_id and c.prefix >> p.prefix) as depth
-     from page p left join ipam_vrf o on o.id = p.vrf_id order by p.vrf_id asc nulls first, p.prefix, p.id`,
+     from page p order by p.vrf_id asc nulls first, p.prefix, p.id`,
     (base, r) => ({
       id: r.id, url: link(base, 'ipam/prefixes', r.id), display: r.prefix_text, family: family(String(r.prefix_text)), prefix: r.prefix_text,
       description: r.description, _depth: r.depth,
