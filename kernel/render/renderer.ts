@@ -1,5 +1,5 @@
 import { HttpError } from '../base/errors.js';
-import type { JsonObject } from '../base/types.js';
+import type { JsonObject, Row } from '../base/types.js';
 import type { CounterMetric, HistogramMetric, MetricsDeclarations } from '../metrics/registry.js';
 import type { DataAccess } from '../plugins/data.js';
 import { RenderAborted, RenderPool, type ObjectQuery, type TemplateRow } from '@patchbay/render';
@@ -14,8 +14,11 @@ export interface RenderInput {
   params?: JsonObject | null;
   /** JSON data, top-level keys becoming variables. */
   data?: JsonObject;
-  /** Objects by variable name (`device`), read lazily from the database. */
-  objects?: Record<string, { model: string; id: number }>;
+  /**
+   * Objects by variable name (`device`), read from the database before the render; `row` when the caller already
+   * read it through the same DataAccess (it is not read again).
+   */
+  objects?: Record<string, { model: string; id: number; row?: Row }>;
   /** Querysets by variable name (`queryset` of an export template). */
   querysets?: Record<string, ObjectQuery>;
   /** Model classes by app label in the context (default); false for a template that sees only its data (a webhook's). */
@@ -64,7 +67,9 @@ export class TemplateRenderer {
   }
 
   private async run(input: RenderInput, access: DataAccess): Promise<string> {
-    const handler = templateSource(this.services, access, input.templates ?? (async () => undefined));
+    const known = new Map<string, Row>();
+    for (const { model, id, row } of Object.values(input.objects ?? {})) if (row) known.set(`${model}:${id}`, row);
+    const handler = templateSource(this.services, access, input.templates ?? (async () => undefined), known);
     // The objects the context names go with the request: a call fewer each.
     const objects: Record<string, TemplateRow | null> = {};
     for (const [name, { model, id }] of Object.entries(input.objects ?? {})) {

@@ -73,9 +73,12 @@ const jsonOf = (value: unknown): Json => (value instanceof Date ? value.toISOStr
 
 /**
  * Answers a render's bridge calls: objects and counts read as `access` reads them (only what its user may view;
- * a model they may not view reads as empty), models by app, other templates by name.
+ * a model they may not view reads as empty), models by app, other templates by name. `known` holds rows the caller
+ * already read through `access`, by `model:id`: a `get` of one of them answers without reading it again.
  */
-export function templateSource(services: TemplateServices, access: DataAccess, templates: (name: string) => Promise<string | undefined>): BridgeHandler {
+export function templateSource(
+  services: TemplateServices, access: DataAccess, templates: (name: string) => Promise<string | undefined>, known: ReadonlyMap<string, Row> = new Map(),
+): BridgeHandler {
   const { registry } = services;
   const renderContext: RenderContext = { db: services.knex, registry, settings: services.settings, baseUrl: '', memo: new Memo() };
 
@@ -115,14 +118,21 @@ export function templateSource(services: TemplateServices, access: DataAccess, t
     });
   };
 
-  /** The filter tree of a query: the objects related through a list, if it follows one. */
-  const relation = (query: ObjectQuery): FilterNode | undefined => {
-    if (!query.via) return undefined;
+  /**
+   * The filter tree of a query: the objects related through a list, if it follows one; and the list's ordering, less
+   * the field holding the object's id (the same for every row of one object's list: no join to order by it).
+   */
+  const relation = (query: ObjectQuery): { where?: FilterNode; ordering?: string[] } => {
+    if (!query.via) return {};
     const follow = followsOf(model(query.via.model), registry).get(query.via.list);
     if (!follow) throw new TemplateReadError(`No list ${query.via.list} on ${query.via.model}.`);
     const id = Number(query.via.id);
     if (!Number.isSafeInteger(id)) throw new TemplateReadError('Invalid id.');
-    return { op: 'sql', condition: (qb, alias) => follow.relate(qb, alias, String(id)) };
+    const via = follow.relate.via;
+    return {
+      where: { op: 'sql', condition: (qb, alias) => follow.relate(qb, alias, String(id)) },
+      ordering: via && follow.model.ordering.filter((term) => term.replace(/^-/, '').split('__')[0] !== via.field),
+    };
   };
 
   const visible = (m: Model) => access.can(m, 'view');
@@ -131,16 +141,16 @@ export function templateSource(services: TemplateServices, access: DataAccess, t
     async list(query: ObjectQuery, offset: number, limit: number): Promise<TemplateRow[]> {
       const m = model(query.model);
       if (!(await visible(m))) return [];
-      const rows = await access.list(m, { params: query.params, where: relation(query), offset: Math.max(0, offset), limit: Math.min(Math.max(0, limit), MOST) });
+      const rows = await access.list(m, { params: query.params, ...relation(query), offset: Math.max(0, offset), limit: Math.min(Math.max(0, limit), MOST) });
       return templateRows(m, rows);
     },
     async count(query: ObjectQuery): Promise<number> {
       const m = model(query.model);
-      return (await visible(m)) ? access.count(m, { params: query.params, where: relation(query) }) : 0;
+      return (await visible(m)) ? access.count(m, { params: query.params, where: relation(query).where }) : 0;
     },
     async get(key: string, id: number): Promise<TemplateRow | null> {
       const m = model(key);
-      const row = (await visible(m)) ? await access.get(m, id) : undefined;
+      const row = (await visible(m)) ? (known.get(`${m.key}:${id}`) ?? await access.get(m, id)) : undefined;
       return row ? (await templateRows(m, [row]))[0] : null;
     },
     shape(key: string): ModelShape {

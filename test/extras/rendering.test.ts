@@ -124,6 +124,31 @@ describe('config template rendering', () => {
     expect((await t.get(`/api/dcim/devices/${ids.device}/`)).body.config_template).toMatchObject({ id: own, name: 'eos-leaf' });
   });
 
+  it('reads the device once and makes one statement per object the template reaches', async () => {
+    const url = `/api/dcim/devices/${ids.device}/render-config/`;
+    const own = await make(TEMPLATES, { name: 'budget', template_code: '{{ device.name }} {{ device.site.name }}{% for i in device.interfaces.all() %} {{ i.name }}{% endfor %}' });
+    await t.request('PATCH', `/api/dcim/devices/${ids.device}/`, { body: { config_template: own } });
+    await t.post(url, {});
+    let content = '';
+    const statements = await t.statements(async () => {
+      content = (await t.post(url, {})).body.content as string;
+    });
+    expect(content).toBe('fra1-leaf01 Paris Ethernet1 Ethernet2 Management1');
+    const reads = statements.map((s) => s.sql).filter((sql) => !/users_token|users_user/.test(sql));
+    expect(reads.filter((sql) => /from "dcim_device" as "t" where "t"."id" = /.test(sql))).toHaveLength(1);
+    // The device, its template, the config contexts; then the site and the interfaces the template reaches.
+    expect(reads).toHaveLength(5);
+    // A device's interfaces are ordered by name alone: their device is the same for all.
+    expect(reads.find((sql) => sql.includes('from "dcim_interface"'))).not.toContain('join "dcim_device"');
+    // The role's template ('role {{ device.name }}') is found by the same one statement.
+    await t.request('PATCH', `/api/dcim/devices/${ids.device}/`, { body: { config_template: null } });
+    const byRole = await t.statements(async () => {
+      content = (await t.post(url, {})).body.content as string;
+    });
+    expect(content).toBe('role fra1-leaf01');
+    expect(byRole.filter((s) => !/users_token|users_user/.test(s.sql))).toHaveLength(3);
+  });
+
   it('renders a virtual machine as `virtualmachine`', async () => {
     const type = await make('/api/virtualization/cluster-types/', { name: 'KVM', slug: 'kvm' });
     const cluster = await make('/api/virtualization/clusters/', { name: 'c1', type });

@@ -1,11 +1,10 @@
 import type { Request, RequestHandler } from 'express';
 import {
   ForeignKeyField, HttpError, detailObject, isPlainObject,
-  type DataAccess, type JsonObject, type Model, type PluginContext, type Row,
+  type DataAccess, type JsonObject, type Model, type PluginContext, type RenderInput, type Row,
 } from 'patchbay';
 import { ConfigContextField } from '../config-context/field.js';
 import { sendRendered } from './respond.js';
-import { viewable } from './viewable.js';
 
 const TEMPLATES = 'extras.configtemplate';
 /** Where a device or VM without a template of its own finds one, in order (NetBox's get_config_template). */
@@ -27,7 +26,7 @@ export function templatesByName(ctx: PluginContext, access: DataAccess, model = 
 }
 
 /** Renders `template` with a context, answering as the client asks. */
-async function renderWith(req: Request, res: Parameters<RequestHandler>[1], ctx: PluginContext, access: DataAccess, template: Row, input: { data: JsonObject; objects?: Record<string, { model: string; id: number }> }) {
+async function renderWith(req: Request, res: Parameters<RequestHandler>[1], ctx: PluginContext, access: DataAccess, template: Row, input: Pick<RenderInput, 'data' | 'objects'>) {
   const content = await ctx.templates.render(
     { purpose: 'config_template', source: template.template_code as string, params: template.environment_params as JsonObject | null, ...input, templates: templatesByName(ctx, access) },
     access,
@@ -47,18 +46,27 @@ export function renderTemplateRoute(ctx: PluginContext): RequestHandler {
   };
 }
 
-/** The id of the template of a device or VM: its own, else its role's, else its platform's. */
-async function resolveTemplate(ctx: PluginContext, model: Model, row: Row): Promise<number | undefined> {
-  let id = row.config_template_id as number | null;
+/**
+ * The template of a device or VM (its own, else its role's, else its platform's: NetBox's get_config_template) if
+ * the reader may view it, as one statement: the template whose id is the first of those set.
+ */
+async function templateOf(ctx: PluginContext, access: DataAccess, model: Model, row: Row): Promise<Row | undefined> {
+  const candidates = ['?::int'];
+  const bindings: (string | number | null)[] = [(row.config_template_id as number | null) ?? null];
   for (const name of RESOLUTION) {
-    if (id) break;
     const field = ctx.registry.fieldOf(model, name);
     if (!(field instanceof ForeignKeyField) || !row[field.column]) continue;
-    const related = row[field.column] as number;
-    const holder = (await ctx.db(ctx.registry.get(field.target).table).select('config_template_id').where('id', related).first()) as Row | undefined;
-    id = (holder?.config_template_id as number | null) ?? null;
+    candidates.push('(select config_template_id from ?? where id = ?)');
+    bindings.push(ctx.registry.get(field.target).table, row[field.column] as number);
   }
-  return id ?? undefined;
+  const templates = ctx.registry.get(TEMPLATES);
+  // The template is rendered only for a reader who may view it (as `{% include %}` does): else it is not there.
+  if ((candidates.length === 1 && !row.config_template_id) || !(await access.can(templates, 'view'))) return undefined;
+  const [template] = await access.list(templates, {
+    where: { op: 'sql', condition: (qb, alias) => void qb.whereRaw(`??.id = coalesce(${candidates.join(', ')})`, [alias, ...bindings]) },
+    ordering: [], limit: 1,
+  });
+  return template;
 }
 
 /**
@@ -71,13 +79,11 @@ export function renderConfigRoute(ctx: PluginContext, key: string): RequestHandl
     const model = ctx.registry.get(key);
     await access.require(model, 'add');
     const row = await detailObject(req, access, model);
-    const id = await resolveTemplate(ctx, model, row);
-    // The template is rendered only for a reader who may view it (as `{% include %}` does): else it is not there.
-    const template = id === undefined ? undefined : await viewable(access, ctx.registry.get(TEMPLATES), id);
+    const template = await templateOf(ctx, access, model, row);
     if (!template) throw new HttpError(400, { error: `No config template found for this ${model.name}.` });
     const field = ctx.registry.fieldOf(model, 'config_context') as ConfigContextField;
     const context = (await field.contextsOf([row], { db: ctx.db, registry: ctx.registry })).get(row.id as number) ?? {};
     const data = { ...context, ...bodyData(req) };
-    await renderWith(req, res, ctx, access, template, { data, objects: { [model.name]: { model: model.key, id: row.id as number } } });
+    await renderWith(req, res, ctx, access, template, { data, objects: { [model.name]: { model: model.key, id: row.id as number, row } } });
   };
 }
