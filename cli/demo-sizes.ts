@@ -13,3 +13,13 @@ export function demoUsage(builtins: Plugin[]): string {
   const part = sizes.find(([, s]) => s.part)?.[1].part;
   return `generate-demo ${[...sizes.map(([name, s]) => `[--${name} N=${s.default}]`), ...(part ? [`[--part N=${part}]`] : [])].join(' ')}`;
 }
+
+/** The options of `generate-demo`: each size with its meaning, default and limit, and the part. */
+export function demoOptions(builtins: Plugin[]): Record<string, string> {
+  const sizes = [...sizesOf(builtins).entries()];
+  const part = sizes.find(([, s]) => s.part);
+  return Object.fromEntries([
+    ...sizes.map(([name, s]) => [`--${name} N`, `How many ${s.help} (default ${s.default}, at most ${s.max}).`]),
+    ...(part ? [['--part N', `How many ${part[0]} each transaction builds (default ${part[1].part}); two parts are built at once after the first.`]] : []),
+  ]);
+}

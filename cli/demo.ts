@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import type { DemoPart, Plugin } from '../kernel/plugin.js';
+import { CommandError, type DemoPart, type Plugin } from '../kernel/plugin.js';
 import { createServer } from '../kernel/server.js';
-import { demoUsage, sizesOf } from './demo-sizes.js';
+import { sizesOf } from './demo-sizes.js';
 import { Progress } from './progress.js';
 
 /**
@@ -16,15 +16,13 @@ export async function generateDemo(args: string[], builtins: Plugin[]): Promise<
   try {
     values = parseArgs({ args, options: Object.fromEntries([...specs.keys(), 'part'].map((k) => [k, { type: 'string' as const }])), strict: true }).values as Record<string, string | undefined>;
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\nUsage: npm run -s manage -- ${demoUsage(builtins)}\n`);
-    return 2;
+    throw new CommandError((err as Error).message, 2);
   }
   const sizes: Record<string, number> = {};
   for (const [name, spec] of specs) {
     const given = values[name];
     if (given !== undefined && (!/^\d+$/.test(given) || Number(given) < 1 || Number(given) > spec.max)) {
-      process.stderr.write(`--${name}: expected a whole number from 1 to ${spec.max}, got "${given}"\n`);
-      return 2;
+      throw new CommandError(`--${name}: expected a whole number from 1 to ${spec.max}, got "${given}"`, 2);
     }
     sizes[name] = given === undefined ? spec.default : Number(given);
   }
@@ -32,8 +30,7 @@ export async function generateDemo(args: string[], builtins: Plugin[]): Promise<
   if (values.part !== undefined) {
     const max = parted?.[1].max ?? 1;
     if (!/^\d+$/.test(values.part) || Number(values.part) < 1 || Number(values.part) > max) {
-      process.stderr.write(`--part: expected a whole number from 1 to ${max}, got "${values.part}"\n`);
-      return 2;
+      throw new CommandError(`--part: expected a whole number from 1 to ${max}, got "${values.part}"`, 2);
     }
   }
 

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bootstrap, type Booted } from '../kernel/boot.js';
-import type { Plugin } from '../kernel/plugin.js';
+import { CommandError, type Plugin } from '../kernel/plugin.js';
 
 function timestamp(): string {
   return new Date().toISOString().replace(/\D/g, '').slice(0, 14);
@@ -78,16 +78,12 @@ const statements = (sql: string) => sql.split(/;\n/).map((s) => s.trim().replace
 export async function makemigrations(args: string[], builtins: Plugin[]): Promise<number> {
   const [pluginName, name = 'auto'] = args;
   if (!pluginName) {
-    process.stderr.write('Usage: manage makemigrations <plugin> [name]\n');
-    return 2;
+    throw new CommandError('Name the plugin whose models changed: makemigrations <plugin> [name]', 2);
   }
   const booted = await bootstrap({ builtins, migrate: true });
   try {
     const plugin = booted.enabled.find((e) => e.plugin.name === pluginName)?.plugin;
-    if (!plugin?.migrations) {
-      process.stderr.write(`No enabled plugin ${pluginName} with a migrations folder\n`);
-      return 2;
-    }
+    if (!plugin?.migrations) throw new CommandError(`No enabled plugin ${pluginName} with a migrations folder`, 2);
     const diff = await booted.db.orm.getSchemaGenerator().getUpdateSchemaMigrationSQL({ wrap: false, safe: false, dropTables: false });
     // The diff covers every enabled plugin; keep what this plugin owns.
     const owners = statementOwners(booted);

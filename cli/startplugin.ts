@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { PATCHBAY_VERSION } from '../kernel/base/version.js';
+import { CommandError } from '../kernel/plugin.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TEMPLATE = fileURLToPath(new URL('./startplugin/template/', import.meta.url));
@@ -47,23 +48,19 @@ export async function startplugin(args: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args, options: { dir: { type: 'string' } }, allowPositionals: true, strict: true });
   } catch (err) {
-    process.stderr.write(`${(err as Error).message}\nUsage: manage startplugin <name> [--dir PATH]\n`);
-    return 2;
+    throw new CommandError((err as Error).message, 2);
   }
   const [name, ...rest] = parsed.positionals;
   if (!name || rest.length) {
-    process.stderr.write('Usage: manage startplugin <name> [--dir PATH]\n');
-    return 2;
+    throw new CommandError(name ? `One name only: ${[name, ...rest].join(' ')}` : 'Name the plugin: startplugin <name>', 2);
   }
   if (!NAME.test(name)) {
-    process.stderr.write(`"${name}" is not a plugin name: lowercase letters, digits and underscores, starting with a letter\n`);
-    return 2;
+    throw new CommandError(`"${name}" is not a plugin name: lowercase letters, digits and underscores, starting with a letter`, 2);
   }
   // npm runs scripts in Patchbay's folder; INIT_CWD is where `npm run` was typed.
   const dir = resolve(process.env.INIT_CWD ?? process.cwd(), parsed.values.dir ?? join(dirname(ROOT.replace(/\/$/, '')), `patchbay-${name}`));
   if (!relative(ROOT, dir).startsWith('..')) {
-    process.stderr.write(`${dir} is inside Patchbay's folder: a plugin is a package of its own; choose another --dir\n`);
-    return 2;
+    throw new CommandError(`${dir} is inside Patchbay's folder: a plugin is a package of its own; choose another --dir`, 2);
   }
   if (existsSync(dir) && readdirSync(dir).length) {
     process.stderr.write(`${dir} exists and is not empty\n`);

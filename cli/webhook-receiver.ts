@@ -1,17 +1,38 @@
 import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
 import { guarded } from '@patchbay/guards';
+import { CommandError } from '../kernel/plugin.js';
+
+/** Why the receiver cannot listen, in one line saying what to do. */
+function listenProblem(err: NodeJS.ErrnoException, host: string, port: number): Error {
+  switch (err.code) {
+    case 'EADDRINUSE':
+      return new CommandError(`Port ${port} on ${host} is taken: stop the program using it or choose another with --port N`);
+    case 'EACCES':
+      return new CommandError(`This user may not listen on port ${port} (ports below 1024 need privileges): choose another with --port N`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return new CommandError(`${host} is not an address of this machine: choose one with --host (0.0.0.0 for every interface)`);
+    default:
+      return new CommandError(`Cannot listen on ${host}:${port}: ${err.message}`);
+  }
+}
 
 /**
- * `manage webhook_receiver [--port 9000]`: NetBox's test receiver. Prints each request's method, path, headers and
- * body, and answers 200; nothing else.
+ * `manage webhook_receiver [--port 9000] [--host 127.0.0.1]`: NetBox's test receiver. Prints each request's method,
+ * path, headers and body, and answers 200; nothing else. It listens on the loopback address unless told otherwise:
+ * whatever reaches it is printed.
  */
 export async function webhookReceiver(args: string[]): Promise<number> {
-  const at = args.indexOf('--port');
-  const port = at >= 0 ? Number(args[at + 1]) : 9000;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`--port: "${args[at + 1] ?? ''}" is not a port number\n`);
-    return 2;
+  let values: { port?: string; host?: string };
+  try {
+    ({ values } = parseArgs({ args, options: { port: { type: 'string' }, host: { type: 'string' } }, strict: true }));
+  } catch (err) {
+    throw new CommandError((err as Error).message, 2);
   }
+  const port = values.port === undefined ? 9000 : /^\d{1,5}$/.test(values.port) ? Number(values.port) : NaN;
+  if (!(port >= 0 && port <= 65535)) throw new CommandError(`--port: "${values.port ?? ''}" is not a port number (0 to 65535)`, 2);
+  const host = values.host ?? '127.0.0.1';
   let count = 0;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -28,11 +49,11 @@ export async function webhookReceiver(args: string[]): Promise<number> {
     }, failed));
   });
   await new Promise<void>((ok, fail) => {
-    server.once('error', fail);
-    server.listen(port, () => ok());
+    server.once('error', (err: NodeJS.ErrnoException) => fail(listenProblem(err, host, port)));
+    server.listen(port, host, () => ok());
   });
   const { port: bound } = server.address() as { port: number };
-  process.stdout.write(`Listening on port http://localhost:${bound}. Stop with CONTROL-C.\n`);
+  process.stdout.write(`Listening on http://${host.includes(':') ? `[${host}]` : host}:${bound}/. Stop with CONTROL-C.\n`);
   await new Promise<void>((ok) => {
     process.once('SIGINT', () => ok());
     process.once('SIGTERM', () => ok());

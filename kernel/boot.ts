@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { SettingsError, loadSettings } from './config/load.js';
 import type { Settings } from './config/settings.js';
+import { withoutPassword } from './config/urls.js';
 import { Database } from './db/database.js';
 import { EmbeddedDatabase } from '@patchbay/embedded';
 import { entityOf, objectTypeEntity } from './db/entities.js';
@@ -60,17 +61,6 @@ function secretKey(settings: Settings, log: Logger): string {
     return key;
   } catch (err) {
     throw new SettingsError(`DATA_DIR: cannot write to ${resolve(settings.DATA_DIR)} (${reason(err)}); set DATA_DIR to a writable directory`);
-  }
-}
-
-/** A PostgreSQL URL fit to print: without its password. */
-function withoutPassword(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(not a URL)';
   }
 }
 

@@ -199,6 +199,8 @@ export interface PluginDefinition<C = Record<string, unknown>> {
 export interface PluginCommand<C = Record<string, unknown>, I = unknown> {
   usage: string;
   help: string;
+  /** Each option or argument as the usage writes it (`--username U`) and what it means: what `--help` lists. */
+  options?: Record<string, string>;
   input?(args: string[]): Promise<I> | I;
   run(args: string[], ctx: PluginContext<C>, input: I): Promise<number>;
 }

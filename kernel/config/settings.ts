@@ -2,6 +2,7 @@ import {
   array, boolean, defaulted, enums, integer, min, nullable, object, optional, record, refine, string, unknown,
   type Infer, type Struct,
 } from 'superstruct';
+import { serviceUrl } from './urls.js';
 
 /** How an environment variable's text becomes a setting value. */
 export type EnvParser = 'string' | 'integer' | 'boolean' | 'list' | 'json';
@@ -23,7 +24,11 @@ const trustedOrigin = () =>
  * `manage settings` prints this table; the README's settings section is generated from it.
  */
 export const SETTINGS = {
-  DATABASE_URL: setting(optional(nullable(string())), 'string', 'PostgreSQL URL. Unset: an embedded PostgreSQL under DATA_DIR.'),
+  DATABASE_URL: setting(
+    optional(nullable(serviceUrl('PostgreSQL', ['postgres', 'postgresql'], 'postgres://netbox:secret@db.example.com:5432/netbox', true))),
+    'string',
+    'PostgreSQL URL. Unset: an embedded PostgreSQL under DATA_DIR.',
+  ),
   DATABASE_POOL_SIZE: setting(
     defaulted(min(integer(), 2), 10),
     'integer',
@@ -31,7 +36,7 @@ export const SETTINGS = {
   ),
   DATA_DIR: setting(defaulted(string(), './data'), 'string', 'Where the embedded PostgreSQL keeps its files.'),
   REDIS_URL: setting(
-    optional(nullable(string())),
+    optional(nullable(serviceUrl('Redis', ['redis', 'rediss'], 'redis://redis.example.com:6379/0'))),
     'string',
     'Redis URL for the background queue (bull). Unset: `runserver` starts a Redis of its own under DATA_DIR when `redis-server` is installed, else jobs are rows in PostgreSQL, shared by every process.',
   ),

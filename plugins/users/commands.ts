@@ -81,6 +81,11 @@ type SuperuserInput = { username: string; password: string; email: string };
 const createsuperuser: PluginCommand<Record<string, unknown>, SuperuserInput> = {
   usage: 'createsuperuser [--username U] [--password P] [--email E]',
   help: 'Create a superuser (asks for what is missing on a terminal).',
+  options: {
+    '--username U': 'The new user\'s name (asked for on a terminal when missing).',
+    '--password P': 'Their password (asked for twice, hidden, on a terminal when missing; it must pass the password rules).',
+    '--email E': 'Their e-mail address (default none).',
+  },
   input: (args) => onTerminal(async (term) => {
     const opts = options(args, { username: 'string', password: 'string', email: 'string' });
     const name = await username(opts.username, term);
@@ -102,6 +107,10 @@ const createsuperuser: PluginCommand<Record<string, unknown>, SuperuserInput> = 
 const changepassword: PluginCommand<Record<string, unknown>, { username: string; password: string }> = {
   usage: 'changepassword --username U [--password P]',
   help: "Change a user's password.",
+  options: {
+    '--username U': 'The user whose password changes.',
+    '--password P': 'The new password (asked for twice, hidden, on a terminal when missing).',
+  },
   input: (args) => onTerminal(async (term) => {
     const opts = options(args, { username: 'string', password: 'string' });
     if (typeof opts.username !== 'string') throw new UsageError('--username is required');
@@ -123,6 +132,12 @@ const changepassword: PluginCommand<Record<string, unknown>, { username: string;
 const createtoken: PluginCommand<Record<string, unknown>, Record<string, string | boolean | undefined>> = {
   usage: 'createtoken --username U [--read-only] [--expires ISO] [--description D]',
   help: 'Create an API token for a user and print its key.',
+  options: {
+    '--username U': 'The user the token acts as.',
+    '--read-only': 'The token may only read (write_enabled false).',
+    '--expires ISO': 'When the token stops working, as an ISO 8601 date and time (default never).',
+    '--description D': 'What the token is for.',
+  },
   input(args) {
     const opts = options(args, { username: 'string', 'read-only': 'boolean', expires: 'string', description: 'string' });
     if (typeof opts.username !== 'string') throw new UsageError('--username is required');

@@ -13,8 +13,11 @@ describe('manage', () => {
     const help = await manage(['help']);
     expect(help.code).toBe(0);
     expect(help.stderr).toBe('');
-    const [usage, blank, title, ...rows] = help.stdout.trimEnd().split('\n');
-    expect([usage, blank, title]).toEqual(['Usage: npm run -s manage -- <command> [arguments]', '', 'Commands:']);
+    const [head, table, tail] = help.stdout.trimEnd().split('\n\n');
+    expect(head).toBe('Usage: npm run -s manage -- <command> [arguments]');
+    expect(tail).toBe('Each command answers --help with its options.');
+    const [title, ...rows] = table.split('\n');
+    expect(title).toBe('Commands:');
     // A table: every command's text starts in the same column.
     const column = rows.map((row) => row.search(/ {3}\S/) + 3);
     expect(new Set(column).size).toBe(1);
@@ -28,6 +31,28 @@ describe('manage', () => {
     expect(unknown.stderr).toContain('Unknown command: frobnicate');
     expect(unknown.stderr).toContain('Usage: npm run -s manage');
   });
+
+  it('answers --help for every command with its usage, what it does and its options, without running it', async () => {
+    const names = (await manage(['help'])).stdout.split('\n\n')[1].split('\n').slice(1).map((row) => row.trim().split(' ')[0]);
+    expect(names).toHaveLength(14);
+    // None runs: runserver would start, createsuperuser would ask on a terminal, generate-demo would build.
+    const answers = await Promise.all(names.map((name) => manage([name, '--help'], { DATABASE_URL: 'postgres://nobody:x@127.0.0.1:1/none' })));
+    answers.forEach((res, i) => {
+      expect(res).toMatchObject({ code: 0, stderr: '' });
+      const [usage, what, options] = res.stdout.split('\n\n');
+      expect(usage).toMatch(new RegExp(`^Usage: npm run -s manage -- ${names[i]}( |$)`));
+      expect(what.length).toBeGreaterThan(20);
+      expect(options).toMatch(/^Options:\n(  \S.*\n)*  -h, --help +Show this help\.\n$/);
+    });
+    const token = answers[names.indexOf('createtoken')].stdout;
+    for (const option of ['--username U', '--read-only', '--expires ISO', '--description D']) expect(token).toMatch(new RegExp(`\n  ${option} +\\S`));
+    expect(answers[names.indexOf('generate-demo')].stdout).toMatch(/\n  --sites N +How many sites \(default 10, at most 10000\)\.\n/);
+    expect((await manage(['help', 'createtoken'])).stdout).toBe(token);
+    expect((await manage(['createtoken', '--username', 'x', '-h'])).stdout).toBe(token);
+    expect(await manage(['help', 'frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown command: frobnicate') });
+    // A mistake in the arguments points to the command's help.
+    expect(await manage(['createtoken', '--colour', 'red'])).toMatchObject({ code: 2, stderr: "Unknown option '--colour'\nSee: npm run -s manage -- createtoken --help\n" });
+  }, 120_000);
 
   it('applies each plugin migration once', async () => {
     const env = { DATABASE_URL: await freshDatabase() };
@@ -131,7 +156,18 @@ describe('manage', () => {
     const failed = await manage(['migrate'], { DATA_DIR: broken });
     expect(failed.code).toBe(1);
     expect(lastLine(failed.stderr)).toMatch(/^Cannot start: DATA_DIR: the embedded PostgreSQL in \S+ did not start \(.+\); check that directory, or set DATABASE_URL to use another PostgreSQL$/);
-    for (const run of [taken, unwritable, unreachable, failed]) expect(run.stderr).not.toMatch(/\n\s+at /);
+    // A URL that is not one is named as such, with an example; a password in a URL is never printed.
+    const notUrl = await manage(['migrate'], { DATABASE_URL: 'not-a-url' });
+    expect(notUrl).toMatchObject({ code: 1, stderr: 'Cannot start: DATABASE_URL: is not a URL; expected a PostgreSQL URL such as postgres://netbox:secret@db.example.com:5432/netbox\n' });
+    const noDatabase = await manage(['migrate'], { DATABASE_URL: 'postgres://me:secret@db.example.com' });
+    expect(noDatabase.stderr).toBe('Cannot start: DATABASE_URL: names no database; expected a PostgreSQL URL such as postgres://netbox:secret@db.example.com:5432/netbox; got postgres://me:***@db.example.com\n');
+    expect((await manage(['migrate'], { REDIS_URL: 'localhost:6379' })).stderr).toMatch(/^Cannot start: REDIS_URL: must start with redis:\/\/ or rediss:\/\//);
+    // A Redis that does not answer stops the worker, which leaves its embedded PostgreSQL stopped.
+    const noRedis = await manage(['worker'], { DATA_DIR: dataDir, REDIS_URL: 'redis://:secret@127.0.0.1:1/0' });
+    expect(noRedis.code).toBe(1);
+    expect(lastLine(noRedis.stderr)).toBe('Cannot start: REDIS_URL: no answer from redis://:***@127.0.0.1:1/0 within 5 s; check that Redis runs there and the URL is right, or unset REDIS_URL');
+    expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+    for (const run of [taken, unwritable, unreachable, failed, notUrl, noDatabase, noRedis]) expect(run.stderr).not.toMatch(/\n\s+at /);
   }, 90_000);
 
   it('runserver starts on an embedded PostgreSQL, keeps data across restarts and stops it on SIGTERM and on Ctrl-C', async () => {

@@ -7,10 +7,10 @@ import { freshDatabase } from '../helpers/server.js';
 
 describe('manage startplugin', () => {
   it('refuses a bad name, a folder inside Patchbay and a folder that is not empty', async () => {
-    expect(await manage(['startplugin'])).toMatchObject({ code: 2, stderr: 'Usage: manage startplugin <name> [--dir PATH]\n' });
-    expect((await manage(['startplugin', 'Bad-Name', '--dir', join(tmpdir(), 'x')])).stderr).toBe('"Bad-Name" is not a plugin name: lowercase letters, digits and underscores, starting with a letter\n');
+    expect(await manage(['startplugin'])).toMatchObject({ code: 2, stderr: 'Name the plugin: startplugin <name>\nSee: npm run -s manage -- startplugin --help\n' });
+    expect((await manage(['startplugin', 'Bad-Name', '--dir', join(tmpdir(), 'x')])).stderr).toBe('"Bad-Name" is not a plugin name: lowercase letters, digits and underscores, starting with a letter\nSee: npm run -s manage -- startplugin --help\n');
     const inside = await manage(['startplugin', 'inside', '--dir', join(ROOT, 'examples/plugins/inside')]);
-    expect(inside).toMatchObject({ code: 2, stderr: `${join(ROOT, 'examples/plugins/inside')} is inside Patchbay's folder: a plugin is a package of its own; choose another --dir\n` });
+    expect(inside).toMatchObject({ code: 2, stderr: `${join(ROOT, 'examples/plugins/inside')} is inside Patchbay's folder: a plugin is a package of its own; choose another --dir\nSee: npm run -s manage -- startplugin --help\n` });
     const taken = mkdtempSync(join(tmpdir(), 'patchbay-plugin-'));
     writeFileSync(join(taken, 'x'), '');
     expect(await manage(['startplugin', 'taken', '--dir', taken])).toMatchObject({ code: 1, stderr: `${taken} exists and is not empty\n` });

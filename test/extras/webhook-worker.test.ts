@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@patchbay/embedded';
-import { spawnManage } from '../helpers/cli.js';
+import { manage, spawnManage } from '../helpers/cli.js';
 import { Receiver } from '../helpers/receiver.js';
 import { startServer, type TestServer } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';
@@ -87,19 +87,31 @@ describe('manage worker', () => {
 });
 
 describe('manage webhook_receiver', () => {
-  it('prints each request and answers 200', async () => {
+  it('prints each request and answers 200, listening on the loopback address unless told otherwise', async () => {
     const port = await freePort();
     const child = spawnManage(['webhook_receiver', '--port', String(port)]);
     workers.push(child);
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    await until(() => out.includes('Listening on port'), 20_000);
+    await until(() => out.includes('Listening on'), 20_000);
+    expect(out).toContain(`Listening on http://127.0.0.1:${port}/. Stop with CONTROL-C.`);
     const res = await fetch(`http://127.0.0.1:${port}/some/path`, { method: 'POST', headers: { 'X-Test': 'yes', 'Content-Type': 'application/json' }, body: '{"a": 1}' });
     expect(res.status).toBe(200);
     await until(() => out.includes('{"a": 1}'));
     expect(out).toMatch(/POST \/some\/path/);
     expect(out).toMatch(/X-Test: yes/);
+
+    // A second receiver on the same port says so in one line, and which option changes it.
+    const taken = await manage(['webhook_receiver', '--port', String(port)]);
+    expect(taken).toMatchObject({ code: 1, stderr: `Port ${port} on 127.0.0.1 is taken: stop the program using it or choose another with --port N\n` });
     child.kill('SIGTERM');
     expect(await new Promise((r) => child.once('exit', r))).toBe(0);
-  });
+
+    expect(await manage(['webhook_receiver', '--port', 'http'])).toMatchObject({
+      code: 2, stderr: '--port: "http" is not a port number (0 to 65535)\nSee: npm run -s manage -- webhook_receiver --help\n',
+    });
+    expect(await manage(['webhook_receiver', '--host', '192.0.2.1', '--port', '0'])).toMatchObject({
+      code: 1, stderr: '192.0.2.1 is not an address of this machine: choose one with --host (0.0.0.0 for every interface)\n',
+    });
+  }, 60_000);
 });
