@@ -26,7 +26,7 @@ import type { QueuePort } from '@patchbay/queue';
 import { dataAccess, type DataAccess, type DataServices } from './plugins/data.js';
 import { EmbeddedRedis } from '@patchbay/embedded';
 import { SharedMetrics, clusterWorkerMetrics } from '@patchbay/cluster-metrics';
-import { checkRedis, startRedis } from './queue/start-redis.js';
+import { startRedis } from './queue/start-redis.js';
 import type { TrackedJobs } from './queue/tracked.js';
 import type { RestServices } from './rest/services.js';
 import { Services } from './services.js';
@@ -90,14 +90,6 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   registerProviders(services, kernelProviders({ settings, registry, log, db, rowCounts, redisUrl }, options.services));
   const kernel = services.kernelResolver;
   const queue = kernel.get(Services.queue);
-  if (settings.REDIS_URL && queue.kind === 'redis') {
-    await checkRedis(queue, settings.REDIS_URL).catch(async (err: unknown) => {
-      await queue.close();
-      await closeDatabase();
-      container.dispose();
-      throw err;
-    });
-  }
   const metrics = kernel.get(Parts.metrics);
   const outbox = kernel.get(Parts.outbox);
   const watch = kernel.get(Parts.watch);

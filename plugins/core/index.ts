@@ -75,12 +75,12 @@ export default definePlugin({
       }
     }
   },
-  // Jobs a process that died had recorded are enqueued again; each plugin's system jobs wait, one of each.
+  // Each plugin's system jobs wait, one of each; they are queued with the jobs a process that died had recorded.
   async start(ctx) {
-    await recoverJobs(ctx);
     for (const other of ctx.plugins) {
       for (const [name, interval] of Object.entries(other.plugin.schedule ?? {})) await runnerOf(ctx).schedule(`${other.plugin.name}.${name}`, interval);
     }
+    await recoverJobs(ctx);
   },
   close(ctx) {
     clearTimeout(recovering.get(ctx));

@@ -98,16 +98,16 @@ export class JobRunner implements TrackedJobs {
   }
 
   /**
-   * A system job, first run one interval from now: enqueued unless one of `handler` is waiting already (several
-   * processes start at once; an advisory lock keeps them to one). A restart keeps the waiting one and its time.
+   * A system job, first run one interval from now: recorded unless one of `handler` is waiting already (several
+   * processes start at once; an advisory lock keeps them to one), then queued by `recover` with every waiting job
+   * (once the queue answers, if it does not yet). A restart keeps the waiting one and its time.
    */
   async schedule(handler: string, interval: number): Promise<void> {
-    const row = await this.deps.knex.transaction(async (trx) => {
+    await this.deps.knex.transaction(async (trx) => {
       await trx.raw(`select pg_advisory_xact_lock(hashtext(?))`, [`core.job:${handler}`]);
       const waiting = await trx(Job.table).where('name', handler).whereIn('status', WAITING_STATUSES).whereNull('object_type_id').first('id');
-      return waiting ? undefined : this.insert(trx, handler, { interval, scheduleAt: new Date(this.deps.clock.now() + interval * MINUTE) });
+      if (!waiting) await this.insert(trx, handler, { interval, scheduleAt: new Date(this.deps.clock.now() + interval * MINUTE) });
     });
-    if (row) await this.sendOrForget(row);
   }
 
   private async insert(db: Knex, handler: string, options: TrackOptions): Promise<JobRow> {

@@ -162,12 +162,7 @@ describe('manage', () => {
     const noDatabase = await manage(['migrate'], { DATABASE_URL: 'postgres://me:secret@db.example.com' });
     expect(noDatabase.stderr).toBe('Cannot start: DATABASE_URL: names no database; expected a PostgreSQL URL such as postgres://netbox:secret@db.example.com:5432/netbox; got postgres://me:***@db.example.com\n');
     expect((await manage(['migrate'], { REDIS_URL: 'localhost:6379' })).stderr).toMatch(/^Cannot start: REDIS_URL: must start with redis:\/\/ or rediss:\/\//);
-    // A Redis that does not answer stops the worker, which leaves its embedded PostgreSQL stopped.
-    const noRedis = await manage(['worker'], { DATA_DIR: dataDir, REDIS_URL: 'redis://:secret@127.0.0.1:1/0' });
-    expect(noRedis.code).toBe(1);
-    expect(lastLine(noRedis.stderr)).toBe('Cannot start: REDIS_URL: no answer from redis://:***@127.0.0.1:1/0 within 5 s; check that Redis runs there and the URL is right, or unset REDIS_URL');
-    expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
-    for (const run of [taken, unwritable, unreachable, failed, notUrl, noDatabase, noRedis]) expect(run.stderr).not.toMatch(/\n\s+at /);
+    for (const run of [taken, unwritable, unreachable, failed, notUrl, noDatabase]) expect(run.stderr).not.toMatch(/\n\s+at /);
   }, 90_000);
 
   it('runserver starts on an embedded PostgreSQL, keeps data across restarts and stops it on SIGTERM and on Ctrl-C', async () => {

@@ -141,10 +141,14 @@ describe('faults', () => {
     }
   }, 60_000);
 
-  it('starts while Redis is down, and queues the jobs waiting once it answers', async () => {
+  it.each([
     // A first start leaves the system jobs waiting in the database (housekeeping, scheduled a day ahead).
-    const first = await startServer();
-    await first.close();
+    ['a database whose jobs wait', true],
+    // The system jobs are recorded by this start (it crashed, enqueueing them, with a stack).
+    ['a new database', false],
+  ])('starts on %s while Redis is down, and queues the jobs waiting once it answers', async (_title, started) => {
+    const first = started ? await startServer() : undefined;
+    await first?.close();
     const relay = await tcpRelay(inject('redisUrl'));
     relay.cut();
     const t = await startServer({ joining: first, settings: { REDIS_URL: `redis://${relay.host}:${relay.port}` } });
