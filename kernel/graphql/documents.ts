@@ -3,6 +3,7 @@ import { RecentlyUsed } from '../base/collections.js';
 import { documentProblem, variablesProblem } from './arguments.js';
 import { limitRules, type QueryLimits } from './limits.js';
 import { expandShorthand } from './shorthand.js';
+import { withEnumHints } from './enum-hints.js';
 
 /** Documents past this many tokens are refused by the parser, before any work on them. */
 const MAX_TOKENS = 20_000;
@@ -42,7 +43,7 @@ export class DocumentChecker {
     const declares = document.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && !!d.variableDefinitions?.length);
     document = expandShorthand(this.schema, document, variables);
     const errors = validate(this.schema, document, [...specifiedRules, ...limitRules(this.limits, () => variables)]);
-    const checked = errors.length ? { errors } : { document };
+    const checked = errors.length ? { errors: withEnumHints(this.schema, errors) } : { document };
     if (!declares) this.kept.set(text, checked);
     return checked;
   }

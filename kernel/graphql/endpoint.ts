@@ -23,6 +23,7 @@ import type { GraphContext } from './context.js';
 import { buildSchema } from './schema.js';
 import { DocumentChecker } from './documents.js';
 import { QueryRunner } from './execution.js';
+import { withEnumHints } from './enum-hints.js';
 
 export interface GraphqlDeps {
   settings: Settings;
@@ -127,7 +128,8 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): () => voi
       return new GraphQLError('Server error', { path: error.path, extensions: { request_id: req.requestId } });
     });
     // Without `data`, execution never started (a variable of the wrong type): a request error.
-    res.status('data' in result ? 200 : 400).json(masked ? { ...result, errors: masked } : result);
+    if (!('data' in result)) return void res.status(400).json({ ...result, errors: withEnumHints(runner.schema, masked ?? []) });
+    res.status(200).json(masked ? { ...result, errors: masked } : result);
   };
 
   const endpoint: RequestHandler = (req, res, next) => {

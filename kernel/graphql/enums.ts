@@ -1,6 +1,15 @@
+import type { GraphQLEnumType } from 'graphql';
 import type { SchemaComposer } from 'graphql-compose';
 import type { PropertyDescription } from '../model/description.js';
 import type { Model } from '../model/model.js';
+
+/** Other names an enum accepts for its members in queries, each to the member it stands for. */
+export type EnumAliases = Record<string, string>;
+
+/** The aliases an enum of this schema accepts (none for another enum). */
+export function aliasesOf(type: GraphQLEnumType): EnumAliases {
+  return (type.extensions as { aliases?: EnumAliases }).aliases ?? {};
+}
 
 /** `poe_mode` → `PoeMode`. */
 export const pascal = (text: string): string => text.replace(/(^|_)([a-z0-9])/g, (_m, _s, c: string) => c.toUpperCase());
@@ -54,9 +63,15 @@ export class Enums {
     const prefix = p.enum?.prefix ?? p.key;
     const members = new Map(choices.map((c) => [memberName(prefix, c.value), c.value]));
     this.values.set(name, members);
+    // An enum named otherwise than after its field (NetBox's unprefixed `CircuitStatusEnum.ACTIVE`) also takes the
+    // names other enums' members have (`STATUS_ACTIVE`): accepted in queries, not listed as members.
+    const aliases: EnumAliases = prefix === p.key
+      ? {}
+      : Object.fromEntries([...members].map(([member, value]) => [memberName(p.key, value), member]).filter(([alias]) => !members.has(alias)));
     this.composer.createEnumTC({
       name,
       values: Object.fromEntries([...members].map(([member, value]) => [member, { value, description: choices.find((c) => c.value === value)?.label }])),
+      extensions: { aliases },
     });
     return name;
   }

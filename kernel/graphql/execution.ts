@@ -48,7 +48,7 @@ export function compilable(schema: GraphQLSchema, document: DocumentNode, operat
 export class QueryRunner {
   private readonly compiled = new RecentlyUsed<string, CompiledQuery | null>(KEPT);
 
-  constructor(private readonly schema: GraphQLSchema) {}
+  constructor(readonly schema: GraphQLSchema) {}
 
   /** `document` must be the validated form of `text` (the key it is compiled under). */
   async run(text: string, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown>, context: GraphContext): Promise<ExecutionResult> {

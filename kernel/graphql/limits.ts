@@ -67,7 +67,8 @@ export function limitRules(limits: QueryLimits, variables: () => Record<string, 
     OperationDefinition(operation: OperationDefinitionNode) {
       const root = ctx.getSchema().getRootType(operation.operation);
       if (!root) return;
-      const name = operation.name?.value ?? 'anonymous';
+      // The operation as the client wrote it: by its name, or as the one query (strawberry's 'anonymous' reads as a user).
+      const name = operation.name ? `'${operation.name.value}'` : `This ${operation.operation}`;
       let deepest = 0;
       let cost = 0;
       // Fragments spread in many places multiply the work of walking; past this many fields, the cost is too high anyway.
@@ -92,11 +93,11 @@ export function limitRules(limits: QueryLimits, variables: () => Record<string, 
       };
       walk(operation.selectionSet, root, 0, 1);
       if (limits.maxDepth && deepest > limits.maxDepth) {
-        ctx.reportError(new GraphQLError(`'${name}' exceeds maximum operation depth of ${limits.maxDepth}`, { nodes: [operation] }));
+        ctx.reportError(new GraphQLError(`${name} exceeds maximum operation depth of ${limits.maxDepth}`, { nodes: [operation] }));
       } else if (cost > limits.maxCost) {
         ctx.reportError(
           new GraphQLError(
-            `'${name}' may read ${cost} objects, more than the ${limits.maxCost} allowed (GRAPHQL_MAX_COST): give lists a smaller pagination limit, or nest fewer lists.`,
+            `${name} may read ${cost} objects, more than the ${limits.maxCost} allowed (GRAPHQL_MAX_COST): give lists a smaller pagination limit, or nest fewer lists.`,
             { nodes: [operation] },
           ),
         );

@@ -1,7 +1,8 @@
 import {
-  Kind, TypeInfo, isInputObjectType, isListType, isNonNullType, typeFromAST, visit, visitWithTypeInfo,
-  type DocumentNode, type GraphQLInputType, type GraphQLSchema, type ObjectFieldNode, type ValueNode, type VariableDefinitionNode,
+  Kind, TypeInfo, getNamedType, isEnumType, isInputObjectType, isListType, isNonNullType, typeFromAST, visit, visitWithTypeInfo,
+  type DocumentNode, type GraphQLEnumType, type GraphQLInputObjectType, type GraphQLInputType, type GraphQLSchema, type ObjectFieldNode, type ValueNode, type VariableDefinitionNode,
 } from 'graphql';
+import { aliasesOf } from './enums.js';
 
 /** A lookup input (`StrFilterLookup`, `IntegerLookup`…): it takes `exact` and `in_list`. */
 function isLookup(type: GraphQLInputType | null | undefined): boolean {
@@ -11,17 +12,32 @@ function isLookup(type: GraphQLInputType | null | undefined): boolean {
   return 'exact' in fields && 'in_list' in fields;
 }
 
-/** `{exact: value}`, or `{in_list: [...]}` for a list. */
-function wrap(value: ValueNode): ValueNode {
+/** `{exact: value}`, or `{in_list: [...]}` for a list, for `lookup`: an enum's aliases made its members. */
+function wrap(value: ValueNode, lookup: GraphQLInputType): ValueNode {
   const key = value.kind === Kind.LIST ? 'in_list' : 'exact';
-  const field: ObjectFieldNode = { kind: Kind.OBJECT_FIELD, name: { kind: Kind.NAME, value: key }, value };
+  const type = enumOf((getNamedType(lookup) as GraphQLInputObjectType).getFields()[key].type);
+  const named = (v: ValueNode): ValueNode => (type && v.kind === Kind.ENUM ? { ...v, value: member(type, v.value) } : v);
+  const inner = value.kind === Kind.LIST ? { ...value, values: value.values.map(named) } : named(value);
+  const field: ObjectFieldNode = { kind: Kind.OBJECT_FIELD, name: { kind: Kind.NAME, value: key }, value: inner };
   return { kind: Kind.OBJECT, fields: [field] };
+}
+
+/** The enum a value is given for, if it is one. */
+function enumOf(type: GraphQLInputType | null | undefined): GraphQLEnumType | undefined {
+  const named = type ? getNamedType(type) : undefined;
+  return named && isEnumType(named) ? named : undefined;
+}
+
+/** An enum's member for `name`: itself, or the member an alias stands for (`STATUS_ACTIVE` for `ACTIVE`). */
+function member(type: GraphQLEnumType, name: string): string {
+  return type.getValue(name) ? name : aliasesOf(type)[name] ?? name;
 }
 
 /**
  * The short forms of older and newer NetBox filters, made into the lookups the schema declares: a bare value
  * where a lookup is expected (`enabled: true`, `status: STATUS_ACTIVE`, `id: "5"`) is `{exact: …}`, a bare list
- * `{in_list: […]}`, in the query text and in variables alike. Anything else is left to validation.
+ * `{in_list: […]}`, and an enum's alias its member, in the query text and in variables alike. Anything else is left
+ * to validation.
  */
 export function expandShorthand(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>): DocumentNode {
   const declared = new Map<string, VariableDefinitionNode>();
@@ -43,8 +59,13 @@ export function expandShorthand(schema: GraphQLSchema, document: DocumentNode, v
   return visit(
     document,
     visitWithTypeInfo(info, {
-      ObjectField: { leave: (node) => (isLookup(info.getInputType()) && bare(node.value) ? { ...node, value: wrap(node.value) } : undefined) },
-      Argument: { leave: (node) => (isLookup(info.getInputType()) && bare(node.value) ? { ...node, value: wrap(node.value) } : undefined) },
+      ObjectField: { leave: (node) => (isLookup(info.getInputType()) && bare(node.value) ? { ...node, value: wrap(node.value, info.getInputType()!) } : undefined) },
+      Argument: { leave: (node) => (isLookup(info.getInputType()) && bare(node.value) ? { ...node, value: wrap(node.value, info.getInputType()!) } : undefined) },
+      EnumValue: (node) => {
+        const type = enumOf(info.getInputType());
+        const named = type && member(type, node.value);
+        return named && named !== node.value ? { ...node, value: named } : undefined;
+      },
     }),
   );
 }
@@ -54,10 +75,12 @@ function expandValue(type: GraphQLInputType, value: unknown): unknown {
   if (value === null || value === undefined) return value;
   const inner = isNonNullType(type) ? type.ofType : type;
   if (isListType(inner)) return Array.isArray(value) ? value.map((v) => expandValue(inner.ofType, v)) : expandValue(inner.ofType, value);
+  if (isEnumType(inner)) return typeof value === 'string' ? member(inner, value) : value;
   if (!isInputObjectType(inner)) return value;
-  if (isLookup(inner) && (typeof value !== 'object' || Array.isArray(value))) return Array.isArray(value) ? { in_list: value } : { exact: value };
-  if (typeof value !== 'object' || Array.isArray(value)) return value;
+  // A bare value for a lookup is its `exact` (a list its `in_list`), then walked as one.
+  const given = isLookup(inner) && (typeof value !== 'object' || Array.isArray(value)) ? (Array.isArray(value) ? { in_list: value } : { exact: value }) : value;
+  if (typeof given !== 'object' || Array.isArray(given)) return given;
   const fields = inner.getFields();
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, k in fields ? expandValue(fields[k].type, v) : v]));
+  return Object.fromEntries(Object.entries(given).map(([k, v]) => [k, k in fields ? expandValue(fields[k].type, v) : v]));
 }
 

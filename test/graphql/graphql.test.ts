@@ -389,6 +389,41 @@ describe('filters', () => {
     expect(nested.body.errors[0].message).toMatch(/^filters\.name: Invalid regular expression/);
     expect(await errors(t, '{ site_list(filters: {status: STATUS_NOPE}) { id } }')).toEqual([expect.stringContaining('STATUS_NOPE')]);
   });
+
+  it('answers a value an enum does not have with the member meant and the members it takes', async () => {
+    const takes = 'SiteStatusEnum takes: STATUS_PLANNED, STATUS_STAGING, STATUS_ACTIVE, STATUS_DECOMMISSIONING, STATUS_RETIRED, STATUS_RESERVED.';
+    expect(await errors(t, '{ site_list(filters: {status: "active"}) { id } }')).toEqual([
+      `Enum "SiteStatusEnum" cannot represent non-enum value: "active". Did you mean STATUS_ACTIVE? A member is written bare, without quotes. ${takes}`,
+    ]);
+    expect(await errors(t, '{ site_list(filters: {status: {in_list: [active]}}) { id } }')).toEqual([
+      `Value "active" does not exist in "SiteStatusEnum" enum. Did you mean STATUS_ACTIVE? ${takes}`,
+    ]);
+    const variable = await graphql(t, 'query($s: SiteStatusEnum) { site_list(filters: {status: $s}) { id } }', { variables: { s: 'active' } });
+    expect(variable.status).toBe(400);
+    expect(variable.body.errors.map((e: Body) => e.message)).toEqual([`Variable "$s" got invalid value "active"; Expected type SiteStatusEnum. Did you mean STATUS_ACTIVE? ${takes}`]);
+    // A long enum lists its first members and counts them.
+    expect(await errors(t, '{ interface_list(filters: {type: "1000base-t"}) { id } }')).toEqual([
+      expect.stringMatching(/Did you mean TYPE_1000BASE_T\? .* InterfaceTypeEnum takes: TYPE_VIRTUAL, TYPE_BRIDGE, TYPE_LAG, .*, … \(\d{3} in all\)\.$/),
+    ]);
+  });
+
+  it("takes NetBox 4.4's unprefixed circuit statuses and the prefixed names other enums use, listing only NetBox's", async () => {
+    const provider = await created(t, '/api/circuits/providers/', { name: 'Carrier', slug: 'carrier' });
+    const type = await created(t, '/api/circuits/circuit-types/', { name: 'Transit', slug: 'transit' });
+    await created(t, '/api/circuits/circuits/', [
+      { cid: 'C-1', provider: provider.id, type: type.id, status: 'active' },
+      { cid: 'C-2', provider: provider.id, type: type.id, status: 'planned' },
+    ]);
+    const cids = async (filter: string, variables?: Record<string, unknown>) =>
+      (await data(t, `query${variables ? '($s: CircuitStatusEnum)' : ''} { circuit_list(filters: ${filter}) { cid } }`, { variables })).circuit_list.map((c: Body) => c.cid);
+    expect(await cids('{status: ACTIVE}')).toEqual(['C-1']);
+    expect(await cids('{status: STATUS_ACTIVE}')).toEqual(['C-1']);
+    expect(await cids('{status: {exact: STATUS_PLANNED}}')).toEqual(['C-2']);
+    expect(await cids('{status: {in_list: [STATUS_ACTIVE, PLANNED]}}')).toEqual(['C-1', 'C-2']);
+    expect(await cids('{status: $s}', { s: 'STATUS_PLANNED' })).toEqual(['C-2']);
+    const { __type } = await data(t, '{ __type(name: "CircuitStatusEnum") { enumValues { name } } }');
+    expect(__type.enumValues.map((v: Body) => v.name)).toEqual(['PLANNED', 'PROVISIONING', 'ACTIVE', 'OFFLINE', 'DEPROVISIONING', 'DECOMMISSIONED']);
+  });
 });
 
 describe('pagination', () => {

@@ -139,7 +139,7 @@ describe('GraphQL limits, refused before any SQL runs', () => {
     let answer: { status: number; body: { errors: { message: string }[] } } | undefined;
     expect(await t.countQueries(async () => (answer = await graphql(t, query)))).toBe(base);
     expect(answer!.status).toBe(400);
-    expect(answer!.body.errors[0].message).toMatch(/^'anonymous' may read \d+ objects, more than the 10000000 allowed \(GRAPHQL_MAX_COST\)/);
+    expect(answer!.body.errors[0].message).toMatch(/^This query may read \d+ objects, more than the 10000000 allowed \(GRAPHQL_MAX_COST\)/);
     // Smaller pages bring it under the limit.
     const paged = '{ site_list(pagination: {limit: 10}) { devices(pagination: {limit: 10}) { interfaces { ip_addresses { tags { name } } } } } }';
     expect((await graphql(t, paged)).status).toBe(200);
