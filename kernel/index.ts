@@ -8,7 +8,7 @@ export { definePlugin, CommandError, type PluginCommand, type Plugin, type Plugi
 export * as struct from './base/struct.js';
 export type { Alongside, DataAccess, ListQuery } from './plugins/data.js';
 export { detailId, detailObject } from './plugins/data.js';
-export type { HttpSurface, Mount, MountOptions, PageRenderer, RequestHook } from './app/surface.js';
+export type { HttpSurface, Mount, MountOptions, PageLink, PageRenderer, RequestHook } from './app/surface.js';
 export { guarded } from '@patchbay/guards';
 export { drawnIds, insertAll, inBatches, type InsertOptions } from './base/batches.js';
 export { writeBehind } from './db/write-behind.js';
@@ -73,7 +73,7 @@ export type { SchemaObject, ParameterObject } from './openapi/types.js';
 
 // Filters.
 export { and, or, not, cmp, type FilterNode, type Lookup, type SqlCondition } from './filters/tree.js';
-export type { QueryParams } from './filters/query.js';
+export { takesParam, type FilterLookup, type QueryParams } from './filters/query.js';
 export {
   textFilter, orderedFilter, booleanFilter, relationFilter, existingIds, anyOf, lastValue, checkRegex,
   type QueryFilter, type FilterContext,

@@ -43,8 +43,11 @@ export interface PluginContext<C = Record<string, unknown>> {
   settings: Settings;
   /** Every enabled model, by key (`registry.get('tenancy.tenant')`), and their URLs. */
   registry: ModelRegistry;
-  /** Adds query-string filters to models (this plugin's or others'). */
-  filters: { extend(extension: FilterExtension): void; of(model: Model): ReadonlyMap<string, QueryFilter> };
+  /**
+   * Adds query-string filters to models (this plugin's or others'); `of` lists a model's declared filters, `lookup`
+   * finds one by name, resolved by an extension too (`cf_<name>`).
+   */
+  filters: { extend(extension: FilterExtension): void; of(model: Model): ReadonlyMap<string, QueryFilter>; lookup(model: Model, name: string): QueryFilter | undefined };
   queue: QueuePort;
   /**
    * Tracked jobs: `enqueue('<plugin>.<job>', { object, userId, data, scheduleAt, interval })` records a job in

@@ -25,6 +25,16 @@ export interface MountOptions {
   readOnly?: boolean;
 }
 
+/** A page for people (GraphiQL, the API's documentation, the background tasks), linked from the API root. */
+export interface PageLink {
+  /** Where it is served (`/graphql/`). */
+  path: string;
+  /** Its name, as the link reads (`GraphiQL`). */
+  title: string;
+  /** What a person finds there, in a sentence. */
+  description: string;
+}
+
 /**
  * How the kernel's mechanisms (the REST API, OpenAPI, GraphQL) and plugins put things on the HTTP server: paths
  * anywhere (`/graphql/`, `/metrics`), served after the common pipeline (request id, host check, body,
@@ -35,6 +45,10 @@ export interface HttpSurface {
   hook(hook: RequestHook): void;
   /** The renderer of the API's answers for browsers: one per server. */
   pages(renderer: PageRenderer): void;
+  /** Lists a page for people on the API root's page (the browsable API's). */
+  link(page: PageLink): void;
+  /** The pages linked so far, in order (read when a page is rendered: every plugin has linked its own by then). */
+  readonly links: readonly PageLink[];
 }
 
 export interface Mount {
@@ -47,6 +61,7 @@ export interface Mount {
 export class MountList implements HttpSurface {
   readonly mounts: Mount[] = [];
   readonly hooks: RequestHook[] = [];
+  readonly links: PageLink[] = [];
   renderer?: PageRenderer;
 
   mount(path: string, handler: RequestHandler, options: MountOptions = {}): void {
@@ -56,6 +71,10 @@ export class MountList implements HttpSurface {
 
   hook(hook: RequestHook): void {
     this.hooks.push(hook);
+  }
+
+  link(page: PageLink): void {
+    this.links.push(page);
   }
 
   pages(renderer: PageRenderer): void {

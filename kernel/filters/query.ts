@@ -1,6 +1,7 @@
 import { ValidationError, type ErrorMap } from '../base/types.js';
 import type { Model } from '../model/model.js';
 import type { FilterContext, FilterSets } from '../model/filter-sets.js';
+import type { QueryFilter } from './builders.js';
 import { and, type FilterNode } from './tree.js';
 import { ParamError } from './errors.js';
 
@@ -14,6 +15,27 @@ function values(raw: unknown): string[] {
   return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string');
 }
 
+/** What finds a model's filter by name (the filter sets; a plugin's `ctx.filters`). */
+export interface FilterLookup {
+  lookup(model: Model, name: string): QueryFilter | undefined;
+}
+
+/** The filter a list parameter names (`status`, or `name__ic`: a filter and a suffix it takes), if it names one. */
+function filterOfParam(sets: FilterLookup, model: Model, param: string): { filter: QueryFilter; suffix: string } | undefined {
+  const whole = sets.lookup(model, param);
+  if (whole) return { filter: whole, suffix: '' };
+  const split = param.lastIndexOf('__');
+  if (split <= 0) return undefined;
+  const filter = sets.lookup(model, param.slice(0, split));
+  const suffix = param.slice(split + 2);
+  return filter?.suffixes.includes(suffix) ? { filter, suffix } : undefined;
+}
+
+/** Whether a list of `model` takes `param`: one of its filters, or a parameter shaping the list. It ignores the others, as NetBox does. */
+export function takesParam(sets: FilterLookup, model: Model, param: string): boolean {
+  return RESERVED.has(param) || filterOfParam(sets, model, param) !== undefined;
+}
+
 /**
  * The filter tree of a list request's parameters: different parameters AND, repeated ones OR (negations: none
  * of them). Unknown parameters are ignored, as NetBox does; bad values are a 400 naming the parameter.
@@ -23,17 +45,9 @@ export async function filterFromQuery(params: QueryParams, model: Model, sets: F
   const errors: ErrorMap = {};
   for (const [param, raw] of Object.entries(params)) {
     if (RESERVED.has(param)) continue;
-    let name = param;
-    let suffix = '';
-    let filter = sets.lookup(model, param);
-    const split = param.lastIndexOf('__');
-    if (!filter && split > 0) {
-      name = param.slice(0, split);
-      suffix = param.slice(split + 2);
-      filter = sets.lookup(model, name);
-      if (filter && !filter.suffixes.includes(suffix)) filter = undefined;
-    }
-    if (!filter) continue;
+    const found = filterOfParam(sets, model, param);
+    if (!found) continue;
+    const { filter, suffix } = found;
     const given = values(raw);
     if (given.length > maxValues) {
       errors[param] = [`Too many values: at most ${maxValues}.`];

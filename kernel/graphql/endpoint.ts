@@ -143,5 +143,6 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): () => voi
   };
   surface.mount(GRAPHIQL_FILES, graphiqlAssets);
   surface.mount('/graphql', endpoint, { login: true, readOnly: true });
+  surface.link({ path: '/graphql/', title: 'GraphiQL', description: 'Write and run GraphQL queries in the browser, the schema at hand.' });
   return () => void built();
 }

@@ -5,7 +5,7 @@ import { StoredBody } from '../http/stored-body.js';
 import type { HttpSurface } from '../app/surface.js';
 import type { Logger } from '../base/log.js';
 import { buildOpenApi, type OpenApiDocument, type OpenApiSources } from './document.js';
-import { addDocumentationPages } from './pages.js';
+import { REDOC_PATH, SWAGGER_UI_PATH, addDocumentationPages } from './pages.js';
 
 /** JSON when asked for by `?format=json` or `Accept: application/json`; YAML otherwise, as NetBox (drf-spectacular) answers. */
 function wantsJson(req: Request): boolean {
@@ -50,5 +50,7 @@ export function mountOpenApi(surface: HttpSurface, deps: OpenApiSources & { log:
   });
   const { router, prepare } = schemaRouter(document);
   surface.mount('/', router);
+  surface.link({ path: SWAGGER_UI_PATH, title: 'Swagger UI', description: 'The OpenAPI schema of every endpoint, to try requests from.' });
+  surface.link({ path: REDOC_PATH, title: 'ReDoc', description: 'The same schema as a reference to read.' });
   return prepare;
 }

@@ -1,6 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { Request, Response } from 'express';
-import { API_VERSION, PAGE_POLICY, modelsByPath, requestedPath, type Json, type JsonObject, type Logger, type Model, type ModelRegistry, type PageRenderer, type Plugin, type QueryFilter } from 'patchbay';
+import {
+  API_VERSION, PAGE_POLICY, modelsByPath, requestedPath, takesParam,
+  type HttpSurface, type Json, type JsonObject, type Logger, type Model, type ModelRegistry, type PageRenderer, type Plugin, type PluginContext,
+} from 'patchbay';
 import { browsableHtml, type PageView, type WriteMethod } from './page.js';
 
 /** Parameters that shape a list rather than filter it. */
@@ -58,9 +61,11 @@ export class BrowsableApi implements PageRenderer {
 
   constructor(
     private readonly registry: ModelRegistry,
-    private readonly filters: { of(model: Model): ReadonlyMap<string, QueryFilter> },
+    private readonly filters: PluginContext['filters'],
     plugins: readonly Plugin[],
     private readonly log: Logger,
+    /** Where the pages for people (GraphiQL, the API's documentation, the tasks) are linked from: the root lists them. */
+    private readonly surface: Pick<HttpSurface, 'links'>,
   ) {
     this.models = modelsByPath(registry, plugins);
     for (const plugin of plugins) this.apps.set(plugin.basePath, plugin.label ?? plugin.name);
@@ -86,10 +91,13 @@ export class BrowsableApi implements PageRenderer {
     }
   }
 
-  private async render(req: Request, res: Response, status: number, body: Json, title: string): Promise<void> {
+  private async render(req: Request, res: Response, status: number, body: Json, answered: string): Promise<void> {
     const url = new URL(req.originalUrl, 'http://page');
     const endpoint = this.endpoint(req.scope?.route);
     const ok = status >= 200 && status < 300;
+    // An error's page is still the endpoint's: its title, its filters and the form to create one (a list's).
+    const title = endpoint ? `${endpoint.model.title} ${endpoint.kind === 'list' ? 'List' : 'Instance'}` : answered;
+    const list = endpoint?.kind === 'list' ? endpoint : undefined;
     const allow = !endpoint ? ['GET', 'HEAD', 'OPTIONS']
       : endpoint.model.decl.readOnly ? ['GET', 'HEAD', 'OPTIONS']
       : endpoint.kind === 'list' ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] : ['GET', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
@@ -111,9 +119,11 @@ export class BrowsableApi implements PageRenderer {
       jsonUrl: withParam(url, 'format', 'json'),
       endpoint: url.pathname,
       options: endpoint !== undefined,
-      pager: ok && endpoint?.kind === 'list' ? this.pager(url, body) : undefined,
-      filters: ok && endpoint?.kind === 'list' ? this.filterPanel(url, endpoint.model) : undefined,
-      forms: ok && endpoint && !endpoint.model.decl.readOnly ? await this.forms(req, endpoint, body) : [],
+      pager: ok && list ? this.pager(url, body) : undefined,
+      filters: list && this.filterPanel(url, list.model),
+      ignored: list ? [...new Set(url.searchParams.keys())].filter((name) => !takesParam(this.filters, list.model, name)) : [],
+      links: url.pathname === '/api/' ? [...this.surface.links] : [],
+      forms: endpoint && !endpoint.model.decl.readOnly && (ok || list) ? await this.forms(req, endpoint, ok ? body : null) : [],
       csrfToken: req.principal?.csrfToken ?? '',
     };
     res.status(status).set('Content-Security-Policy', PAGE_POLICY).set('Vary', 'Accept').type('html').send(browsableHtml(view));
@@ -159,7 +169,7 @@ export class BrowsableApi implements PageRenderer {
       for (const suffix of filter.suffixes) names.push(`${name}__${suffix}`);
     }
     const active = [...url.searchParams.entries()]
-      .filter(([name]) => !LIST_PARAMETERS.has(name))
+      .filter(([name]) => !LIST_PARAMETERS.has(name) && takesParam(this.filters, model, name))
       .map(([name, value]) => ({ name, value, remove: withParam(url, 'offset', null, { name, value }) }));
     const kept = [...url.searchParams.entries()].filter(([name]) => name !== 'q' && name !== 'offset');
     return { names: names.sort(), active, q: url.searchParams.get('q') ?? '', kept };

@@ -16,7 +16,7 @@ export default definePlugin({
   // Nothing is served below it: the pages are the API's own answers.
   basePath: '/api/browsable/',
   http(surface, ctx) {
-    surface.pages(new BrowsableApi(ctx.registry, ctx.filters, ctx.plugins.map((p) => p.plugin), ctx.log));
+    surface.pages(new BrowsableApi(ctx.registry, ctx.filters, ctx.plugins.map((p) => p.plugin), ctx.log, surface));
     surface.mount(SCRIPT_FILES, staticAssets({ 'browsable.js': { file: fileURLToPath(new URL('./assets/browsable.js', import.meta.url)) } }));
   },
 });

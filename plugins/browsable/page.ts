@@ -1,4 +1,4 @@
-import { BROWSABLE_FILES, escapeHtml as escape, type Json } from 'patchbay';
+import { BROWSABLE_FILES, escapeHtml as escape, type Json, type PageLink } from 'patchbay';
 import { jsonHtml } from './json.js';
 
 /** Where the page's script is served from (its stylesheet is the server's pages' own). */
@@ -32,6 +32,10 @@ export interface PageView {
     /** The parameters a new search keeps (the filters, the page size, the ordering), without `q` and `offset`. */
     kept: [string, string][];
   };
+  /** Query parameters the list does not take, and so ignored (as NetBox ignores them). */
+  ignored: string[];
+  /** Pages for people the root links to (GraphiQL, Swagger UI, ReDoc, the tasks). */
+  links: PageLink[];
   /** Raw-JSON forms the user may send, each with its prefilled body. */
   forms: { method: WriteMethod; body: string; hint: string }[];
   csrfToken: string;
@@ -83,6 +87,23 @@ ${chips}
 </aside>`;
 }
 
+/** What each form's button does, as a person says it. */
+const ACTIONS: Record<WriteMethod, string> = { POST: 'Create', PUT: 'Replace', PATCH: 'Update', DELETE: 'Delete' };
+
+/** Parameters the list ignored: said, since the answer is then the unfiltered list. */
+function ignored(view: PageView): string {
+  if (!view.ignored.length) return '';
+  const names = view.ignored.map((n) => `<code>${escape(n)}</code>`).join(', ');
+  return `<p class="notice" role="status">Ignored: ${names} ${view.ignored.length === 1 ? 'is not a filter' : 'are not filters'} of this list, so the answer is not filtered by ${view.ignored.length === 1 ? 'it' : 'them'}. The filter box lists those it takes.</p>`;
+}
+
+/** The pages for people the API root links to. */
+function links(view: PageView): string {
+  if (!view.links.length) return '';
+  const items = view.links.map((l) => `<li><a href="${escape(l.path)}">${escape(l.title)}</a> <span class="muted">– ${escape(l.description)}</span></li>`).join('');
+  return `<section class="card links" aria-labelledby="links-title"><h2 id="links-title">Also here</h2><ul>${items}</ul></section>`;
+}
+
 function forms(view: PageView): string {
   if (!view.forms.length) return '';
   const tabs = view.forms
@@ -92,7 +113,7 @@ function forms(view: PageView): string {
     .map((f, i) => `<div role="tabpanel" class="panel" data-method="${f.method}" aria-labelledby="tab-${f.method}"${i === 0 ? '' : ' hidden'}>
 <p class="muted small">${escape(f.hint)}</p>
 ${f.method === 'DELETE' ? '' : `<label for="body-${f.method}">Content (application/json)</label><textarea id="body-${f.method}" name="content" spellcheck="false" rows="12">${escape(f.body)}</textarea>`}
-<button type="button" class="btn btn-primary send m-${f.method.toLowerCase()}" data-method="${f.method}">${f.method === 'DELETE' ? 'Delete' : 'Send'} ${f.method}</button>
+<button type="button" class="btn btn-primary send m-${f.method.toLowerCase()}" data-method="${f.method}">${ACTIONS[f.method]}</button>
 </div>`)
     .join('');
   return `<section class="card write" aria-labelledby="write-title">
@@ -127,6 +148,7 @@ export function browsableHtml(view: PageView): string {
 <main>
 <div class="title-row"><div><h1>${escape(view.title)}</h1><p class="description">${escape(view.description)}</p></div>
 <div class="actions">${view.options ? `<button type="button" class="btn" id="options" data-url="${escape(view.endpoint)}">OPTIONS</button>` : ''}<a class="btn" href="${escape(view.jsonUrl)}">JSON</a></div></div>
+${ignored(view)}${links(view)}
 <section class="card exchange" aria-label="Request and response">
 <div class="request"><span class="badge m-${escape(request.method.toLowerCase())}">${escape(request.method)}</span> <code class="url">${escape(request.url)}</code>
 <details><summary>Request headers</summary><pre class="headers">${headerLines(request.headers)}</pre></details></div>

@@ -64,6 +64,7 @@ export default definePlugin({
   },
   http(surface, ctx) {
     surface.mount(TASKS_PAGE, tasksPage(ctx.queue, ctx.settings));
+    surface.link({ path: TASKS_PAGE, title: 'Background tasks', description: 'The queue, its workers and its jobs (webhook deliveries, scheduled jobs); for staff.' });
   },
   // Every plugin's jobs can be tracked: their handlers are known before any runs.
   setup(ctx) {

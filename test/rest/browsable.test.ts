@@ -127,10 +127,41 @@ describe('the browsable API in a browser', () => {
     expect((await t.get(`${SITES}${id}/`)).body.description).toBe('Patched in a browser');
 
     await page.click('#tab-DELETE');
+    expect(await page.locator('.send[data-method]').allTextContents()).toEqual(['Replace', 'Update', 'Delete']);
     page.once('dialog', (dialog) => void dialog.accept());
     await page.click('.send[data-method=DELETE]');
     await expect.poll(() => result().textContent()).toContain('HTTP 204 No Content');
     expect((await t.get(`${SITES}${id}/`)).status).toBe(404);
+  });
+
+  it('keeps its title, filters and create form on an error, and says which parameters it ignored', async () => {
+    const bad = await page.goto(`${SITES}?status=bogus&region=europe`);
+    expect(bad!.status()).toBe(400);
+    expect(await page.locator('h1').textContent()).toBe('Site List');
+    expect(await page.locator('pre.response').textContent()).toContain('Select a valid choice. bogus is not one of the available choices.');
+    // The filter box and its chips, to fix the URL without typing it.
+    expect(await page.locator('.chips').textContent()).toContain('status=bogus');
+    await Promise.all([page.waitForURL((url) => !url.search.includes('status')), page.click('.chips li:has-text("status=bogus") a')]);
+    expect(await page.locator('h1').textContent()).toBe('Site List');
+    expect(await page.locator('.notice').count()).toBe(0);
+    await page.goto(`${SITES}?role=bogus&colour=red&status=planned`);
+    expect(await page.locator('.notice').textContent()).toBe(
+      'Ignored: role, colour are not filters of this list, so the answer is not filtered by them. The filter box lists those it takes.',
+    );
+    expect(await page.locator('.chips').textContent()).toBe('status=planned×');
+    await page.goto(`${SITES}?status=bogus`);
+    expect(await page.locator('.send[data-method=POST]').textContent()).toBe('Create');
+    await screenshot(page, 'browsable-error');
+  });
+
+  it('links the pages for people from the root: Swagger UI, ReDoc, GraphiQL, the tasks', async () => {
+    await page.goto('/api/');
+    const links = await page.locator('.links a').evaluateAll((as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+    expect(links).toEqual([
+      ['Swagger UI', '/api/schema/swagger-ui/'], ['ReDoc', '/api/schema/redoc/'], ['GraphiQL', '/graphql/'], ['Background tasks', '/core/background-tasks/'],
+    ]);
+    for (const [, href] of links) expect((await page.request.get(href!, { headers: { Accept: 'text/html' } })).status()).toBe(200);
+    await screenshot(page, 'browsable-root-links');
   });
 
   it('keeps the CSRF rule: a form sent with another token is refused', async () => {
