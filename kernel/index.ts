@@ -3,7 +3,7 @@
  * The write machinery, the hook lists and the event bus stay inside; plugins read and write through
  * `ctx.as(req)` and `ctx.system` (see docs/plugins.md).
  */
-export { definePlugin, CommandError, type PluginCommand, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoPart, type DemoSize, type DemoStep, type EventHooks, type JobFunction, type ModelAction, type PluginJob } from './plugin.js';
+export { definePlugin, CommandError, type PluginCommand, type Plugin, type PluginContext, type PluginDefinition, type DemoData, type DemoPart, type DemoSize, type DemoStep, type EventHooks, type JobFunction, type ModelAction, type PluginJob, type TaskSubject } from './plugin.js';
 /** superstruct, which a plugin's `config.schema` is written in: `struct.object({ local_as: struct.integer() })`. */
 export * as struct from './base/struct.js';
 export type { Alongside, DataAccess, ListQuery } from './plugins/data.js';
@@ -124,7 +124,7 @@ export { constraintProblem } from './auth/constraints.js';
 export { csrfFailure, csrfFailurePage, sentCsrfToken } from './auth/csrf.js';
 
 // Pages and routes of an app's own.
-export { BROWSABLE_FILES, PAGE_POLICY } from './http/pages.js';
+export { BROWSABLE_FILES, PAGE_POLICY, pageHtml, type PageFrame } from './http/pages.js';
 export { staticAssets, type Asset } from './http/assets.js';
 export { requestedPath } from './http/scope.js';
 export { modelsByPath } from './model/paths.js';

@@ -225,7 +225,22 @@ export type JobFunction<C = Record<string, unknown>> = (data: unknown, ctx: Plug
  */
 export type PluginJob<C = Record<string, unknown>> =
   | JobFunction<C>
-  | { run: JobFunction<C>; abandoned?: (data: unknown, ctx: PluginContext<C>, run: RunAttempt) => Promise<void> | void };
+  | {
+    run: JobFunction<C>;
+    abandoned?: (data: unknown, ctx: PluginContext<C>, run: RunAttempt) => Promise<void> | void;
+    /** What each of these tasks is about, by task id, for the background tasks page (a delivery: its webhook, URL, event, object). */
+    subjects?: (tasks: { id: string; data: unknown }[], ctx: PluginContext<C>) => Promise<Map<string, TaskSubject[]>>;
+  };
+
+/** One thing a task is about, as the tasks page names it (`Webhook`: `bench receiver`), linked when it has a page. */
+export interface TaskSubject {
+  /** What it is (`Webhook`, `Object`). */
+  label: string;
+  /** Which one (its name or display). */
+  text: string;
+  /** A path of this server (its API page) or an outside URL. */
+  href?: string;
+}
 
 /** A plugin's part of the event outbox. */
 export interface EventHooks<C = Record<string, unknown>> {

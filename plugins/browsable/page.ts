@@ -1,4 +1,4 @@
-import { BROWSABLE_FILES, escapeHtml as escape, type Json, type PageLink } from 'patchbay';
+import { escapeHtml as escape, pageHtml, type Json, type PageLink } from 'patchbay';
 import { jsonHtml } from './json.js';
 
 /** Where the page's script is served from (its stylesheet is the server's pages' own). */
@@ -41,19 +41,7 @@ export interface PageView {
   csrfToken: string;
 }
 
-const crumbs = (view: PageView) =>
-  view.crumbs
-    .map((c, i) => (c.href && i < view.crumbs.length - 1 ? `<li><a href="${escape(c.href)}">${escape(c.label)}</a></li>` : `<li aria-current="page">${escape(c.label)}</li>`))
-    .join('');
-
 const headerLines = (lines: [string, string][]) => lines.map(([k, v]) => `<span class="h-name">${escape(k)}:</span> ${escape(v)}`).join('\n');
-
-function account(view: PageView): string {
-  if (!view.user) return `<a class="btn btn-light" href="/login/?next=${encodeURIComponent(view.next)}">Log in</a>`;
-  // Logging out is a POST with the session's CSRF token: a link on another site cannot end the session.
-  return `<span class="who">Logged in as <b>${escape(view.user)}</b></span><form class="logout" method="post" action="/logout/">`
-    + `<input type="hidden" name="csrfmiddlewaretoken" value="${escape(view.csrfToken)}"><button class="btn btn-light" type="submit">Log out</button></form>`;
-}
 
 function pager(view: PageView): string {
   if (!view.pager) return '';
@@ -124,11 +112,6 @@ ${panels}
 }
 
 /**
- * The policy of the server's own pages (the browsable API, the login form, the background tasks): their scripts and
- * styles are this server's files, never inline, so that an injected tag could run nothing.
- */
-
-/**
  * The browsable API page, in the manner of Django REST framework's: breadcrumbs, the request and the response
  * with their headers, the JSON with its URLs as links, pages, the endpoint's filters, an OPTIONS button and raw
  * JSON forms for the methods the user may send. Every text is escaped; the page's script and style are files of
@@ -136,16 +119,10 @@ ${panels}
  */
 export function browsableHtml(view: PageView): string {
   const { request, response } = view;
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(view.title)} – Patchbay API</title><link rel="icon" href="data:,">
-<meta name="csrf-token" content="${escape(view.csrfToken)}">
-<link rel="stylesheet" href="${BROWSABLE_FILES}browsable.css"><script src="${SCRIPT_FILES}browsable.js" defer></script></head>
-<body>
-<header class="top"><a class="brand" href="/api/"><span class="logo" aria-hidden="true"></span>Patchbay API</a><div class="account">${account(view)}</div></header>
-<nav class="crumbs" aria-label="Breadcrumb"><ol>${crumbs(view)}</ol></nav>
-<div class="layout${view.filters ? ' with-filters' : ''}">
-<main>
+  return pageHtml({
+    title: view.title, crumbs: view.crumbs, user: view.user, csrfToken: view.csrfToken, next: view.next, scripts: [`${SCRIPT_FILES}browsable.js`],
+    wide: !!view.filters,
+    content: `<main>
 <div class="title-row"><div><h1>${escape(view.title)}</h1><p class="description">${escape(view.description)}</p></div>
 <div class="actions">${view.options ? `<button type="button" class="btn" id="options" data-url="${escape(view.endpoint)}">OPTIONS</button>` : ''}<a class="btn" href="${escape(view.jsonUrl)}">JSON</a></div></div>
 ${ignored(view)}${links(view)}
@@ -161,7 +138,6 @@ ${pager(view)}
 ${forms(view)}
 <section class="card result" id="result" hidden aria-live="polite"><h2>Response</h2><pre id="result-body"></pre></section>
 </main>
-${filters(view)}
-</div>
-</body></html>`;
+${filters(view)}`,
+  });
 }

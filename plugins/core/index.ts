@@ -4,6 +4,7 @@ import { coreHousekeeping } from './housekeeping.js';
 import { JobRunner } from './jobs.js';
 import { Job } from './models/job.js';
 import { TASKS_PAGE, tasksPage } from './tasks-page.js';
+import { taskSubjects } from './task-subjects.js';
 
 const action = (summary: string) => ({ summary, responses: { '200': { description: 'Done' } } });
 
@@ -63,7 +64,7 @@ export default definePlugin({
     'POST /background-tasks/{name}/stop/': { ...action('Stop a running job'), responses: { '200': { description: 'Stopped' }, '204': { description: 'It was not running' } } },
   },
   http(surface, ctx) {
-    surface.mount(TASKS_PAGE, tasksPage(ctx.queue, ctx.settings));
+    surface.mount(TASKS_PAGE, tasksPage(ctx.queue, ctx.settings, taskSubjects(ctx)));
     surface.link({ path: TASKS_PAGE, title: 'Background tasks', description: 'The queue, its workers and its jobs (webhook deliveries, scheduled jobs); for staff.' });
   },
   // Every plugin's jobs can be tracked: their handlers are known before any runs.

@@ -20,6 +20,7 @@ import { tagFilters } from './tag-filters.js';
 import { abandonedDeliveries, deliverWebhooks } from './webhooks/deliver.js';
 import { keepDefinitions } from './custom-values.js';
 import { deliveryMetrics } from './webhooks/delivery-metrics.js';
+import { deliverySubjects } from './webhooks/subjects.js';
 import { eventRules, eventRulesService, receiveEvents, recoverDeliveries, watchEventRules } from './webhooks/receive.js';
 import { EventRule } from './models/event-rule.js';
 import { Webhook } from './models/webhook.js';
@@ -70,7 +71,7 @@ export default definePlugin({
     receive: receiveEvents,
     recover: recoverDeliveries,
   },
-  jobs: { deliver_webhook: { run: deliverWebhooks, abandoned: abandonedDeliveries }, housekeeping: housekeepingJob },
+  jobs: { deliver_webhook: { run: deliverWebhooks, abandoned: abandonedDeliveries, subjects: deliverySubjects }, housekeeping: housekeepingJob },
   schedule: { housekeeping: 1440 },
   routes(router, ctx) {
     router.post('/config-templates/:id/render/', renderTemplateRoute(ctx));

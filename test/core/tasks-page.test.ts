@@ -58,7 +58,25 @@ describe('the background tasks page', () => {
     expect(log).not.toContain(process.cwd());
     // It says which queue it shows (the tests' servers use Redis), and is sent with the browsable API's policy: its
     // style is a file of the server's, which the page shows styled.
-    await expect(page.locator('body > p').first().innerText()).resolves.toContain('bull on Redis');
+    await expect(page.locator('.description').innerText()).resolves.toContain('bull on Redis');
+    // The browsable API's frame: its header and breadcrumbs.
+    expect(await page.locator('.crumbs li').allTextContents()).toEqual(['API Root', 'Core', 'Background tasks']);
+    // The row says what the task is about, each with a link to its page.
+    const subjects = await row.locator('dl.subjects').evaluate((dl) => [...dl.querySelectorAll('dd')].map((dd) => [dd.previousElementSibling!.textContent, dd.textContent, dd.querySelector('a')?.getAttribute('href') ?? null]));
+    expect(subjects).toEqual([
+      ['Webhook', 'to receiver', `/api/extras/webhooks/${delivery.webhook.id}/`],
+      ['URL', `${receiver.url}/`, null],
+      ['Event', 'object_created', null],
+      ['Object', 'Paged', `/api/tenancy/tenants/${tenant.id}/`],
+      ['Deliveries', '1', `/api/extras/webhook-deliveries/?job=${taskId}`],
+    ]);
+    // Each link leads to an object's API page (which answers as the reader's permissions allow: here the admin's).
+    for (const [, , href] of subjects) if (href) expect((await t.get(href!)).status).toBe(200);
+    expect((await t.get(`/api/extras/webhook-deliveries/?job=${taskId}`)).body.results.map((d: { id: number }) => d.id)).toEqual([delivery.id]);
+    // Scheduled jobs say when they run next: the daily housekeeping, a day after the server started.
+    const housekeeping = page.locator('tr[data-status="scheduled"]').filter({ hasText: 'housekeeping' }).first();
+    const runsAt = Date.parse(`${(await housekeeping.locator('td').nth(4).innerText()).replace(' ', 'T')}Z`);
+    expect(runsAt - Date.now()).toBeGreaterThan(23 * 3600_000);
     const served = await page.request.get('/core/background-tasks/');
     expect(served.headers()['content-security-policy']).toContain("style-src 'self'");
     await expect(page.locator('table').first().evaluate((e) => getComputedStyle(e).borderCollapse)).resolves.toBe('collapse');

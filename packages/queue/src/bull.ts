@@ -270,11 +270,13 @@ export class BullQueue implements QueuePort {
     const owner = state === 'started' ? (workers ?? (await this.current())).find((w) => w.current.includes(id))?.name ?? null : null;
     const data = job.data as { data: unknown; description?: string };
     const at = (ms: number | undefined) => (ms ? new Date(ms) : null);
+    // A delayed job waits in a sorted set scored by its time (bull 4: milliseconds × 4096, plus a counter).
+    const score = state === 'scheduled' ? await this.queue.client.zscore(this.queue.toKey('delayed'), id) : null;
     return {
       id, name: job.name, description: data.description ?? job.name, queue: this.name, data: data.data, status: state,
       created: new Date(job.timestamp), enqueued: new Date(job.timestamp), started: at(job.processedOn), ended: at(job.finishedOn),
       // Attempts started, as the PostgreSQL queue counts them (bull counts the failed ones).
-      workerName: owner, position: null, attemptsMade: job.attemptsMade + (state === 'finished' || state === 'started' ? 1 : 0), attempts: job.opts.attempts ?? 1,
+      workerName: owner, runsAt: score === null ? null : new Date(Math.floor(Number(score) / 0x1000)), position: null, attemptsMade: job.attemptsMade + (state === 'finished' || state === 'started' ? 1 : 0), attempts: job.opts.attempts ?? 1,
       errors: (job.stacktrace ?? []).map(withoutPaths), result: job.returnvalue ?? null, timeoutSeconds: job.opts.timeout ? job.opts.timeout / 1000 : 0,
     };
   }

@@ -81,6 +81,8 @@ export interface Task {
   started: Date | null;
   ended: Date | null;
   workerName: string | null;
+  /** When a scheduled job (a later run, a retry after its backoff) runs next; null for the others. */
+  runsAt: Date | null;
   /** Place in the queue of a queued job. */
   position: number | null;
   attemptsMade: number;

@@ -272,7 +272,7 @@ export class PostgresQueue implements QueuePort {
     return {
       id: row.id, name: row.name, description: row.description, queue: this.name, data: row.data, status,
       created: row.created, enqueued: row.enqueued, started: row.started, ended: row.ended,
-      workerName: status === 'started' ? row.worker : null, position, attemptsMade: row.attempts_made, attempts: row.attempts,
+      workerName: status === 'started' ? row.worker : null, runsAt: row.scheduled ? row.run_at : null, position, attemptsMade: row.attempts_made, attempts: row.attempts,
       errors: row.errors, result: row.result ?? null, timeoutSeconds: 0,
     };
   }

@@ -1,0 +1,47 @@
+import type { PluginContext, TaskSubject } from 'patchbay';
+import { WebhookDelivery } from '../models/webhook-delivery.js';
+import { Webhook } from '../models/webhook.js';
+
+/** Objects a task's subjects name one by one; the rest are counted. */
+const NAMED_OBJECTS = 5;
+
+interface DeliveryRow {
+  job: string;
+  webhook_id: number;
+  webhook: string;
+  payload_url: string;
+  event: string;
+  display: string | null;
+  url: string | null;
+}
+
+/** A path of this server for one of its API's URLs (absolute when the write came with a host). */
+const pathOf = (url: string | null) => (url ? new URL(url, 'http://server').pathname : undefined);
+
+/**
+ * What delivery tasks are about, for the background tasks page: their webhooks (linked), the URLs they send to, the
+ * events, and the objects (linked, the first few by name), all from the deliveries that name the task in `job`.
+ */
+export async function deliverySubjects(tasks: { id: string }[], ctx: PluginContext): Promise<Map<string, TaskSubject[]>> {
+  const { rows } = (await ctx.db.raw(
+    `select d.job, w.id as webhook_id, w.name as webhook, w.payload_url, d.event,
+       d.context -> 'data' ->> 'display' as display, d.context -> 'data' ->> 'url' as url
+     from ?? d join ?? w on w.id = d.webhook_id where d.job = any(?) order by d.id`,
+    [WebhookDelivery.table, Webhook.table, tasks.map((t) => t.id)],
+  )) as { rows: DeliveryRow[] };
+  const byTask = new Map<string, DeliveryRow[]>();
+  for (const row of rows) byTask.set(row.job, [...(byTask.get(row.job) ?? []), row]);
+  return new Map([...byTask].map(([job, deliveries]) => {
+    const distinct = <T,>(pick: (d: DeliveryRow) => T) => [...new Map(deliveries.map((d) => [JSON.stringify(pick(d)), pick(d)])).values()];
+    const objects = deliveries.slice(0, NAMED_OBJECTS).map((d): TaskSubject => ({ label: 'Object', text: d.display ?? '(deleted)', href: pathOf(d.url) }));
+    const more = deliveries.length - objects.length;
+    return [job, [
+      ...distinct((d) => ({ label: 'Webhook', text: d.webhook, href: `/api/extras/webhooks/${d.webhook_id}/` })),
+      ...distinct((d) => ({ label: 'URL', text: d.payload_url })),
+      ...distinct((d) => ({ label: 'Event', text: d.event })),
+      ...objects,
+      ...(more > 0 ? [{ label: 'Objects', text: `and ${more} more` }] : []),
+      { label: 'Deliveries', text: `${deliveries.length}`, href: `/api/extras/webhook-deliveries/?job=${encodeURIComponent(job)}` },
+    ]];
+  }));
+}
