@@ -48,7 +48,7 @@ export function pageHtml(frame: PageFrame): string {
   const scripts = (frame.scripts ?? []).map((src) => `<script src="${escapeHtml(src)}" defer></script>`).join('');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(frame.title)} – Patchbay</title><link rel="icon" href="data:,">
+<title>${escapeHtml(frame.title)} – Patchbay API</title><link rel="icon" href="data:,">
 <meta name="csrf-token" content="${escapeHtml(frame.csrfToken)}">
 <link rel="stylesheet" href="${BROWSABLE_FILES}browsable.css">${scripts}</head>
 <body>

@@ -3,6 +3,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Request, Response, Router } from 'express';
 import { appPage, staticAssets, type Asset } from '../http/assets.js';
+import { pageHtml } from '../http/pages.js';
+import { escapeHtml } from '../base/text.js';
+import type { DocumentPart } from './by-app.js';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -37,17 +40,39 @@ const SWAGGER_UI_PAGE = appPage(
   `<link rel="icon" type="image/png" href="${SWAGGER_UI_FILES}favicon-32x32.png"><link rel="stylesheet" href="${SWAGGER_UI_FILES}swagger-ui.css">`,
   `<div id="swagger-ui"></div><script src="${SWAGGER_UI_FILES}swagger-ui-bundle.js"></script><script src="${SWAGGER_UI_FILES}patchbay-init.js"></script>`,
 );
-const REDOC_PAGE = appPage('ReDoc', '', `<redoc spec-url="/api/schema/?format=json"></redoc><script src="${REDOC_FILES}redoc.standalone.js"></script>`);
+/** ReDoc on one part's document, or (`all`) the whole one, which it lays out in some forty seconds. */
+const redocPage = (part: DocumentPart | 'all') => appPage(
+  part === 'all' ? 'ReDoc' : `ReDoc: ${escapeHtml(part.app)}${part.of > 1 ? ` (${part.part} of ${part.of})` : ''}`, '',
+  `<redoc spec-url="/api/schema/?format=json${part === 'all' ? '' : `&amp;app=${encodeURIComponent(part.app)}&amp;part=${part.part}`}"></redoc><script src="${REDOC_FILES}redoc.standalone.js"></script>`,
+);
+
+/** ReDoc's first page, in the frame of the server's pages: the document's parts by app, each shown in a few seconds. */
+const redocIndex = (parts: DocumentPart[], req: Request) => {
+  const items = parts.map((p) => `<li><a href="${REDOC_PATH}?app=${encodeURIComponent(p.app)}&amp;part=${p.part}">${escapeHtml(p.app)}${p.of > 1 ? ` (${p.part} of ${p.of})` : ''}</a>`
+    + ` <span class="muted">– ${escapeHtml(p.resources.map((r) => r || 'its root').join(', '))}</span></li>`).join('');
+  return pageHtml({
+    title: 'ReDoc', crumbs: [{ label: 'API Root', href: '/api/' }, { label: 'ReDoc' }],
+    user: req.principal?.user?.username ?? null, csrfToken: req.principal?.csrfToken ?? '', next: req.originalUrl,
+    content: `<main><h1>API reference</h1><p class="description">The OpenAPI document by app, in parts ReDoc shows in a few seconds each (it lays out every operation of a document at once).</p>
+<section class="card links"><ul>${items}<li><a href="${REDOC_PATH}?app=all">The whole document</a> <span class="muted">– some forty seconds to show</span></li></ul></section></main>`,
+  });
+};
 
 /**
  * Swagger UI and ReDoc on the document, from the local npm packages. They sit under `/api/`, so the same login
  * rules hold: with LOGIN_REQUIRED a browser without a session is sent to log in first.
  */
-export function addDocumentationPages(router: Router): void {
-  const html = (body: string) => (_req: Request, res: Response) => {
-    res.set('Content-Security-Policy', POLICY).type('html').send(body);
-  };
-  router.get(SWAGGER_UI_PATH, html(SWAGGER_UI_PAGE));
-  router.get(REDOC_PATH, html(REDOC_PAGE));
+export function addDocumentationPages(router: Router, parts: () => DocumentPart[]): void {
+  const send = (res: Response, body: string) => res.set('Content-Security-Policy', POLICY).type('html').send(body);
+  router.get(SWAGGER_UI_PATH, (_req, res) => send(res, SWAGGER_UI_PAGE));
+  router.get(REDOC_PATH, (req: Request, res) => {
+    const { app, part = '1' } = req.query;
+    if (app === undefined) return void send(res, redocIndex(parts(), req));
+    if (app === 'all') return void send(res, redocPage('all'));
+    const found = parts().find((p) => p.app === app && String(p.part) === part);
+    // An app or part that is not (any more): the index, to choose from.
+    if (!found) return void res.redirect(302, REDOC_PATH);
+    send(res, redocPage(found));
+  });
   for (const [path, files] of Object.entries(ASSETS)) router.use(path, staticAssets(files));
 }

@@ -6,6 +6,7 @@ import type { HttpSurface } from '../app/surface.js';
 import type { Logger } from '../base/log.js';
 import { buildOpenApi, type OpenApiDocument, type OpenApiSources } from './document.js';
 import { REDOC_PATH, SWAGGER_UI_PATH, addDocumentationPages } from './pages.js';
+import { documentParts, partDocument, type DocumentPart } from './by-app.js';
 
 /** JSON when asked for by `?format=json` or `Accept: application/json`; YAML otherwise, as NetBox (drf-spectacular) answers. */
 function wantsJson(req: Request): boolean {
@@ -23,11 +24,32 @@ export function schemaRouter(document: () => OpenApiDocument): { router: Router;
   // nb_inventory fetches the document on every run: 2.7 MB of JSON, some 120 kB gzipped.
   const json = lazily(() => new StoredBody('application/json', Buffer.from(JSON.stringify(document()))));
   const yaml = lazily(() => new StoredBody('application/vnd.oai.openapi', Buffer.from(dump(document(), { noRefs: true, lineWidth: -1 }))));
+  const parts = lazily(() => documentParts(document()));
+  // One part's document (`?app=dcim&part=2`), each form made once when first asked for.
+  const ofPart = new Map<string, StoredBody>();
+  const partBody = (part: DocumentPart, asJson: boolean) => {
+    const key = `${part.app}:${part.part}:${asJson}`;
+    let body = ofPart.get(key);
+    if (!body) {
+      const doc = partDocument(document(), part);
+      body = asJson ? new StoredBody('application/json', Buffer.from(JSON.stringify(doc))) : new StoredBody('application/vnd.oai.openapi', Buffer.from(dump(doc, { noRefs: true, lineWidth: -1 })));
+      ofPart.set(key, body);
+    }
+    return body;
+  };
   const router = express.Router({ strict: true, caseSensitive: true });
   router.get('/api/schema/', (req, res) => {
-    (wantsJson(req) ? json() : yaml()).send(req, res.vary('Accept'));
+    const { app, part = '1' } = req.query;
+    if (app === undefined) return void (wantsJson(req) ? json() : yaml()).send(req, res.vary('Accept'));
+    const found = parts().find((p) => p.app === app && String(p.part) === part);
+    if (!found) {
+      const apps = [...new Set(parts().map((p) => p.app))];
+      const problem = typeof app === 'string' && apps.includes(app) ? { part: [`${String(part)} is not a part of ${app}.`] } : { app: [`Select a valid choice. ${String(app)} is not one of the available choices: ${apps.join(', ')}.`] };
+      return void res.status(400).json(problem);
+    }
+    partBody(found, wantsJson(req)).send(req, res.vary('Accept'));
   });
-  addDocumentationPages(router);
+  addDocumentationPages(router, parts);
   return {
     router,
     prepare: () => {
