@@ -11,7 +11,7 @@ import { startPostgres } from '../testing/postgres.js';
  * `npm run bench:scale [-- 20,1000,3000]`: the requests whose cost may grow with the tables, on the demo data grown
  * to each number of sites in turn (50 devices a site: 20 sites are 1,000 devices, 3,000 are 10 million rows), each the median of sequential
  * requests after a warm-up, and each size's time over the first size's. Writes `scale` into bench/results.json
- * and the README's scale table.
+ * and the scale table of docs/benchmarks.md.
  */
 const sizes = (process.argv[2] ?? '20,1000,3000').split(',').map(Number);
 const RUNS = 15;
@@ -105,15 +105,15 @@ for (const { title, ms } of results) {
 const table = lines.join('\n');
 process.stdout.write(`${table}\n`);
 
-// bench/results.json keeps the latest run's table beside the main bench's; the README shows it.
+// bench/results.json keeps the latest run's table beside the main bench's; docs/benchmarks.md shows it.
 const file = new URL('./results.json', import.meta.url);
 const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
 saved.scale = { date: new Date().toISOString().slice(0, 10), cpus: cpus().length, sizes: counts, rows: results.map(({ title, ms }) => ({ title, ms: ms.map((v) => +v.toFixed(1)), growth: +(ms[ms.length - 1] / ms[0]).toFixed(2) })) };
 writeFileSync(file, `${JSON.stringify(saved, null, 2)}\n`);
-const readme = new URL('../README.md', import.meta.url);
-const text = readFileSync(readme, 'utf8');
+const doc = new URL('../docs/benchmarks.md', import.meta.url);
+const text = readFileSync(doc, 'utf8');
 const start = text.indexOf('| Request | ');
 if (start >= 0) {
   const end = text.indexOf('\n\n', start);
-  writeFileSync(readme, text.slice(0, start) + table + text.slice(end));
+  writeFileSync(doc, text.slice(0, start) + table + text.slice(end));
 }
