@@ -73,7 +73,7 @@ const COMMANDS: Record<string, Described & { run: Command }> = {
     run: lazy(() => import('./settings.js'), 'printSettings'),
     usage: 'settings [--markdown]',
     help: 'Print every setting with its current value and meaning.',
-    options: { '--markdown': 'Print the table of settings as Markdown, without their values (the README\'s table of settings).' },
+    options: { '--markdown': 'Print the table of settings as Markdown, without their values (docs/configuration.md\'s table of settings).' },
   },
   help: {
     run: async ([name], builtins) => (name ? describe(name, builtins) : (printUsage(process.stdout, builtins), 0)),

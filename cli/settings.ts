@@ -3,7 +3,7 @@ import { loadSettings } from '../kernel/config/load.js';
 import { SETTINGS } from '../kernel/config/settings.js';
 import { withoutPassword } from '../kernel/config/urls.js';
 
-/** Prints each setting's effective value (secrets masked) and meaning; `--markdown` prints the README table. */
+/** Prints each setting's effective value (secrets masked) and meaning; `--markdown` prints docs/configuration.md's table. */
 export async function printSettings(args: string[]): Promise<number> {
   if (args.includes('--markdown')) {
     process.stdout.write(settingsMarkdown());

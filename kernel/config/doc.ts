@@ -1,7 +1,7 @@
 import { loadSettings } from './load.js';
 import { SETTINGS } from './settings.js';
 
-/** The README's settings table, generated from the settings schema so that the two cannot drift. */
+/** The settings table of docs/configuration.md, generated from the settings schema so that the two cannot drift. */
 export function settingsMarkdown(): string {
   const defaults = loadSettings({}, { PATCHBAY_CONFIG: '' });
   const rows = Object.entries(SETTINGS).map(([name, spec]) => {

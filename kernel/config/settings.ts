@@ -21,7 +21,7 @@ const trustedOrigin = () =>
 
 /**
  * Every setting Patchbay reads, in one table: the schema, how the environment spells it and what it means.
- * `manage settings` prints this table; the README's settings section is generated from it.
+ * `manage settings` prints this table; docs/configuration.md's settings section is generated from it.
  */
 export const SETTINGS = {
   DATABASE_URL: setting(

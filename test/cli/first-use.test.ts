@@ -9,7 +9,8 @@ import { STARTS_WITHIN } from '../helpers/wait.js';
 /** The shell blocks of the README's "Start it" section, line by line. */
 function firstUseSteps(): string[][] {
   const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const section = readme.slice(readme.indexOf('## Start it'), readme.indexOf('## Test it'));
+  const start = readme.indexOf('## Start it');
+  const section = readme.slice(start, readme.indexOf('\n## ', start));
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1].trim().split('\n'));
 }
 

@@ -74,7 +74,7 @@ describe('manage', () => {
     const env = { DATABASE_URL: await freshDatabase() };
     const noPassword = await manage(['createsuperuser', '--username', 'root'], env);
     expect(noPassword.code).toBe(2);
-    expect(noPassword.stderr).toBe('--password is required when no terminal is attached\n');
+    expect(noPassword.stderr).toBe('--password is required when no terminal is attached\nSee: npm run -s manage -- createsuperuser --help\n');
     const weak = await manage(['createsuperuser', '--username', 'root', '--password', 'short'], env);
     expect(weak.code).toBe(1);
     expect(weak.stderr).toMatch(/\npassword: This password is too short\. It must contain at least 12 characters\.\n$/);
@@ -82,7 +82,7 @@ describe('manage', () => {
     expect((await manage(['changepassword', '--username', 'root', '--password', 'second password!'], env)).stdout).toBe('Password changed for root.\n');
     const ghost = await manage(['changepassword', '--username', 'ghost', '--password', 'second password!'], env);
     expect(ghost.code).toBe(2);
-    expect(ghost.stderr).toMatch(/(^|\n)No user called ghost\n$/);
+    expect(ghost.stderr).toMatch(/(^|\n)No user called ghost\nSee: npm run -s manage -- changepassword --help\n$/);
     const token = await manage(['createtoken', '--username', 'root', '--read-only', '--expires', '2099-01-01T00:00:00Z'], env);
     expect(token.stdout).toMatch(/^[0-9a-f]{40}\n$/);
     // Nothing about the queue or anything else a command does not use.

@@ -14,7 +14,8 @@ describe('manage startplugin', () => {
     const taken = mkdtempSync(join(tmpdir(), 'patchbay-plugin-'));
     writeFileSync(join(taken, 'x'), '');
     expect(await manage(['startplugin', 'taken', '--dir', taken])).toMatchObject({ code: 1, stderr: `${taken} exists and is not empty\n` });
-  });
+    // Four command processes, each some 3.5 s to boot on an idle machine and several times that on a busy one.
+  }, 90_000);
 
   it('writes a package outside the tree that loads by path, matches its migration, type-checks and passes its kit test', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'patchbay-plugin-')), 'patchbay-bgp_lite');
