@@ -269,5 +269,6 @@ describe('the OpenAPI schema', () => {
     expect(results).toEqual({
       deviceNames: expected, tenantId: expect.any(Number), tenantName: 'Typed Client/Typed Client', description: 'Written by a generated client', siteFacility: 'Hall 2',
     });
-  });
+    // openapi-typescript and a strict tsc over the whole document: 17 s on an idle machine, twice that beside other work.
+  }, 90_000);
 });
