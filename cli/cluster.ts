@@ -41,6 +41,10 @@ export async function superviseWorkers(count: number, builtins: Plugin[]): Promi
   const fork = (): Worker => cluster.fork(env);
   cluster.on('listening', (worker) => {
     listening.add(worker.id);
+    // The first worker up answers at once: said then, before anyone's first request is answered.
+    if (listening.size === 1 && count > 1 && replacing.get(worker.id) === undefined) {
+      log.info(`Patchbay answering on http://${settings.HOST}:${port}/api/ (1 of ${count} workers up; the others are starting)`);
+    }
     if (listening.size === count) started();
     const replaced = replacing.get(worker.id);
     if (replaced === undefined) return;

@@ -153,6 +153,10 @@ describe('runserver with WORKERS=2', () => {
     const blocker = new pg.Client({ connectionString: url });
     try {
       await until(() => log.includes(`Patchbay listening on ${base}/api/ (2 workers)`), STARTS_WITHIN, 'the workers to listen');
+      // The first worker up said so before: from then on requests are answered.
+      const answering = log.indexOf(`Patchbay answering on ${base}/api/ (1 of 2 workers up; the others are starting)`);
+      expect(answering).toBeGreaterThanOrEqual(0);
+      expect(answering).toBeLessThan(log.indexOf('Patchbay listening on'));
       const workers = childrenOf(child.pid!);
       expect(workers).toHaveLength(2);
 
