@@ -48,6 +48,16 @@ export function documentParts(document: OpenApiDocument): DocumentPart[] {
   });
 }
 
+/** How a part is named: its app, and which part when the app has several (`dcim (3 of 11)`). */
+export function partLabel(part: DocumentPart): string {
+  return `${part.app}${part.of > 1 ? ` (${part.part} of ${part.of})` : ''}`;
+}
+
+/** The part a request's `app` and `part` (default 1) name, if they name one. */
+export function findPart(parts: DocumentPart[], app: unknown, part: unknown = '1'): DocumentPart | undefined {
+  return parts.find((p) => p.app === app && String(p.part) === part);
+}
+
 /** Every `#/components/<kind>/<name>` reference under `value`. */
 function references(value: unknown, found: Set<string>): void {
   if (Array.isArray(value)) {
@@ -87,7 +97,7 @@ export function partDocument(document: OpenApiDocument, part: DocumentPart): Ope
   const used = new Set(Object.values(paths).flatMap((item) => Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op?.tags ?? [])));
   return {
     ...document,
-    info: { ...document.info, title: `${document.info.title}: ${part.app}${part.of > 1 ? ` (${part.part} of ${part.of})` : ''}` },
+    info: { ...document.info, title: `${document.info.title}: ${partLabel(part)}` },
     paths,
     components: { ...components, securitySchemes: document.components.securitySchemes } as unknown as OpenApiDocument['components'],
     tags: document.tags.filter((t) => used.has(t.name)),

@@ -5,7 +5,7 @@ import type { Request, Response, Router } from 'express';
 import { appPage, staticAssets, type Asset } from '../http/assets.js';
 import { pageHtml } from '../http/pages.js';
 import { escapeHtml } from '../base/text.js';
-import type { DocumentPart } from './by-app.js';
+import { findPart, partLabel, type DocumentPart } from './by-app.js';
 
 const require = createRequire(import.meta.url);
 const SWAGGER_UI = dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -42,13 +42,13 @@ const SWAGGER_UI_PAGE = appPage(
 );
 /** ReDoc on one part's document, or (`all`) the whole one, which it lays out in some forty seconds. */
 const redocPage = (part: DocumentPart | 'all') => appPage(
-  part === 'all' ? 'ReDoc' : `ReDoc: ${escapeHtml(part.app)}${part.of > 1 ? ` (${part.part} of ${part.of})` : ''}`, '',
+  part === 'all' ? 'ReDoc' : `ReDoc: ${escapeHtml(partLabel(part))}`, '',
   `<redoc spec-url="/api/schema/?format=json${part === 'all' ? '' : `&amp;app=${encodeURIComponent(part.app)}&amp;part=${part.part}`}"></redoc><script src="${REDOC_FILES}redoc.standalone.js"></script>`,
 );
 
 /** ReDoc's first page, in the frame of the server's pages: the document's parts by app, each shown in a few seconds. */
 const redocIndex = (parts: DocumentPart[], req: Request) => {
-  const items = parts.map((p) => `<li><a href="${REDOC_PATH}?app=${encodeURIComponent(p.app)}&amp;part=${p.part}">${escapeHtml(p.app)}${p.of > 1 ? ` (${p.part} of ${p.of})` : ''}</a>`
+  const items = parts.map((p) => `<li><a href="${REDOC_PATH}?app=${encodeURIComponent(p.app)}&amp;part=${p.part}">${escapeHtml(partLabel(p))}</a>`
     + ` <span class="muted">– ${escapeHtml(p.resources.map((r) => r || 'its root').join(', '))}</span></li>`).join('');
   return pageHtml({
     title: 'ReDoc', crumbs: [{ label: 'API Root', href: '/api/' }, { label: 'ReDoc' }],
@@ -66,10 +66,10 @@ export function addDocumentationPages(router: Router, parts: () => DocumentPart[
   const send = (res: Response, body: string) => res.set('Content-Security-Policy', POLICY).type('html').send(body);
   router.get(SWAGGER_UI_PATH, (_req, res) => send(res, SWAGGER_UI_PAGE));
   router.get(REDOC_PATH, (req: Request, res) => {
-    const { app, part = '1' } = req.query;
+    const { app, part } = req.query;
     if (app === undefined) return void send(res, redocIndex(parts(), req));
     if (app === 'all') return void send(res, redocPage('all'));
-    const found = parts().find((p) => p.app === app && String(p.part) === part);
+    const found = findPart(parts(), app, part);
     // An app or part that is not (any more): the index, to choose from.
     if (!found) return void res.redirect(302, REDOC_PATH);
     send(res, redocPage(found));

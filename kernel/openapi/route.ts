@@ -6,7 +6,7 @@ import type { HttpSurface } from '../app/surface.js';
 import type { Logger } from '../base/log.js';
 import { buildOpenApi, type OpenApiDocument, type OpenApiSources } from './document.js';
 import { REDOC_PATH, SWAGGER_UI_PATH, addDocumentationPages } from './pages.js';
-import { documentParts, partDocument, type DocumentPart } from './by-app.js';
+import { documentParts, findPart, partDocument, type DocumentPart } from './by-app.js';
 
 /** JSON when asked for by `?format=json` or `Accept: application/json`; YAML otherwise, as NetBox (drf-spectacular) answers. */
 function wantsJson(req: Request): boolean {
@@ -41,7 +41,7 @@ export function schemaRouter(document: () => OpenApiDocument): { router: Router;
   router.get('/api/schema/', (req, res) => {
     const { app, part = '1' } = req.query;
     if (app === undefined) return void (wantsJson(req) ? json() : yaml()).send(req, res.vary('Accept'));
-    const found = parts().find((p) => p.app === app && String(p.part) === part);
+    const found = findPart(parts(), app, part);
     if (!found) {
       const apps = [...new Set(parts().map((p) => p.app))];
       const problem = typeof app === 'string' && apps.includes(app) ? { part: [`${String(part)} is not a part of ${app}.`] } : { app: [`Select a valid choice. ${String(app)} is not one of the available choices: ${apps.join(', ')}.`] };
