@@ -1,4 +1,4 @@
-import type { PluginContext, Task, TaskSubject } from 'patchbay';
+import { appendTo, type PluginContext, type Task, type TaskSubject } from 'patchbay';
 
 /**
  * What the tasks the page lists are about, by task id: each plugin job that describes its tasks (extras' webhook
@@ -13,7 +13,7 @@ export function taskSubjects(ctx: PluginContext): (tasks: Task[]) => Promise<Map
   }
   return async (tasks) => {
     const byJob = new Map<string, Task[]>();
-    for (const task of tasks) if (describers.has(task.name)) byJob.set(task.name, [...(byJob.get(task.name) ?? []), task]);
+    for (const task of tasks) if (describers.has(task.name)) appendTo(byJob, task.name, task);
     // A job that fails to describe its tasks leaves them undescribed: the page still lists them.
     const described = await Promise.all([...byJob].map(([name, own]) => describers.get(name)!(own).catch((err: unknown) => {
       ctx.log.error(`The tasks of ${name} could not be described: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,4 +1,4 @@
-import type { PluginContext, TaskSubject } from 'patchbay';
+import { appendTo, type PluginContext, type TaskSubject } from 'patchbay';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
 import { Webhook } from '../models/webhook.js';
 
@@ -30,7 +30,7 @@ export async function deliverySubjects(tasks: { id: string }[], ctx: PluginConte
     [WebhookDelivery.table, Webhook.table, tasks.map((t) => t.id)],
   )) as { rows: DeliveryRow[] };
   const byTask = new Map<string, DeliveryRow[]>();
-  for (const row of rows) byTask.set(row.job, [...(byTask.get(row.job) ?? []), row]);
+  for (const row of rows) appendTo(byTask, row.job, row);
   return new Map([...byTask].map(([job, deliveries]) => {
     const distinct = <T,>(pick: (d: DeliveryRow) => T) => [...new Map(deliveries.map((d) => [JSON.stringify(pick(d)), pick(d)])).values()];
     const objects = deliveries.slice(0, NAMED_OBJECTS).map((d): TaskSubject => ({ label: 'Object', text: d.display ?? '(deleted)', href: pathOf(d.url) }));
