@@ -38,6 +38,7 @@ export class TemplateRenderer {
   private readonly pool: RenderPool;
   private readonly renders: CounterMetric<'purpose' | 'result'>;
   private readonly seconds: HistogramMetric<'purpose'>;
+  private readonly waits: CounterMetric<'purpose'>;
 
   /** @internal The kernel makes one per server; plugins use `ctx.templates`. */
   constructor(private readonly services: TemplateServices, metrics: MetricsDeclarations) {
@@ -49,6 +50,11 @@ export class TemplateRenderer {
     this.seconds = metrics.histogram({
       name: 'patchbay_template_render_seconds', help: 'Time of a Jinja2 render, by purpose, waiting for a template process included.', labels: ['purpose'],
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    });
+    this.waits = metrics.counter({
+      name: 'patchbay_template_bridge_waits_total',
+      help: 'Reads a template waited on the server for, by purpose (those of a template\'s previous render are read ahead of the next).',
+      labels: ['purpose'],
     });
   }
 
@@ -91,6 +97,7 @@ export class TemplateRenderer {
       if (err instanceof RenderAborted) throw new HttpError(400, { detail: `An error occurred while rendering the template: ${err.message}` });
       throw err;
     });
+    this.waits.inc({ purpose: input.purpose }, reply.asked ?? 0);
     if (reply.ok) return reply.output;
     const where = reply.line ? ` (line ${reply.line})` : '';
     throw new HttpError(400, { detail: `An error occurred while rendering the template${where}: ${reply.error}` });

@@ -130,7 +130,8 @@ export function templateSource(
     if (!Number.isSafeInteger(id)) throw new TemplateReadError('Invalid id.');
     const via = follow.relate.via;
     return {
-      where: { op: 'sql', condition: (qb, alias) => follow.relate(qb, alias, String(id)) },
+      // The id bound when it can be (one statement text for every object's list, prepared once), else inlined.
+      where: { op: 'sql', condition: (qb, alias) => (via ? via.among(qb, alias, [id]) : follow.relate(qb, alias, String(id))) },
       ordering: via && follow.model.ordering.filter((term) => term.replace(/^-/, '').split('__')[0] !== via.field),
     };
   };

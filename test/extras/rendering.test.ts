@@ -17,12 +17,18 @@ async function render(code: string, context: Record<string, unknown> = {}, optio
   return t.post(`${TEMPLATES}${id}/render/`, context, { token: options.token, headers: { accept: 'application/json' } });
 }
 
+/** The reads config template renders waited on the server for, as /metrics counts them (those not read ahead). */
+async function waits(): Promise<number> {
+  const text = await (await fetch(`${t.base}/metrics`)).text();
+  return Number(/^patchbay_template_bridge_waits_total\{purpose="config_template"\} (\S+)$/m.exec(text)?.[1] ?? 0);
+}
+
 async function grant(user: TestUser, model: string, actions: string[], constraints?: unknown) {
   await make('/api/users/permissions/', { name: `${user.username} ${model} ${actions.join(' ')}`, object_types: [model], actions, constraints, users: [user.id] });
 }
 
 beforeAll(async () => {
-  t = await startServer();
+  t = await startServer({ settings: { METRICS_ENABLED: true } });
   ids.region = await make('/api/dcim/regions/', { name: 'Europe', slug: 'europe' });
   ids.paris = await make('/api/dcim/sites/', { name: 'Paris', slug: 'paris', region: ids.region });
   ids.berlin = await make('/api/dcim/sites/', { name: 'Berlin', slug: 'berlin', status: 'planned' });
@@ -147,6 +153,43 @@ describe('config template rendering', () => {
     });
     expect(content).toBe('role fra1-leaf01');
     expect(byRole.filter((s) => !/users_token|users_user/.test(s.sql))).toHaveLength(3);
+  });
+
+  it('reads ahead, for the next device, what the template read of the one before, as the requesting user may read', async () => {
+    const other = await make('/api/dcim/devices/', { name: 'ber1-leaf01', device_type: ids.type, role: ids.role, site: ids.berlin });
+    await make('/api/dcim/interfaces/', { device: other, name: 'Ethernet9', type: '10gbase-x-sfpp', enabled: false });
+    const template = await make(TEMPLATES, {
+      name: 'ahead',
+      template_code: '{{ device.name }} {{ device.site.name }} {{ device.site.region.name if device.site.region else "-" }}:'
+        + '{% for i in device.interfaces.all() %} {{ i.name }}{% endfor %} {{ device.interfaces.filter(enabled=False).count() }}',
+    });
+    for (const id of [ids.device, other]) await t.request('PATCH', `/api/dcim/devices/${id}/`, { body: { config_template: template } });
+    const rendered = async (id: number, token?: string) => {
+      const res = await t.post(`/api/dcim/devices/${id}/render-config/`, {}, { token });
+      expect(res.status, res.text).toBe(200);
+      return res.body.content as string;
+    };
+    /** The device's configuration, and how many reads its render waited on the server for. */
+    const waited = async (id: number, token?: string): Promise<[string, number]> => {
+      const before = await waits();
+      const content = await rendered(id, token);
+      return [content, (await waits()) - before];
+    };
+    // Each render finds what the previous one read, of its own device: its site, its interfaces and their count.
+    expect((await waited(ids.device))[0]).toBe('fra1-leaf01 Paris Europe: Ethernet1 Ethernet2 Management1 1');
+    expect(await waited(other)).toEqual(['ber1-leaf01 Berlin -: Ethernet9 1', 0]);
+    // Berlin has no region: that read was not made, and is the one this render waits for.
+    expect(await waited(ids.device)).toEqual(['fra1-leaf01 Paris Europe: Ethernet1 Ethernet2 Management1 1', 1]);
+    // Read ahead for another user, with their permissions: one interface and no region in their view.
+    const erin = await t.createUser('erin');
+    await grant(erin, 'dcim.device', ['add', 'view']);
+    await grant(erin, 'extras.configtemplate', ['view']);
+    await grant(erin, 'dcim.site', ['view']);
+    await grant(erin, 'dcim.interface', ['view'], { name: 'Ethernet2' });
+    expect(await waited(ids.device, erin.token)).toEqual(['fra1-leaf01 Paris -: Ethernet2 1', 0]);
+    expect(await rendered(ids.device)).toBe('fra1-leaf01 Paris Europe: Ethernet1 Ethernet2 Management1 1');
+    for (const id of [ids.device, other]) await t.request('PATCH', `/api/dcim/devices/${id}/`, { body: { config_template: null } });
+    await t.request('DELETE', `/api/dcim/devices/${other}/`);
   });
 
   it('renders a virtual machine as `virtualmachine`', async () => {

@@ -67,6 +67,7 @@ describe('/metrics', () => {
       'django_model_updates_total', 'django_model_deletes_total', 'django_db_execute_total', 'django_db_query_duration_seconds',
       'django_migrations_applied_total', 'patchbay_http_request_duration_seconds', 'patchbay_http_request_sql_statements',
       'patchbay_webhook_deliveries_total', 'patchbay_queue_jobs', 'patchbay_template_renders_total', 'patchbay_template_render_seconds',
+      'patchbay_template_bridge_waits_total',
       'process_resident_memory_bytes', 'nodejs_eventloop_lag_seconds',
     ]) {
       expect(text, family).toContain(`# TYPE ${family} `);
@@ -138,6 +139,15 @@ describe('/metrics', () => {
     expect(delta('patchbay_template_renders_total', { purpose: 'config_template', result: 'ok' })).toBe(2);
     expect(delta('patchbay_template_renders_total', { purpose: 'config_template', result: 'error' })).toBe(1);
     expect(delta('patchbay_template_render_seconds_count', { purpose: 'config_template' })).toBe(3);
+    // The included template is a read the first render waits on; the next render finds it read ahead.
+    const including = (await t.post('/api/extras/config-templates/', { name: 'including', template_code: '{% include "metric" %}!' })).body;
+    const waits = async () => value(await scrape(t), 'patchbay_template_bridge_waits_total', { purpose: 'config_template' });
+    const start = await waits();
+    expect((await t.post(`/api/extras/config-templates/${including.id}/render/`, { name: 'y' }, { headers: { accept: 'application/json' } })).body.content).toBe('hello y!');
+    const first = await waits();
+    expect(first - start).toBeGreaterThanOrEqual(1);
+    expect((await t.post(`/api/extras/config-templates/${including.id}/render/`, { name: 'z' }, { headers: { accept: 'application/json' } })).body.content).toBe('hello z!');
+    expect(await waits()).toBe(first);
     expect(delta('patchbay_webhook_deliveries_total', { result: 'delivered' })).toBe(1);
     expect(delta('patchbay_webhook_delivery_seconds_count', { result: 'delivered' })).toBe(1);
     expect(after.some((s) => s.name === 'patchbay_queue_jobs' && s.labels.queue === 'default' && s.labels.state === 'finished')).toBe(true);

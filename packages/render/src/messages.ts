@@ -51,6 +51,22 @@ export interface BridgeRequest {
 
 export type BridgeReply = { ok: true; value: unknown } | { ok: false; error: string };
 
+/** How a render reached an object: a context variable's object, then the references followed from it (`site`). */
+export interface Origin {
+  root: string;
+  refs: string[];
+}
+
+/**
+ * A call a render made, as the next render of the same template can make it ahead of time: with an origin, a `get`
+ * of the object it reaches, or a list or count through that object (its `via.id` is that object's); without, a
+ * template by name, as it is.
+ */
+export interface PlannedCall {
+  call: BridgeRequest;
+  origin?: Origin;
+}
+
 /** One render: the code, the environment's options, JSON data, and objects or lists named in the context. */
 export interface RenderRequest {
   source: string;
@@ -64,9 +80,15 @@ export interface RenderRequest {
   maxOutput: number;
   /** A value printed with `{{ … }}` may not hold a line break (headers: it would start another one). */
   singleLineValues: boolean;
+  /** Answers read ahead of the render, by call (`callKey`): the template finds them without a round trip. */
+  preloaded?: [string, BridgeReply][];
 }
 
-export type RenderReply = { ok: true; output: string } | { ok: false; error: string; line?: number };
+/**
+ * The outcome; the calls the render made that the next render of its template can make ahead (`PlannedCall`), and
+ * (the pool's count) how many calls it waited on the server for, those not read ahead.
+ */
+export type RenderReply = ({ ok: true; output: string } | { ok: false; error: string; line?: number }) & { calls?: PlannedCall[]; asked?: number };
 
 /** From the server to a template process: a render, or the answer to the call the render is waiting on. */
 export type ToRenderer = { kind: 'render'; request: RenderRequest } | { kind: 'answer'; reply: BridgeReply };

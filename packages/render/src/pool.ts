@@ -5,7 +5,8 @@ import type { Duplex } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { guarded } from '@patchbay/guards';
 import { FrameReader, frame } from './channel.js';
-import type { BridgeReply, BridgeRequest, FromRenderer, RenderReply, RenderRequest } from './messages.js';
+import type { BridgeRequest, FromRenderer, RenderReply, RenderRequest } from './messages.js';
+import { RenderPlans, replyOf } from './plan.js';
 
 /** Answers a render's bridge calls (reads under the requesting user's permissions). */
 export type BridgeHandler = (request: BridgeRequest) => Promise<unknown>;
@@ -41,6 +42,8 @@ const LAST_WORDS = 4096;
 interface Job {
   request: RenderRequest;
   handler: BridgeHandler;
+  /** The calls the render waited on the server for (those not read ahead). */
+  asked: number;
   resolve(reply: RenderReply): void;
   reject(err: Error): void;
 }
@@ -92,20 +95,16 @@ class TemplateProcess {
     const current = this.job;
     if (!current) return;
     if (message.kind === 'done') {
-      current.job.resolve(message.reply);
+      current.job.resolve({ ...message.reply, asked: current.job.asked });
       current.settle('reusable');
     } else {
+      current.job.asked++;
       void this.answer(current.job.handler, message.call);
     }
   }
 
   private async answer(handler: BridgeHandler, call: BridgeRequest): Promise<void> {
-    let reply: BridgeReply;
-    try {
-      reply = { ok: true, value: await handler(call) };
-    } catch (err) {
-      reply = { ok: false, error: err instanceof Error ? err.message : String(err) };
-    }
+    const reply = await replyOf(handler, call);
     if (!this.exited) this.socket.write(frame({ kind: 'answer', reply }));
   }
 
@@ -167,15 +166,20 @@ export class RenderPool {
   private readonly queue: Job[] = [];
   private running = 0;
   private closed = false;
+  private readonly plans = new RenderPlans();
 
   constructor(private readonly limits: PoolLimits) {}
 
-  render(request: RenderRequest, handler: BridgeHandler): Promise<RenderReply> {
-    if (this.closed) return Promise.reject(new RenderAborted('The server is shutting down.'));
-    return new Promise((resolve, reject) => {
-      this.queue.push({ request, handler, resolve, reject });
+  /** Renders `request`, with the answers to what its template called last time read ahead (`RenderPlans`). */
+  async render(request: RenderRequest, handler: BridgeHandler): Promise<RenderReply> {
+    const preloaded = this.closed ? [] : await this.plans.readAhead(request.source, request.objects, handler);
+    if (this.closed) throw new RenderAborted('The server is shutting down.');
+    const reply = await new Promise<RenderReply>((resolve, reject) => {
+      this.queue.push({ request: preloaded.length ? { ...request, preloaded } : request, handler, asked: 0, resolve, reject });
       this.next();
     });
+    this.plans.learn(request.source, reply.calls);
+    return reply;
   }
 
   private next(): void {

@@ -1,5 +1,5 @@
 import { HOST, PyError, splitArguments, type TemplateHost } from '@patchbay/jinja';
-import type { ModelShape, ObjectQuery, TemplateRow } from '../messages.js';
+import type { ModelShape, ObjectQuery, Origin, TemplateRow } from '../messages.js';
 import type { Bridge } from './bridge.js';
 
 /** Rows fetched per round trip while a template loops over a queryset. */
@@ -22,20 +22,20 @@ export class HostScope {
     return shape;
   }
 
-  /** The host of a fetched row (the first host made for the object, if there is one). */
-  host(row: TemplateRow): ObjectHost {
+  /** The host of a fetched row (the first host made for the object, if there is one), reached through `origin`. */
+  host(row: TemplateRow, origin?: Origin): ObjectHost {
     const key = `${row.model}:${row.id}`;
     let host = this.objects.get(key);
-    if (!host) this.objects.set(key, (host = new ObjectHost(this, row)));
+    if (!host) this.objects.set(key, (host = new ObjectHost(this, row, origin)));
     return host;
   }
 
   /** The object `id` of `model` (null when it does not exist or the reader may not view it). */
-  object(model: string, id: number): ObjectHost | null {
+  object(model: string, id: number, origin?: Origin): ObjectHost | null {
     const known = this.objects.get(`${model}:${id}`);
     if (known) return known;
-    const row = this.bridge.call('get', model, id);
-    return row ? this.host(row) : null;
+    const row = this.bridge.callFrom(origin, 'get', model, id);
+    return row ? this.host(row, origin) : null;
   }
 }
 
@@ -54,11 +54,15 @@ function filterParams(keywords: Record<string, unknown>): Record<string, string[
   return params;
 }
 
-/** A device, a site…: its values, the objects it refers to (fetched when read), its lists of related objects. */
+/**
+ * A device, a site…: its values, the objects it refers to (fetched when read), its lists of related objects. Reached
+ * from the context (`origin`), its reads are ones the next render of the template can have read ahead.
+ */
 export class ObjectHost implements TemplateHost {
   constructor(
     private readonly scope: HostScope,
     private readonly row: TemplateRow,
+    private readonly origin?: Origin,
   ) {}
 
   get id(): number {
@@ -71,11 +75,12 @@ export class ObjectHost implements TemplateHost {
     if (Object.hasOwn(row.values, key)) return row.values[key];
     if (Object.hasOwn(row.refs, key)) {
       const ref = row.refs[key];
-      return ref ? this.scope.object(ref.model, ref.id) : null;
+      const origin = this.origin && { root: this.origin.root, refs: [...this.origin.refs, key] };
+      return ref ? this.scope.object(ref.model, ref.id, origin) : null;
     }
     const shape = this.scope.shape(row.model);
     const target = Object.hasOwn(shape.lists, key) ? shape.lists[key] : undefined;
-    if (target) return new QuerySetHost(this.scope, { model: target, via: { model: row.model, id: row.id, list: key }, params: {} });
+    if (target) return new QuerySetHost(this.scope, { model: target, via: { model: row.model, id: row.id, list: key }, params: {} }, this.origin);
     return undefined;
   }
 
@@ -88,11 +93,15 @@ export class ObjectHost implements TemplateHost {
   }
 }
 
-/** Django's manager and queryset: `all()`, `filter(...)`, `get(...)`, `count()`, `first()`, `exists()`, iteration. */
+/**
+ * Django's manager and queryset: `all()`, `filter(...)`, `get(...)`, `count()`, `first()`, `exists()`, iteration.
+ * `origin` is that of the object whose list it is, if it was reached from the context.
+ */
 export class QuerySetHost implements TemplateHost {
   constructor(
     private readonly scope: HostScope,
     private readonly query: ObjectQuery,
+    private readonly origin?: Origin,
   ) {}
 
   private get className(): string {
@@ -104,11 +113,11 @@ export class QuerySetHost implements TemplateHost {
     if (positional.length) throw new PyError('TypeError', 'filter() takes keyword arguments only');
     const params = { ...this.query.params };
     for (const [name, values] of Object.entries(filterParams(keywords))) params[name] = [...(params[name] ?? []), ...values];
-    return new QuerySetHost(this.scope, { ...this.query, params });
+    return new QuerySetHost(this.scope, { ...this.query, params }, this.origin);
   }
 
   private rows(offset: number, limit: number): TemplateRow[] {
-    return this.scope.bridge.call('list', this.query, offset, limit);
+    return this.scope.bridge.callFrom(this.origin, 'list', this.query, offset, limit);
   }
 
   [HOST](key: string): unknown {
@@ -139,7 +148,7 @@ export class QuerySetHost implements TemplateHost {
   }
 
   length(): number {
-    return this.scope.bridge.call('count', this.query);
+    return this.scope.bridge.callFrom(this.origin, 'count', this.query);
   }
 
   *[Symbol.iterator](): Iterator<ObjectHost> {

@@ -23,7 +23,7 @@ function contextOf(request: RenderRequest, scope: HostScope): Record<string, unk
   }
   // Defined, not assigned: a `__proto__` key in the data is data like any other.
   for (const [key, value] of Object.entries(request.data)) Object.defineProperty(context, key, { value, enumerable: true, writable: true, configurable: true });
-  for (const [name, row] of Object.entries(request.objects)) context[name] = row ? scope.host(row) : null;
+  for (const [name, row] of Object.entries(request.objects)) context[name] = row ? scope.host(row, { root: name, refs: [] }) : null;
   for (const [name, query] of Object.entries(request.querysets)) context[name] = new QuerySetHost(scope, query);
   return context;
 }
@@ -34,6 +34,7 @@ function refuseLineBreaks(text: string): void {
 }
 
 function render(request: RenderRequest): RenderReply {
+  bridge.begin(request.preloaded);
   try {
     const scope = new HostScope(bridge);
     const output = renderTemplate(request.source, contextOf(request, scope), {
@@ -54,7 +55,7 @@ function render(request: RenderRequest): RenderReply {
 // Loaded: the server starts a render's clock from here, not from the process's start.
 channel.write({ kind: 'ready' });
 for (let message = channel.read() as ToRenderer | undefined; message; message = channel.read() as ToRenderer | undefined) {
-  if (message.kind === 'render') channel.write({ kind: 'done', reply: render(message.request) });
+  if (message.kind === 'render') channel.write({ kind: 'done', reply: { ...render(message.request), calls: bridge.plan } });
 }
 // The server closed its end: it stopped, or died.
 process.exit(0);
