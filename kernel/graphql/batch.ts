@@ -1,3 +1,4 @@
+import type { Knex } from '@mikro-orm/knex';
 import type { Settings } from '../config/settings.js';
 import { cmp, type FilterNode } from '../filters/tree.js';
 import type { Field } from '../model/field.js';
@@ -9,6 +10,7 @@ import type { FilterReader } from './filters.js';
 import type { Reader, RowQuery } from '../read/reader.js';
 import type { Gate } from '../write/gate.js';
 import { viewableBy } from '../write/gate.js';
+import { idArray } from '../base/typed-arrays.js';
 
 /** One GraphQL request's reader: who reads (their permissions), through the kernel's one read path. */
 export class GraphRequest implements FilterReader {
@@ -204,24 +206,33 @@ export class Batch {
       relate(qb, 't', 'p.id');
       const ordering = via && target.ordering.filter((term) => term.replace(/^-/, '').split('__')[0] !== via.field);
       reads.arrange(qb, target, { ...query, ordering });
-      let from = reads.db.raw('unnest(?::int[]) as p(id)', [parents]);
+      let from: Knex.Raw;
       if (via) {
         const having = reads.db({ t: target.table }).distinct({ id: `t.${via.column}` });
         via.among(having, 't', parents);
         from = reads.db.raw('? as p', [having]);
+      } else {
+        from = reads.db.raw('unnest(?::int[]) as p(id)', [idArray(parents)]);
       }
       ({ rows } = (await reads.db.raw('select p.id as "__parent", x.* from ? cross join lateral ? as x', [from, qb])) as { rows: Row[] });
     }
-    // One node per object, also when it belongs to several lists (a VLAN tagged on several interfaces).
-    const distinct = new Map<number, Row>();
-    for (const r of rows) if (!distinct.has(r.id as number)) distinct.set(r.id as number, r);
-    const batch = new Batch(target, [...distinct.values()], this.request);
-    const nodes = new Map(batch.nodes.map((n) => [n.row.id as number, n]));
-    for (const r of rows) {
-      const list = lists.get(r.__parent as number);
-      const node = nodes.get(r.id as number)!;
+    const add = (parent: number, node: ObjectNode) => {
+      const list = lists.get(parent);
       if (list) list.push(node);
-      else lists.set(r.__parent as number, [node]);
+      else lists.set(parent, [node]);
+    };
+    // Rows holding their object's id in a column belong to one list each; other lists may share an object (a VLAN
+    // tagged on several interfaces), which is one node in all of them.
+    let batch: Batch;
+    if (via) {
+      batch = new Batch(target, rows, this.request);
+      for (const node of batch.nodes) add(node.row.__parent as number, node);
+    } else {
+      const distinct = new Map<number, Row>();
+      for (const r of rows) if (!distinct.has(r.id as number)) distinct.set(r.id as number, r);
+      batch = new Batch(target, [...distinct.values()], this.request);
+      const nodes = new Map(batch.nodes.map((n) => [n.row.id as number, n]));
+      for (const r of rows) add(r.__parent as number, nodes.get(r.id as number)!);
     }
     return { batches: [batch], of: (node) => lists.get(node.row.id as number) ?? [] };
   }

@@ -1,6 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { ObjectRef } from './field.js';
 import type { RenderContext, Row } from '../base/types.js';
+import { idArray } from '../base/typed-arrays.js';
 
 /** The objects one row names through a relation key: one, several or none. */
 export type RowRefs = (row: Row) => ObjectRef | ObjectRef[] | null;
@@ -49,6 +50,6 @@ export function relateByColumn(
   field: string, column: string, on: (qb: Knex.QueryBuilder, alias: string, parent: string, bindings: Knex.Value[]) => void,
 ): Relate {
   const relate: Relate = (qb, alias, parent) => on(qb, alias, parent, []);
-  relate.via = { field, column, among: (qb, alias, ids) => on(qb, alias, 'any(?::int[])', [ids]) };
+  relate.via = { field, column, among: (qb, alias, ids) => on(qb, alias, 'any(?::int[])', [idArray(ids)]) };
   return relate;
 }
