@@ -31,6 +31,7 @@ import type { TrackedJobs } from './queue/tracked.js';
 import type { RestServices } from './rest/services.js';
 import { Services } from './services.js';
 import { SYSTEM } from './write/gate.js';
+import { loadColumnParsers } from './read/column-parsers.js';
 
 export interface ServerOptions extends BootOptions {
   /**
@@ -97,6 +98,8 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   const reads = kernel.get(Parts.reads);
   const writes = kernel.get(Parts.writes);
   const templates = kernel.get(Parts.templates);
+  // What reading a value selected as text back takes (GraphQL's lists read with their objects), before any request.
+  await loadColumnParsers(reads, [...new Set(registry.all().map((m) => m.table))]);
   const changeHooks = kernel.get(Parts.changeHooks);
   // Every process's figures are summed by whichever server is scraped: through Redis where it runs, else (the workers
   // of one `npm start`) by their supervisor.

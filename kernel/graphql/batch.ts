@@ -11,6 +11,7 @@ import type { Reader, RowQuery } from '../read/reader.js';
 import type { Gate } from '../write/gate.js';
 import { viewableBy } from '../write/gate.js';
 import { idArray } from '../base/typed-arrays.js';
+import { inlineColumn, type InlineList } from './inline.js';
 
 /** One GraphQL request's reader: who reads (their permissions), through the kernel's one read path. */
 export class GraphRequest implements FilterReader {
@@ -37,9 +38,32 @@ export class GraphRequest implements FilterReader {
     return { op: 'sql', condition: (qb, alias) => void qb.whereIn(`${alias}.id`, countable.ids.clone()) };
   }
 
-  /** Objects of `model` as a batch: the rows of a root list. */
-  async list(model: Model, query: RowQuery): Promise<Batch> {
-    return new Batch(model, await this.reads.rows(model, this.gate, query), this);
+  /**
+   * Objects of `model` as a batch: the rows of a root list, and the lists of theirs `inlines` names read in the same
+   * statement (the root's page a subquery, whose order a plain selection from it keeps), loaded for the batch.
+   */
+  async list(model: Model, query: RowQuery, inlines: InlineList[] = []): Promise<Batch> {
+    if (!inlines.length) return new Batch(model, await this.reads.rows(model, this.gate, query), this);
+    const { qb } = await this.reads.visible(model, this.gate, query.where, query.columns, query.ids);
+    this.reads.arrange(qb, model, query);
+    const columns = await Promise.all(inlines.map((inline, k) => inlineColumn(this.reads, this.gate, inline, `__inline_${k}`)));
+    const rows = (await this.reads.db.select('p.*', ...columns.map((c) => c.column)).from(qb.as('p'))) as Row[];
+    const lists = inlines.map((_, k) => rows.map((row) => {
+      const json = row[`__inline_${k}`];
+      delete row[`__inline_${k}`];
+      return columns[k].rows(json);
+    }));
+    const batch = new Batch(model, rows, this);
+    inlines.forEach((inline, k) => {
+      const of = new Map<number, ObjectNode[]>();
+      const children = new Batch(inline.target, lists[k].flat(), this);
+      let next = 0;
+      rows.forEach((row, i) => {
+        of.set(row.id as number, children.nodes.slice(next, (next += lists[k][i].length)));
+      });
+      void batch.load(inline.signature, async () => ({ batches: [children], of: (node) => of.get(node.row.id as number) ?? [] }));
+    });
+    return batch;
   }
 
   /** One object as a batch of one, or none. */

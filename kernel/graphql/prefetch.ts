@@ -4,6 +4,7 @@ import {
 } from 'graphql';
 import type { Batch, Loaded } from './batch.js';
 import type { GraphContext } from './context.js';
+import type { Inline, InlineList } from './inline.js';
 import { appendTo } from '../base/collections.js';
 
 /**
@@ -43,6 +44,20 @@ function collect(type: GraphQLObjectType, sets: readonly SelectionSetNode[], inf
   };
   sets.forEach(visit);
   return fields;
+}
+
+/**
+ * The lists below `nodes` (the fields of a root list's objects) that can be read in the root list's statement: those
+ * whose field offers it (`Inline`). A list whose filters do not compile is left to its resolver, which reports it.
+ */
+export async function inlineLists(type: GraphQLObjectType, nodes: readonly FieldNode[], info: GraphQLResolveInfo, ctx: GraphContext): Promise<InlineList[]> {
+  const sets = nodes.flatMap((n) => (n.selectionSet ? [n.selectionSet] : []));
+  const lists = await Promise.all([...collect(type, sets, info).values()].map(async (fieldNodes) => {
+    const definition = type.getFields()[fieldNodes[0].name.value];
+    const inline = definition?.extensions?.inline as Inline | undefined;
+    return inline?.(getArgumentValues(definition, fieldNodes[0], info.variableValues), ctx, fieldNodes, info.fragments).catch(() => undefined);
+  }));
+  return lists.filter((list): list is InlineList => list !== undefined);
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { GraphQLError, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
+import { GraphQLError, type GraphQLObjectType, type GraphQLResolveInfo, type GraphQLSchema } from 'graphql';
 import { SchemaComposer } from 'graphql-compose';
 import type { Settings } from '../config/settings.js';
 import type { FilterSets } from '../model/filter-sets.js';
@@ -12,7 +12,7 @@ import type { GraphqlContribution } from './contribution.js';
 import { Enums } from './enums.js';
 import { FilterInputs } from './filters.js';
 import { PAGINATION_INPUT, pageOf, type ListArgs } from './pagination.js';
-import { prefetch } from './prefetch.js';
+import { inlineLists, prefetch } from './prefetch.js';
 import { BigIntScalar, DateScalar, DateTimeScalar, DecimalScalar, FilterValuesScalar, JSONScalar } from './scalars.js';
 import { ObjectTypes } from './types.js';
 
@@ -99,7 +99,10 @@ export function buildSchema(sources: SchemaSources): { schema: GraphQLSchema; fi
         args: objects.listArgs(model),
         resolve: async (_root: unknown, args: ListArgs, ctx: GraphContext, info: GraphQLResolveInfo) => {
           const where = await ctx.filters.compile(model, args.filters, ctx.request);
-          const batch = await ctx.request.list(model, { where, ...pageOf(args.pagination, settings), columns: objects.columnsOf(info.fieldNodes, info.fragments)(model) });
+          const columns = objects.columnsOf(info.fieldNodes, info.fragments)(model);
+          // The lists of the objects read with them need the objects' ids.
+          const inlines = columns?.includes('id') !== false ? await inlineLists(info.schema.getType(types.get(model.key)!) as GraphQLObjectType, info.fieldNodes, info, ctx) : [];
+          const batch = await ctx.request.list(model, { where, ...pageOf(args.pagination, settings), columns }, inlines);
           await prefetch([batch], info.fieldNodes, info, ctx, typeOfBatch);
           return batch.nodes;
         },

@@ -12,6 +12,7 @@ import type { FilterInputs } from './filters.js';
 import { scalarOutput } from './outputs.js';
 import { pageOf, type ListArgs } from './pagination.js';
 import type { Prefetch } from './prefetch.js';
+import type { Inline } from './inline.js';
 import { pluginScalar } from './scalars.js';
 import type { GraphContext } from './context.js';
 import { columnsFor, selectedNames } from './selection.js';
@@ -118,13 +119,21 @@ export class ObjectTypes {
       return walk.many ? lists : { batches: lists.batches, of: (node) => (lists.of(node) as ObjectNode[])[0] ?? null };
     };
     const prefetch: Prefetch = (batch, args, ctx, nodes, fragments) => batch.load(nodes[0], () => load(batch, args, ctx, this.columnsOf(nodes, fragments)));
+    const { relate } = walk;
+    // A list through a column holding the object's id, whose selection names its columns, can be read with its root.
+    const inline: Inline | undefined = listed && walk.many && relate?.via ? async (args, ctx, nodes, fragments) => {
+      const columns = this.columnsOf(nodes, fragments)(targets[0]);
+      if (!columns) return undefined;
+      const where = await ctx.filters.compile(targets[0], (args as ListArgs).filters, ctx.request);
+      return { signature: nodes[0], target: targets[0], relate, query: { where, ...pageOf((args as ListArgs).pagination, settings) }, columns };
+    } : undefined;
     return {
       type: walk.many ? `[${type}!]!` : type,
       description,
       args: listed && walk.many ? this.listArgs(targets[0]) : undefined,
       resolve: (node: ObjectNode, args: ListArgs, ctx: GraphContext, info: GraphQLResolveInfo) =>
         node.batch.related(info.fieldNodes[0], node, () => load(node.batch, args, ctx, this.columnsOf(info.fieldNodes, info.fragments))),
-      extensions: { prefetch },
+      extensions: { prefetch, inline },
     };
   }
 }
