@@ -77,10 +77,11 @@ export class EventOutbox implements EventOutboxPort {
    * write's rows are taken a few at a time: the work of the first goes out while the others are taken.
    */
   async store(db: Db, events: ObjectEvent[]): Promise<number[]> {
-    const rows: string[] = [];
-    for (let i = 0; i < events.length; i += EVENTS_PER_ROW) rows.push(JSON.stringify(events.slice(i, i + EVENTS_PER_ROW)));
-    const { rows: ids } = (await db.raw(`insert into ?? (events, created) select e, now() from unnest(?::json[]) with ordinality as r(e, n) order by n returning id`, [
-      OUTBOX_TABLE, rows,
+    const rows: ObjectEvent[][] = [];
+    for (let i = 0; i < events.length; i += EVENTS_PER_ROW) rows.push(events.slice(i, i + EVENTS_PER_ROW));
+    // One JSON text of every row's events (as an array of texts, node-postgres would escape each one character by character).
+    const { rows: ids } = (await db.raw(`insert into ?? (events, created) select e, now() from json_array_elements(?::json) with ordinality as r(e, n) order by n returning id`, [
+      OUTBOX_TABLE, JSON.stringify(rows),
     ])) as { rows: { id: string | number }[] };
     return ids.map((r) => Number(r.id));
   }

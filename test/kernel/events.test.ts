@@ -75,7 +75,7 @@ describe('plugin event hooks', () => {
     });
     const stored = statements.filter((s) => s.sql.startsWith('insert into "core_eventoutbox"'));
     expect(stored).toHaveLength(1);
-    expect((stored[0].bindings[0] as string[]).map((row) => (JSON.parse(row) as unknown[]).length)).toEqual([100, 100, 50]);
+    expect((JSON.parse(stored[0].bindings[0] as string) as unknown[][]).map((row) => row.length)).toEqual([100, 100, 50]);
     expect(received.map((e) => e.id)).toEqual(created.map((c) => c.id));
     expect(await t.server.db.knex('core_eventoutbox').count('* as n')).toEqual([{ n: '0' }]);
   });
