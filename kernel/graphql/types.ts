@@ -111,10 +111,12 @@ export class ObjectTypes {
     const single = targets.length === 1 && !walk.union;
     const type = single ? this.typeOf(targets[0])! : this.union(walk.union ?? `${model.className}${pascal(key)}Type`, targets);
     const listed = walk.relate && single;
+    /** The list's rows for each object: its filters, and its page (a reverse one-to-one's first row). */
+    const queryOf = async (args: ListArgs, ctx: GraphContext) =>
+      ({ where: await ctx.filters.compile(targets[0], args.filters, ctx.request), ...(walk.many ? pageOf(args.pagination, settings) : { limit: 1 }) });
     const load = async (batch: Batch, args: ListArgs, ctx: GraphContext, columns: Columns): Promise<Loaded> => {
       if (!listed) return batch.referenced(walk, columns);
-      const query = { where: await ctx.filters.compile(targets[0], args.filters, ctx.request), ...(walk.many ? pageOf(args.pagination, settings) : { limit: 1 }) };
-      const lists = await batch.listed(targets[0], walk.relate!, query, columns);
+      const lists = await batch.listed(targets[0], walk.relate!, await queryOf(args, ctx), columns);
       // A reverse one-to-one: the first of the list, or none.
       return walk.many ? lists : { batches: lists.batches, of: (node) => (lists.of(node) as ObjectNode[])[0] ?? null };
     };
@@ -124,8 +126,7 @@ export class ObjectTypes {
     const inline: Inline | undefined = listed && walk.many && relate?.via ? async (args, ctx, nodes, fragments) => {
       const columns = this.columnsOf(nodes, fragments)(targets[0]);
       if (!columns) return undefined;
-      const where = await ctx.filters.compile(targets[0], (args as ListArgs).filters, ctx.request);
-      return { signature: nodes[0], target: targets[0], relate, query: { where, ...pageOf((args as ListArgs).pagination, settings) }, columns };
+      return { signature: nodes[0], target: targets[0], relate, query: await queryOf(args as ListArgs, ctx), columns };
     } : undefined;
     return {
       type: walk.many ? `[${type}!]!` : type,
