@@ -5,12 +5,13 @@ import type { Field } from '../model/field.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { Memo, type FieldRenderer, type Json, type JsonObject, type RenderContext, type Row } from '../base/types.js';
-import type { Relate, Walk } from '../model/walk.js';
+import { orderingWithin, type Relate, type Walk } from '../model/walk.js';
 import type { FilterReader } from './filters.js';
 import type { Reader, RowQuery } from '../read/reader.js';
 import type { Gate } from '../write/gate.js';
 import { viewableBy } from '../write/gate.js';
 import { idArray } from '../base/typed-arrays.js';
+import { appendTo } from '../base/collections.js';
 import { inlineColumn, type InlineList } from './inline.js';
 
 /** One GraphQL request's reader: who reads (their permissions), through the kernel's one read path. */
@@ -229,8 +230,7 @@ export class Batch {
     if (parents.length) {
       const { qb } = await reads.visible(target, gate, query.where, columns(target));
       relate(qb, 't', 'p.id');
-      const ordering = via && target.ordering.filter((term) => term.replace(/^-/, '').split('__')[0] !== via.field);
-      reads.arrange(qb, target, { ...query, ordering });
+      reads.arrange(qb, target, { ...query, ordering: orderingWithin(target, relate) });
       let from: Knex.Raw;
       if (via) {
         const having = reads.db({ t: target.table }).distinct({ id: `t.${via.column}` });
@@ -241,23 +241,18 @@ export class Batch {
       }
       ({ rows } = (await reads.db.raw('select p.id as "__parent", x.* from ? cross join lateral ? as x', [from, qb])) as { rows: Row[] });
     }
-    const add = (parent: number, node: ObjectNode) => {
-      const list = lists.get(parent);
-      if (list) list.push(node);
-      else lists.set(parent, [node]);
-    };
     // Rows holding their object's id in a column belong to one list each; other lists may share an object (a VLAN
     // tagged on several interfaces), which is one node in all of them.
     let batch: Batch;
     if (via) {
       batch = new Batch(target, rows, this.request);
-      for (const node of batch.nodes) add(node.row.__parent as number, node);
+      for (const node of batch.nodes) appendTo(lists, node.row.__parent as number, node);
     } else {
       const distinct = new Map<number, Row>();
       for (const r of rows) if (!distinct.has(r.id as number)) distinct.set(r.id as number, r);
       batch = new Batch(target, [...distinct.values()], this.request);
       const nodes = new Map(batch.nodes.map((n) => [n.row.id as number, n]));
-      for (const r of rows) add(r.__parent as number, nodes.get(r.id as number)!);
+      for (const r of rows) appendTo(lists, r.__parent as number, nodes.get(r.id as number)!);
     }
     return { batches: [batch], of: (node) => lists.get(node.row.id as number) ?? [] };
   }

@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { FieldNode, FragmentDefinitionNode } from 'graphql';
 import type { Model } from '../model/model.js';
-import type { Relate } from '../model/walk.js';
+import { orderingWithin, type Relate } from '../model/walk.js';
 import type { Reader } from '../read/reader.js';
 import { columnParsers } from '../read/column-parsers.js';
 import type { Gate } from '../write/gate.js';
@@ -31,9 +31,7 @@ export async function inlineColumn(reads: Reader, gate: Gate, inline: InlineList
   const { target, relate, query, columns } = inline;
   const [{ qb }, parsers] = await Promise.all([reads.visible(target, gate, query.where, columns), columnParsers(reads, target.table)]);
   relate(qb, 't', 'p.id');
-  // Within one object's list the column holding its id is the same for every row: no ordering by it.
-  const { via } = relate;
-  reads.arrange(qb, target, { ...query, ordering: via && target.ordering.filter((term) => term.replace(/^-/, '').split('__')[0] !== via.field) });
+  reads.arrange(qb, target, { ...query, ordering: orderingWithin(target, relate) });
   const parse = columns.map((c) => parsers.get(c) ?? String);
   const texts = columns.map(() => '??::text').join(', ');
   // A plain aggregate over the ordered subquery keeps its order.

@@ -1,5 +1,6 @@
 import type { Knex } from '@mikro-orm/knex';
 import type { ObjectRef } from './field.js';
+import type { Model } from './model.js';
 import type { RenderContext, Row } from '../base/types.js';
 import { idArray } from '../base/typed-arrays.js';
 
@@ -52,4 +53,13 @@ export function relateByColumn(
   const relate: Relate = (qb, alias, parent) => on(qb, alias, parent, []);
   relate.via = { field, column, among: (qb, alias, ids) => on(qb, alias, 'any(?::int[])', [idArray(ids)]) };
   return relate;
+}
+
+/**
+ * The ordering of `model`'s rows within one object's list: the model's own, less the field holding the object's id
+ * when `relate` has one (the same for every row of the list: no join to order by it); undefined for the model's own.
+ */
+export function orderingWithin(model: Model, relate: Relate): string[] | undefined {
+  const { via } = relate;
+  return via && model.ordering.filter((term) => term.replace(/^-/, '').split('__')[0] !== via.field);
 }

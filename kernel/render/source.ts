@@ -8,7 +8,7 @@ import { offeredLists } from '../model/offered-lists.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { Memo, ValidationError, type Json, type JsonObject, type RenderContext, type Row } from '../base/types.js';
-import type { Relate } from '../model/walk.js';
+import { orderingWithin, type Relate } from '../model/walk.js';
 import type { DataAccess } from '../plugins/data.js';
 import type { BridgeHandler, BridgeRequest, ModelShape, ObjectQuery, TemplateRow } from '@patchbay/render';
 
@@ -132,7 +132,7 @@ export function templateSource(
     return {
       // The id bound when it can be (one statement text for every object's list, prepared once), else inlined.
       where: { op: 'sql', condition: (qb, alias) => (via ? via.among(qb, alias, [id]) : follow.relate(qb, alias, String(id))) },
-      ordering: via && follow.model.ordering.filter((term) => term.replace(/^-/, '').split('__')[0] !== via.field),
+      ordering: orderingWithin(follow.model, follow.relate),
     };
   };
 
