@@ -110,7 +110,7 @@ export { JobFailed, type TrackOptions, type TrackedJobs } from './queue/tracked.
 export {
   TASK_STATUSES, abandonedMessage, type JobRun, type LogLevel, type EnqueueOptions, type QueuePort, type RunAttempt, type Task, type TaskStatus, type WorkerState, type JobHandler, type AbandonedHandler, type QueueStats,
 } from '@patchbay/queue';
-export type { EventOutboxPort } from './events/outbox.js';
+export type { EventOutboxPort, StoredEvents } from './events/outbox.js';
 export type { Logger, LogFields } from './base/log.js';
 export type { Settings, settingsStruct } from './config/settings.js';
 

@@ -166,8 +166,9 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   /** Called inside the write transaction with the creates, updates or deletes of one model in one write (change logging). */
   changes?: (changes: ChangeRecord[], ctx: PluginContext<C>) => Promise<void> | void;
   /**
-   * Committed creates, updates and deletes (never those of a rolled-back write), each received once, even when the
-   * process that wrote them died: they wait in the transactional outbox until a receiver took them.
+   * Creates, updates and deletes, each received once inside the write's transaction: what the hook records there
+   * commits or rolls back with the write (a transactional outbox of its own), and its work outside the database runs
+   * once the write committed.
    */
   events?: EventHooks<C>;
   /**
@@ -188,7 +189,7 @@ export interface PluginDefinition<C = Record<string, unknown>> {
   provides?: Provision<unknown, C>[];
   /** Anything else, once at start-up, after every plugin's models are registered. */
   setup?: (ctx: PluginContext<C>) => Promise<void> | void;
-  /** When the server starts its work (listening, or `manage worker`), after the outbox: recover and schedule work. */
+  /** When the server starts its work (listening, or `manage worker`), after the event receivers recovered: schedule work. */
   start?: (ctx: PluginContext<C>) => Promise<void> | void;
   /** At shutdown, once no request is served, before the queue and the database close. */
   close?: (ctx: PluginContext<C>) => Promise<void> | void;
@@ -247,11 +248,12 @@ export interface EventHooks<C = Record<string, unknown>> {
   /** The events it takes (default: every one); asked inside each write, so it must answer from memory. */
   wants?(model: string, type: EventType, ctx: PluginContext<C>): boolean;
   /**
-   * The events of one write, in the transaction that takes them from the outbox: what it writes through `claim.db`
-   * commits with the taking (durable work, such as webhook deliveries); `claim.afterCommit` runs after (enqueue there).
+   * The events of one write, in its transaction: what it writes through `claim.db` commits or rolls back with the
+   * write (durable work, such as webhook deliveries); anything outside the database goes in `claim.afterCommit`,
+   * which runs once the write committed (enqueue there).
    */
   receive(events: ObjectEvent[], claim: EventClaim, ctx: PluginContext<C>): Promise<void> | void;
-  /** At start: enqueue again the durable work a process that died had committed but not enqueued. */
+  /** At start, and after an enqueue failed: enqueue again the durable work committed but not enqueued. */
   recover?(ctx: PluginContext<C>): Promise<void> | void;
 }
 

@@ -64,13 +64,13 @@ export interface PatchbayServer {
    * so that a mistake in a declaration stops the start and the first clients do not wait: `runserver` calls it.
    */
   prepare(): void;
-  /** Listens on HOST:PORT, takes events from the outbox and (with RUN_JOBS) runs jobs; resolves with the base URL. */
+  /** Listens on HOST:PORT, has the event receivers recover and (with RUN_JOBS) runs jobs; resolves with the base URL. */
   listen(): Promise<string>;
-  /** Takes events from the outbox and runs jobs, without HTTP (`manage worker`). */
+  /** Has the event receivers recover and runs jobs, without HTTP (`manage worker`). */
   work(): Promise<void>;
   /**
-   * Resolves once the events of the writes answered so far were taken from the outbox by this process (a write's
-   * response does not wait for that): their receivers' work (webhook deliveries) is recorded and enqueued.
+   * Resolves once the work the event receivers left for after the commit of the writes answered so far is done (a
+   * write's response does not wait for that): their webhook deliveries, recorded in the write, are enqueued.
    */
   eventsTaken(): Promise<void>;
   close(): Promise<void>;
@@ -171,7 +171,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
   const appOnce = () => built().app;
 
   let http: Server | undefined;
-  /** Takes events from the outbox, starts the plugins' work (core's jobs and schedules), and runs jobs when `work`. */
+  /** Has the event receivers recover, starts the plugins' work (core's jobs and schedules), and runs jobs when `work`. */
   const start = async (work: boolean) => {
     await outbox.start(settings.OUTBOX_SWEEP_SECONDS);
     rowCounts.start(db.backgroundKnex, ROW_COUNT_FOLD_SECONDS, (err) => log.error(`row counters not folded: ${(err as Error).message}`));

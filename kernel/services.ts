@@ -36,7 +36,7 @@ export const Services = {
   /** The database, as knex: direct SQL for a plugin's own tables. */
   db: serviceToken<Knex>('db'),
   queue: serviceToken<QueuePort>('queue'),
-  /** The transactional outbox: events stored in a write's transaction and taken after its commit. */
+  /** The transactional outbox: events handed to their receivers in the writer's transaction, their work done after its commit. */
   events: serviceToken<EventOutboxPort>('events'),
   render: serviceToken<TemplateRenderer>('render'),
   metrics: serviceToken<MetricsDeclarations>('metrics'),

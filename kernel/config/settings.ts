@@ -61,7 +61,7 @@ export const SETTINGS = {
   OUTBOX_SWEEP_SECONDS: setting(
     defaulted(min(integer(), 1), 10),
     'integer',
-    'Events committed but not yet taken from the outbox (their process died) are taken by another process after this many seconds.',
+    'Seconds between tries to enqueue again the work of committed events (webhook deliveries) whose enqueue failed while the queue was unreachable.',
   ),
   WEBHOOK_TIMEOUT: setting(defaulted(min(integer(), 100), 10_000), 'integer', 'Longest a webhook request may take, in milliseconds; longer fails the attempt.'),
   WEBHOOK_ATTEMPTS: setting(defaulted(min(integer(), 1), 5), 'integer', 'Attempts of each webhook delivery, the first included, before it is marked failed.'),

@@ -24,10 +24,10 @@ export interface ObjectEvent {
   snapshots: { prechange: JsonObject | null; postchange: JsonObject | null };
 }
 
-/** The transaction that takes events from the outbox: what a receiver writes in it commits with the taking. */
+/** The write's transaction, as a receiver of its events sees it: what the receiver writes in it commits with the write. */
 export interface EventClaim {
   db: Db;
-  /** Work to run once the claim committed (enqueueing the jobs whose rows the receiver wrote). */
+  /** Work to run once the write committed, never if it rolled back (enqueueing the jobs whose rows the receiver wrote). */
   afterCommit(work: () => Promise<void>): void;
 }
 

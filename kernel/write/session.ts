@@ -3,7 +3,7 @@ import type { Settings } from '../config/settings.js';
 import { notFound } from '../base/errors.js';
 import { checkTexts } from '../base/text.js';
 import { isoTimestamp, type ObjectEvent, type ObjectEventType } from '../events/event.js';
-import type { EventOutbox } from '../events/outbox.js';
+import type { EventOutbox, StoredEvents } from '../events/outbox.js';
 import type { ModelWatch } from '../events/watch.js';
 import { displaysOf } from '../model/display.js';
 import type { Field, ObjectRef, WriteValues } from '../model/field.js';
@@ -154,7 +154,7 @@ export class WriteSession {
   private readonly events = new Map<string, ObjectEvent>();
   /** The rows whose events' data is rendered once the write is done (all of a model's in one render), by event key. */
   private readonly unrendered = new Map<string, { model: Model; row: Row }>();
-  private outboxRows: number[] = [];
+  private storedEvents?: StoredEvents;
   /** Watched models this write changed. */
   private readonly touched = new Set<string>();
   private readonly counts: ChangeCounts = new Map();
@@ -266,10 +266,10 @@ export class WriteSession {
     this.memo.clear();
   }
 
-  /** Stores the write's events in the outbox, in its transaction; the runner calls it once the work is done. */
+  /** Hands the write's events to their receivers, in its transaction; the runner calls it once the work is done. */
   async storeEvents(): Promise<void> {
     await this.renderEvents();
-    if (this.events.size) this.outboxRows = await this.services.outbox.store(this.db, [...this.events.values()]);
+    if (this.events.size) this.storedEvents = await this.services.outbox.store(this.db, [...this.events.values()]);
     await this.services.watch.announce(this.db, this.touched);
   }
 
@@ -277,7 +277,7 @@ export class WriteSession {
   async committed(): Promise<void> {
     if (this.counts.size) this.services.committedChanges?.(this.counts);
     await this.services.watch.changed(this.touched);
-    if (this.outboxRows.length) await this.services.outbox.dispatch(this.outboxRows);
+    if (this.storedEvents) await this.services.outbox.dispatch(this.storedEvents);
     for (const work of this.followUps) await work();
   }
 

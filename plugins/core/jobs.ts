@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from '@mikro-orm/knex';
-import { isoTimestamp, abandonedMessage, type EventType, type ObjectEvent, type EventOutboxPort, type TrackedJobs, type TrackOptions, JobFailed, type Logger, type Clock, type ModelRegistry, type JsonObject, type Row, type JobRun, type LogLevel, type QueuePort, type RunAttempt } from 'patchbay';
+import { isoTimestamp, abandonedMessage, type EventType, type ObjectEvent, type EventOutboxPort, type StoredEvents, type TrackedJobs, type TrackOptions, JobFailed, type Logger, type Clock, type ModelRegistry, type JsonObject, type Row, type JobRun, type LogLevel, type QueuePort, type RunAttempt } from 'patchbay';
 import { WAITING_STATUSES } from './choices.js';
 import { Job } from './models/job.js';
 
@@ -56,7 +56,7 @@ export interface JobRunnerDeps {
 /**
  * Tracked jobs (NetBox's core.Job): a row per run in `/api/core/jobs/` with its status, times, result and log,
  * run by the queue as `core.run_job`. Status changes are events (`job_started`, `job_completed`, `job_failed`,
- * `job_errored`) stored in the outbox with the change, so event rules see them once. A job with an interval
+ * `job_errored`) handed to the event receivers with the change, so event rules see them once. A job with an interval
  * enqueues its next run when it ends.
  */
 export class JobRunner implements TrackedJobs {
@@ -192,13 +192,13 @@ export class JobRunner implements TrackedJobs {
   }
 
   /**
-   * Moves a job on, locking its row (workers of the same job wait on each other), and stores the event of the new
-   * status in the outbox in the same transaction; returns the row as it now is, or undefined when it was in none of
+   * Moves a job on, locking its row (workers of the same job wait on each other), and hands the event of the new
+   * status to its receivers in the same transaction; returns the row as it now is, or undefined when it was in none of
    * `from` (deleted, or ended already).
    */
   private async change(id: number, from: string[], values: (row: JobRow) => Row | undefined): Promise<JobRow | undefined> {
     const { knex, outbox } = this.deps;
-    let stored: number[] = [];
+    let stored: StoredEvents | undefined;
     const row = await knex.transaction(async (trx) => {
       const current = (await trx(Job.table).where('id', id).whereIn('status', from).forUpdate().first()) as JobRow | undefined;
       if (!current) return undefined;
@@ -209,7 +209,7 @@ export class JobRunner implements TrackedJobs {
       if (event) stored = await outbox.store(trx, [event]);
       return next;
     });
-    if (stored.length) await outbox.dispatch(stored);
+    if (stored) await outbox.dispatch(stored);
     return row;
   }
 

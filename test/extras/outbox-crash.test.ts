@@ -9,9 +9,9 @@ import { redisRelay } from '../helpers/redis-relay.js';
 import { STARTS_WITHIN, until } from '../helpers/wait.js';
 
 /**
- * A server process killed after a write committed and before its events were handed on (they wait in the outbox),
- * or after its deliveries were recorded and before they reached the queue; a queue that stops answering; a database
- * recreated on the same queue: each committed event is delivered exactly once.
+ * A server process killed in a write's transaction, or after the write committed its deliveries and before they
+ * reached the queue; events an earlier version left in the outbox table; a queue that stops answering; a database
+ * recreated on the same queue: each committed event is delivered exactly once, and no other.
  */
 let setup: TestServer;
 const receiver = new Receiver();
@@ -56,7 +56,7 @@ async function kill(server: { child: ChildProcess }): Promise<void> {
 beforeAll(async () => {
   await receiver.start();
   // Migrates a fresh database and sets up the rule; the servers under test are processes of their own, reaching
-  // Redis through a relay the tests can pause, and sweeping the outbox every 2 s.
+  // Redis through a relay the tests can pause, and retrying a failed enqueue every 2 s.
   setup = await startServer();
   token = setup.admin.token;
   const { body: webhook } = await setup.post('/api/extras/webhooks/', { name: 'to receiver', payload_url: `${receiver.url}/` });
@@ -91,38 +91,47 @@ async function deliveredOnce(names: string[]): Promise<void> {
   expect(receiver.requests.map((r) => JSON.parse(r.text).data.name).sort()).toEqual(names);
 }
 
-describe('a server killed between commit and enqueue', () => {
-  it('leaves the events in the outbox; the next start delivers every committed event exactly once', async () => {
-    // Deliveries cannot be recorded while the test holds this lock: the dispatch after the commit waits on it.
+describe('a server killed mid-write, or between commit and enqueue', () => {
+  it('records deliveries in the write\'s transaction: a write that dies before its commit leaves neither objects nor deliveries', async () => {
+    // Deliveries cannot be recorded while the test holds this lock: the write waits on it, inside its transaction.
     await sql.query('begin');
     await sql.query('lock table extras_webhookdelivery in exclusive mode');
     const write = api(current.base, '/api/tenancy/tenants/', {
       method: 'POST', body: JSON.stringify([1, 2, 3, 4, 5].map((n) => ({ name: `Crash ${n}`, slug: `crash-${n}` }))),
     }).catch(() => undefined);
-    // The dispatch's insert waits for the lock (since the parse of the statement, so its text is not shown yet). Only
-    // this database's waits count: pg_locks lists every database's, and other test files run beside this one.
+    // The insert waits for the lock (since the parse of the statement, so its text is not shown yet). Only this
+    // database's waits count: pg_locks lists every database's, and other test files run beside this one.
     const blocked = async () =>
       (await sql.query(`select count(*)::int as n from pg_locks where not granted and relation = 'extras_webhookdelivery'::regclass and database = (select oid from pg_database where datname = current_database())`)).rows[0].n === 1;
-    await until(blocked, 20_000, 'the dispatch to wait on the lock');
-    // The write committed: its five tenants and one outbox row are there.
-    expect(await count(sql, 'tenancy_tenant')).toBe(5);
-    expect(await count(sql, 'core_eventoutbox')).toBe(1);
+    await until(blocked, 20_000, 'the write to wait on the lock');
 
     await kill(current);
     // What PostgreSQL does when it notices the dead client: its connections end, their transactions roll back.
     await sql.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`);
     await sql.query('rollback');
     await write;
+    expect(await count(sql, 'tenancy_tenant')).toBe(0);
     expect(await count(sql, 'extras_webhookdelivery')).toBe(0);
-    expect(await count(sql, 'core_eventoutbox')).toBe(1);
-    expect(receiver.requests).toHaveLength(0);
 
     current = await runserver();
-    await deliveredOnce(['Crash 1', 'Crash 2', 'Crash 3', 'Crash 4', 'Crash 5']);
-    expect(await count(sql, 'core_eventoutbox')).toBe(0);
-    expect(((await (await api(current.base, '/api/extras/webhook-deliveries/?limit=0')).json()) as Body).count).toBe(5);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(receiver.requests).toHaveLength(0);
     // The restart scheduled no second system job either.
     expect(((await (await api(current.base, '/api/core/jobs/?interval=1440')).json()) as Body).count).toBe(2);
+  }, STARTS_WITHIN + 60_000);
+
+  it('takes at start the events an earlier version left in the outbox, each delivered once', async () => {
+    await kill(current);
+    const event = (id: number, name: string) => ({
+      type: 'object_created', model: 'tenancy.tenant', id, timestamp: '2026-11-29T10:00:00.000000+00:00', userId: null, username: '',
+      requestId: '00000000-0000-4000-8000-000000000000', data: { id, name }, snapshots: { prechange: null, postchange: { name } },
+    });
+    await sql.query(`insert into core_eventoutbox (events) values ($1), ($2)`, [JSON.stringify([event(9001, 'Left 1'), event(9002, 'Left 2')]), JSON.stringify([event(9003, 'Left 3')])]);
+
+    current = await runserver();
+    await deliveredOnce(['Left 1', 'Left 2', 'Left 3']);
+    expect(await count(sql, 'core_eventoutbox')).toBe(0);
+    expect(((await (await api(current.base, '/api/extras/webhook-deliveries/?limit=0')).json()) as Body).count).toBe(3);
   }, STARTS_WITHIN + 60_000);
 
   it('records the deliveries before enqueueing them; the next start enqueues those left pending, each sent once', async () => {
@@ -131,9 +140,9 @@ describe('a server killed between commit and enqueue', () => {
     const write = api(current.base, '/api/tenancy/tenants/', {
       method: 'POST', body: JSON.stringify([1, 2, 3].map((n) => ({ name: `Stalled ${n}`, slug: `stalled-${n}` }))),
     }).catch(() => undefined);
-    // The claim committed its three deliveries; their enqueue waits on a Redis that does not answer.
+    // The write committed its three deliveries; their enqueue waits on a Redis that does not answer.
     await until(async () => (await count(sql, 'extras_webhookdelivery', `status = 'pending'`)) === 3, 20_000, 'three pending deliveries');
-    expect(await count(sql, 'core_eventoutbox')).toBe(0);
+    expect(await count(sql, 'tenancy_tenant', `name like 'Stalled %'`)).toBe(3);
     await kill(current);
     await write;
     // What the dead server had sent is gone with its connections.
@@ -154,7 +163,7 @@ describe('a queue that stops answering', () => {
     const write = await api(current.base, '/api/tenancy/tenants/', {
       method: 'POST', body: JSON.stringify([1, 2].map((n) => ({ name: `Held ${n}`, slug: `held-${n}` }))),
     });
-    // The response waits for the enqueue 5 s at most, then leaves it to the sweep.
+    // The response does not wait for the enqueue: the sweep enqueues again once the queue answers.
     expect(write.status).toBe(201);
     expect(performance.now() - started).toBeLessThan(15_000);
     expect(receiver.requests).toHaveLength(0);

@@ -106,7 +106,7 @@ describe('faults', () => {
     }
   });
 
-  it('keeps serving and writing while Redis is down; the events wait in the outbox and are delivered once it is back', async () => {
+  it('keeps serving and writing while Redis is down; the deliveries wait, recorded, and are sent once it is back', async () => {
     const receiver = new Receiver();
     await receiver.start();
     const relay = await tcpRelay(inject('redisUrl'));

@@ -65,7 +65,7 @@ export async function startServer(options: { plugins?: string[]; settings?: Part
     ...options,
     settings: {
       ...(options.joining ? {} : { DATABASE_URL: options.settings?.DATABASE_URL ?? (await migratedDatabase()), REDIS_URL: inject('redisUrl') }),
-      // No periodic outbox sweep during a test (its statements would count in query budgets); tests of it set their own.
+      // No periodic recovery after a failed enqueue during a test (its statements would count in query budgets); tests of it set their own.
       OUTBOX_SWEEP_SECONDS: 3600,
       ...options.settings,
     },

@@ -62,7 +62,7 @@ describe('write query budgets', () => {
     expect(changes).toBe(101 * 3);
   });
 
-  // The example plugin wants windows' creates: the write stores its events in the outbox and takes them after the commit.
+  // The example plugin wants windows' creates: the write hands its events over in its own transaction.
   it('a hook creating derived objects (a checklist per window) stays flat too: one statement for all of them', async () => {
     const counts: number[] = [];
     for (const size of [1, 50]) {

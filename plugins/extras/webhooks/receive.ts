@@ -72,9 +72,9 @@ async function enqueue(ctx: PluginContext, deliveries: Recorded[]): Promise<void
 }
 
 /**
- * Matches a write's events against the rules, once, and records one delivery per event and webhook in the
- * transaction that takes the events from the outbox, JOB_SIZE to a job (a new id each, random: no job run before
- * had it); the jobs are enqueued once it committed.
+ * Matches a write's events against the rules, once, and records one delivery per event and webhook in the write's
+ * transaction, JOB_SIZE to a job (a new id each, random: no job run before had it); the jobs are enqueued once it
+ * committed.
  */
 export async function receiveEvents(events: ObjectEvent[], claim: EventClaim, ctx: PluginContext): Promise<void> {
   const rules = eventRules(ctx);
