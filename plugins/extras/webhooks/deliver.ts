@@ -109,30 +109,43 @@ async function attemptDelivery(delivery: Due, number: number, ctx: PluginContext
 /** Failures a batch's error names one by one; the rest are counted. */
 const NAMED_FAILURES = 5;
 
+/** What a delivery job writes of its deliveries: an attempt's outcome, a mark that one is being sent. */
+interface Written {
+  outcome?: Outcome;
+  mark?: { id: number; attempt: number };
+}
+
 /**
  * The delivery job: sends each of its deliveries not delivered yet, JOB_CONCURRENCY at once, each rendered from its
  * stored context, signed, and recorded as it ends. Before a request goes out its delivery is marked as sending that
- * attempt, so that if this process dies the attempts under way are logged as such (and only those); the marks and
- * the outcomes of requests ending together are written by one statement. A failure makes the job fail once all its
- * deliveries ended, so the queue runs it again (with backoff) for those not delivered, until its attempts run out:
- * the last one marks them failed.
+ * attempt, so that if this process dies the attempts under way are logged as such (and only those). What the lanes
+ * write meanwhile goes out together, one statement at a time: a lane's outcome with its next mark, and those of
+ * the lanes ending together. A failure makes the job fail once all its deliveries ended, so the queue runs it again
+ * (with backoff) for those not delivered, until its attempts run out: the last one marks them failed.
  */
 export async function deliverWebhooks(data: unknown, ctx: PluginContext, run: JobRun): Promise<void> {
   const deliveries = await due(ctx, deliveryIds(data));
-  const sending = new Coalesced<{ id: number; attempt: number }>((items) => ctx.db.raw(
-    `update ?? d set sending = s.attempt from jsonb_to_recordset(?::jsonb) as s(id int, attempt int) where d.id = s.id`,
-    [WebhookDelivery.table, JSON.stringify(items)],
+  const writes = new Coalesced<Written>((items) => record(
+    ctx, items.flatMap((w) => (w.outcome ? [w.outcome] : [])), items.flatMap((w) => (w.mark ? [w.mark] : [])),
   ));
-  const ended = new Coalesced<Outcome>((outcomes) => record(ctx, outcomes));
+  // Outcomes are written in order before the lane's next mark, which it waits for; the last ones, before the job ends.
+  const recorded: Promise<void>[] = [];
   const failures: string[] = [];
-  await eachAtMost(deliveries, ctx.settings.JOB_CONCURRENCY, async (delivery) => {
+  // A lane's failure (a statement's) is the job's, once every outcome under way was written.
+  const lanes = await eachAtMost(deliveries, ctx.settings.JOB_CONCURRENCY, async (delivery) => {
     const number = delivery.made + 1;
-    await sending.add({ id: delivery.id, attempt: number });
+    await writes.add({ mark: { id: delivery.id, attempt: number } });
     const attempt = await attemptDelivery(delivery, number, ctx);
     const ok = attempt.error === null;
-    await ended.add({ id: delivery.id, attempt, status: ok ? 'delivered' : run.final ? 'failed' : 'pending' });
+    const outcome = writes.add({ outcome: { id: delivery.id, attempt, status: ok ? 'delivered' : run.final ? 'failed' : 'pending' } });
+    // Its failure is the job's, once every lane ended (it also fails the statement of the lane's next mark).
+    outcome.catch(() => undefined);
+    recorded.push(outcome);
     if (!ok) failures.push(deliveries.length === 1 ? attempt.error! : `delivery ${delivery.id}: ${attempt.error!}`);
-  });
+  }).then(() => undefined, (reason: unknown) => ({ reason }));
+  const written = (await Promise.allSettled(recorded)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (lanes) throw lanes.reason;
+  if (written) throw written.reason;
   if (failures.length === 1 && deliveries.length === 1) throw new Error(failures[0]);
   if (failures.length) {
     const more = failures.length > NAMED_FAILURES ? `; and ${failures.length - NAMED_FAILURES} more` : '';
@@ -140,8 +153,11 @@ export async function deliverWebhooks(data: unknown, ctx: PluginContext, run: Jo
   }
 }
 
-/** Adds each outcome's attempt to its delivery's log (once: a second report of the same attempt is ignored). */
-async function record(ctx: PluginContext, outcomes: Outcome[]): Promise<void> {
+/**
+ * Adds each outcome's attempt to its delivery's log (once: a second report of the same attempt is ignored), and marks
+ * the deliveries of `marks` as sending their attempt; one statement.
+ */
+async function record(ctx: PluginContext, outcomes: Outcome[], marks: { id: number; attempt: number }[] = []): Promise<void> {
   const metrics = deliveryMetrics(ctx);
   for (const { status, attempt } of outcomes) {
     const result = status === 'pending' ? 'retrying' : status;
@@ -149,11 +165,12 @@ async function record(ctx: PluginContext, outcomes: Outcome[]): Promise<void> {
     if (attempt.duration_ms !== null) metrics.seconds.observe({ result }, attempt.duration_ms / 1000);
   }
   await ctx.db.raw(
-    `update ?? d set status = o.status, attempts = d.attempts || jsonb_build_array(o.attempt), sending = null,
+    `with marked as (update ?? d set sending = s.attempt from jsonb_to_recordset(?::jsonb) as s(id int, attempt int) where d.id = s.id)
+     update ?? d set status = o.status, attempts = d.attempts || jsonb_build_array(o.attempt), sending = null,
        completed = case when o.status = 'pending' then null else now() end
      from jsonb_to_recordset(?::jsonb) as o(id int, status text, attempt jsonb)
      where d.id = o.id and not d.attempts @> jsonb_build_array(jsonb_build_object('attempt', o.attempt -> 'attempt'))`,
-    [WebhookDelivery.table, JSON.stringify(outcomes)],
+    [WebhookDelivery.table, JSON.stringify(marks), WebhookDelivery.table, JSON.stringify(outcomes)],
   );
 }
 

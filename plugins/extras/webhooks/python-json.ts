@@ -1,11 +1,15 @@
 import type { Json } from 'patchbay';
 
-/** Python's `json.dumps(value)`: `", "` and `": "` separators, non-ASCII escaped as `\uXXXX` (NetBox's default body). */
+const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * Python's `json.dumps(value)` of a value as JSON parses it (no NaN or Infinity): `", "` and `": "` separators, and
+ * every character outside printable ASCII escaped as `\uXXXX` (NetBox's default body). Indented, JSON.stringify
+ * separates keys from values with `": "` and puts a line break after each comma and opening bracket and before each
+ * closing one; a line break in a string is escaped, so every line break is one of those, which become Python's
+ * separators.
+ */
 export function pythonJson(value: Json | undefined): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') return Number.isFinite(value) ? String(value) : Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity';
-  if (typeof value === 'string') return JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  if (Array.isArray(value)) return `[${value.map(pythonJson).join(', ')}]`;
-  return `{${Object.entries(value).map(([k, v]) => `${pythonJson(k)}: ${pythonJson(v)}`).join(', ')}}`;
+  if (value === undefined) return 'null';
+  return JSON.stringify(value, null, 1).replace(/,\n */g, ', ').replace(/\n */g, '').replace(/[\u007f-\uffff]/g, escaped);
 }
