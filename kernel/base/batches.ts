@@ -21,6 +21,11 @@ export interface InsertOptions {
   json?: string[];
   /** The columns of a unique index: a row clashing there overwrites the stored row's other columns. */
   upsert?: string[];
+  /**
+   * Foreign keys by column, each the table whose `id` it names: a row whose key names no row there is left out (a
+   * row deleted since the caller read it), where the foreign key would fail the whole statement.
+   */
+  existing?: Record<string, string>;
 }
 
 const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
@@ -96,7 +101,10 @@ export async function insertAll<R = Record<string, unknown>>(
       : '';
     const returning = options.returning ? ` returning ${options.returning.map((c) => (c === '*' ? c : quote(c))).join(', ')}` : '';
     const record = shared.size ? `, json_populate_record(null::${quote(table)}, ?::json) as s` : '';
-    const sql = `insert into ${quote(table)} (${written.map(quote).join(', ')}) select ${values.join(', ')} from json_populate_recordset(null::${quote(table)}, ?::json) as v${record}${upsert}${returning}`;
+    const existing = Object.entries(options.existing ?? {}).filter(([c]) => given.includes(c))
+      .map(([c, target]) => `exists (select from ${quote(target)} x where x.id = ${shared.has(c) ? 's' : 'v'}.${quote(c)})`);
+    const where = existing.length ? ` where ${existing.join(' and ')}` : '';
+    const sql = `insert into ${quote(table)} (${written.map(quote).join(', ')}) select ${values.join(', ')} from json_populate_recordset(null::${quote(table)}, ?::json) as v${record}${where}${upsert}${returning}`;
     const bindings = [encodeRows(run.rows, given.filter((c) => !shared.has(c)), json)];
     if (shared.size) bindings.push(encodeRows(run.rows.slice(0, 1), [...shared], json).slice(1, -1));
     const { rows: inserted } = (await db.raw(sql, bindings)) as { rows: R[] };

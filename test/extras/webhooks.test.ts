@@ -76,6 +76,20 @@ describe('webhooks', () => {
     expect(new Set(bodies().map((b) => b.request_id))).toEqual(new Set([made.headers.get('x-request-id')]));
   });
 
+  it('fail no write when a webhook went before this process reloaded its rules: the events of others still deliver', async () => {
+    const gone = await hook({});
+    await hook({}, { name: 'stays' });
+    // The moment before this process hears of the change: its rules still name the webhook and its rule.
+    await t.server.db.knex.raw('delete from extras_eventrule where id = ?', [gone.rule.id]);
+    await t.server.db.knex.raw('delete from extras_webhook where id = ?', [gone.webhook.id]);
+    const made = await t.post('/api/dcim/sites/', { name: 'After the delete', slug: 'after-the-delete' });
+    expect(made.status, made.text).toBe(201);
+    await until(() => receiver.requests.length === 1);
+    await t.server.eventsTaken();
+    expect((await t.get(`/api/extras/webhook-deliveries/?object_id=${made.body.id}`)).body.results.map((d: Body) => d.webhook.id)).not.toContain(gone.webhook.id);
+    expect(receiver.requests).toHaveLength(1);
+  });
+
   it('render the URL, the headers and the body as Jinja2 templates over the context', async () => {
     await hook({
       payload_url: `${receiver.url}/{{ model }}/{{ data.slug }}/?e={{ event }}`,

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { appendTo, insertAll, provide, serviceToken, type EventClaim, type ObjectEvent, type PluginContext } from 'patchbay';
+import { EventRule } from '../models/event-rule.js';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
+import { Webhook } from '../models/webhook.js';
 import { EventRules } from './rules.js';
 
 /** The server's event rules: a service of extras, loaded at setup and kept fresh. */
@@ -97,6 +99,8 @@ export async function receiveEvents(events: ObjectEvent[], claim: EventClaim, ct
   );
   const recorded = await insertAll<Recorded>(claim.db, WebhookDelivery.table, rows, {
     returning: ['id', 'job', 'created'], now: ['created', 'last_updated'], json: ['attempts', 'context'],
+    // A webhook or rule deleted since this process loaded its rules (it reloads them once told) makes no delivery.
+    existing: { webhook_id: Webhook.table, event_rule_id: EventRule.table },
   });
   if (recorded.length) claim.afterCommit(() => enqueue(ctx, recorded));
 }
