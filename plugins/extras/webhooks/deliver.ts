@@ -155,7 +155,8 @@ export async function deliverWebhooks(data: unknown, ctx: PluginContext, run: Jo
 
 /**
  * Adds each outcome's attempt to its delivery's log (once: a second report of the same attempt is ignored), and marks
- * the deliveries of `marks` as sending their attempt; one statement.
+ * the deliveries of `marks` as sending their attempt; one statement (each update alone when the other has nothing to
+ * do: a single delivery's mark and outcome waited 13 ms instead of 5 in the bench, as one statement of both).
  */
 async function record(ctx: PluginContext, outcomes: Outcome[], marks: { id: number; attempt: number }[] = []): Promise<void> {
   const metrics = deliveryMetrics(ctx);
@@ -164,14 +165,16 @@ async function record(ctx: PluginContext, outcomes: Outcome[], marks: { id: numb
     metrics.attempts.inc({ result });
     if (attempt.duration_ms !== null) metrics.seconds.observe({ result }, attempt.duration_ms / 1000);
   }
-  await ctx.db.raw(
-    `with marked as (update ?? d set sending = s.attempt from jsonb_to_recordset(?::jsonb) as s(id int, attempt int) where d.id = s.id)
-     update ?? d set status = o.status, attempts = d.attempts || jsonb_build_array(o.attempt), sending = null,
+  const mark = `update ?? d set sending = s.attempt from jsonb_to_recordset(?::jsonb) as s(id int, attempt int) where d.id = s.id`;
+  const log = `update ?? d set status = o.status, attempts = d.attempts || jsonb_build_array(o.attempt), sending = null,
        completed = case when o.status = 'pending' then null else now() end
      from jsonb_to_recordset(?::jsonb) as o(id int, status text, attempt jsonb)
-     where d.id = o.id and not d.attempts @> jsonb_build_array(jsonb_build_object('attempt', o.attempt -> 'attempt'))`,
-    [WebhookDelivery.table, JSON.stringify(marks), WebhookDelivery.table, JSON.stringify(outcomes)],
-  );
+     where d.id = o.id and not d.attempts @> jsonb_build_array(jsonb_build_object('attempt', o.attempt -> 'attempt'))`;
+  const marking = [WebhookDelivery.table, JSON.stringify(marks)];
+  const logging = [WebhookDelivery.table, JSON.stringify(outcomes)];
+  if (!outcomes.length) await ctx.db.raw(mark, marking);
+  else if (!marks.length) await ctx.db.raw(log, logging);
+  else await ctx.db.raw(`with marked as (${mark}) ${log}`, [...marking, ...logging]);
 }
 
 /**
