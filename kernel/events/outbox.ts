@@ -30,7 +30,7 @@ export interface EventOutboxPort {
 }
 
 /** Where earlier versions stored events between a write and their taking: rows left there are taken at start. */
-export const OUTBOX_TABLE = 'core_eventoutbox';
+const OUTBOX_TABLE = 'core_eventoutbox';
 /** Rows taken at once from OUTBOX_TABLE. */
 const LEFTOVER_BATCH = 100;
 /** How long an enqueue after a commit may take (a queue that does not answer). */
