@@ -76,7 +76,11 @@ export class EventOutbox implements EventOutboxPort {
   /** Hands a write's events to each receiver wanting some of them, in the write's transaction `db`. */
   async store(db: Db, events: ObjectEvent[]): Promise<StoredEvents> {
     const afterCommit: (() => Promise<void>)[] = [];
-    await this.hand(events, { db, afterCommit: (work) => afterCommit.push(work) });
+    const claim: EventClaim = { db, afterCommit: (work) => afterCommit.push(work) };
+    for (const receiver of this.receivers) {
+      const wanted = events.filter((e) => receiver.wants(e.model, e.type));
+      if (wanted.length) await receiver.receive(wanted, claim);
+    }
     return { afterCommit };
   }
 
@@ -136,13 +140,6 @@ export class EventOutbox implements EventOutboxPort {
     return run.finally(() => this.running.delete(run));
   }
 
-  private async hand(events: ObjectEvent[], claim: EventClaim): Promise<void> {
-    for (const receiver of this.receivers) {
-      const wanted = events.filter((e) => receiver.wants(e.model, e.type));
-      if (wanted.length) await receiver.receive(wanted, claim);
-    }
-  }
-
   /** The events' work is recorded whatever happens now: a failed or stuck enqueue is the next sweep's to redo. */
   private async enqueue(works: readonly (() => Promise<void>)[]): Promise<void> {
     for (const work of works) {
@@ -155,7 +152,7 @@ export class EventOutbox implements EventOutboxPort {
 
   /** Deletes rows of OUTBOX_TABLE (skipping those another process holds) and hands their events over; returns the count. */
   private async takeLeftovers(): Promise<number> {
-    const afterCommit: (() => Promise<void>)[] = [];
+    let stored: StoredEvents = { afterCommit: [] };
     const taken = await this.knex.transaction(async (trx) => {
       const rows = (await trx(OUTBOX_TABLE)
         .whereIn('id', trx(OUTBOX_TABLE).select('id').orderBy('id').limit(LEFTOVER_BATCH).forUpdate().skipLocked())
@@ -163,10 +160,10 @@ export class EventOutbox implements EventOutboxPort {
         .returning(['id', 'events'])) as { id: number; events: ObjectEvent[] | string }[];
       rows.sort((a, b) => Number(a.id) - Number(b.id));
       const events = rows.flatMap((row) => (typeof row.events === 'string' ? (JSON.parse(row.events) as ObjectEvent[]) : row.events));
-      if (events.length) await this.hand(events, { db: trx, afterCommit: (work) => afterCommit.push(work) });
+      if (events.length) stored = await this.store(trx, events);
       return rows.length;
     });
-    await this.enqueue(afterCommit);
+    await this.enqueue(stored.afterCommit);
     return taken;
   }
 }

@@ -109,10 +109,16 @@ async function attemptDelivery(delivery: Due, number: number, ctx: PluginContext
 /** Failures a batch's error names one by one; the rest are counted. */
 const NAMED_FAILURES = 5;
 
+/** A delivery marked as sending an attempt. */
+interface Mark {
+  id: number;
+  attempt: number;
+}
+
 /** What a delivery job writes of its deliveries: an attempt's outcome, a mark that one is being sent. */
 interface Written {
   outcome?: Outcome;
-  mark?: { id: number; attempt: number };
+  mark?: Mark;
 }
 
 /**
@@ -158,7 +164,7 @@ export async function deliverWebhooks(data: unknown, ctx: PluginContext, run: Jo
  * the deliveries of `marks` as sending their attempt; one statement (each update alone when the other has nothing to
  * do: a single delivery's mark and outcome waited 13 ms instead of 5 in the bench, as one statement of both).
  */
-async function record(ctx: PluginContext, outcomes: Outcome[], marks: { id: number; attempt: number }[] = []): Promise<void> {
+async function record(ctx: PluginContext, outcomes: Outcome[], marks: Mark[] = []): Promise<void> {
   const metrics = deliveryMetrics(ctx);
   for (const { status, attempt } of outcomes) {
     const result = status === 'pending' ? 'retrying' : status;
