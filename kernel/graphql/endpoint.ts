@@ -24,6 +24,7 @@ import { buildSchema } from './schema.js';
 import { DocumentChecker } from './documents.js';
 import { QueryRunner } from './execution.js';
 import { withEnumHints } from './enum-hints.js';
+import { JsonAnswers } from './json-answers.js';
 
 export interface GraphqlDeps {
   settings: Settings;
@@ -103,14 +104,14 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): () => voi
       contributions: deps.plugins.flatMap(({ ctx }) => (ctx.plugin.graphql ? [{ plugin: ctx.plugin.name, graphql: ctx.plugin.graphql(ctx) }] : [])),
     });
     log.info(`GraphQL schema: ${Object.keys(schema.schema.getTypeMap()).length} types built in ${Math.round(performance.now() - started)} ms`);
-    return { ...schema, runner: new QueryRunner(schema.schema), checker: new DocumentChecker(schema.schema, limits) };
+    return { ...schema, runner: new QueryRunner(schema.schema), answers: new JsonAnswers(schema.schema, settings), checker: new DocumentChecker(schema.schema, limits) };
   });
 
   const shape = jsonLimits(settings);
   const run = async (req: Request, res: Response): Promise<void> => {
     const params = paramsOf(req, shape);
     if (typeof params === 'string') return void requestError(res, 400, params);
-    const { filters, runner, checker } = built();
+    const { filters, runner, answers, checker } = built();
     const variables = { ...params.variables };
     const checked = checker.check(params.query, variables);
     if ('message' in checked) return void requestError(res, 400, checked.message);
@@ -120,6 +121,9 @@ export function mountGraphql(surface: HttpSurface, deps: GraphqlDeps): () => voi
     const operation = getOperationAST(document, params.operationName);
     if (operation && operation.operation !== 'query') return void requestError(res, 400, `Schema is not configured to execute ${operation.operation} operation.`);
     const context: GraphContext = { request: new GraphRequest(deps.reads, req.access, deps.registry, settings, baseUrl(req)), filters, data: deps.as(req) };
+    // A statement failing here runs again on the resolvers, which report it at its path.
+    const answer = await answers.answer(document, params.operationName, variables, context).catch(() => undefined);
+    if (answer !== undefined) return void res.status(200).type('application/json').send(answer);
     const result = await runner.run(params.query, document, params.operationName, variables, context);
     const masked = result.errors?.map((error) => {
       if (answerable(error)) return error;

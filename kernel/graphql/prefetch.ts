@@ -22,8 +22,11 @@ function skipped(node: FieldNode | { directives?: FieldNode['directives'] }, var
   return skip?.if === true || include?.if === false;
 }
 
+/** What selections are read with: the schema, the operation's variables (coerced) and its fragments. */
+export type Scope = Pick<GraphQLResolveInfo, 'schema' | 'variableValues' | 'fragments'>;
+
 /** The fields the selections ask of objects of `type`, by response key, in document order (as GraphQL merges them). */
-function collect(type: GraphQLObjectType, sets: readonly SelectionSetNode[], info: GraphQLResolveInfo): Map<string, FieldNode[]> {
+export function collect(type: GraphQLObjectType, sets: readonly SelectionSetNode[], info: Scope): Map<string, FieldNode[]> {
   const fields = new Map<string, FieldNode[]>();
   const seen = new Set<string>();
   const applies = (condition: string | undefined) => !condition || condition === type.name || (info.schema.getType(condition) as { getTypes?: () => { name: string }[] })?.getTypes?.().some((t) => t.name === type.name);

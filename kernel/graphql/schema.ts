@@ -15,6 +15,7 @@ import { PAGINATION_INPUT, pageOf, type ListArgs } from './pagination.js';
 import { inlineLists, prefetch } from './prefetch.js';
 import { BigIntScalar, DateScalar, DateTimeScalar, DecimalScalar, FilterValuesScalar, JSONScalar } from './scalars.js';
 import { ObjectTypes } from './types.js';
+import type { RootList } from './json-answers.js';
 
 export interface SchemaSources {
   registry: ModelRegistry;
@@ -97,6 +98,7 @@ export function buildSchema(sources: SchemaSources): { schema: GraphQLSchema; fi
       [`${name}_list`]: {
         type: `[${type}!]!`,
         args: objects.listArgs(model),
+        extensions: { list: { model, columns: (nodes, fragments) => objects.columnsOf(nodes, fragments)(model) } satisfies RootList },
         resolve: async (_root: unknown, args: ListArgs, ctx: GraphContext, info: GraphQLResolveInfo) => {
           const where = await ctx.filters.compile(model, args.filters, ctx.request);
           const columns = objects.columnsOf(info.fieldNodes, info.fragments)(model);

@@ -13,6 +13,7 @@ import { scalarOutput } from './outputs.js';
 import { pageOf, type ListArgs } from './pagination.js';
 import type { Prefetch } from './prefetch.js';
 import type { Inline } from './inline.js';
+import type { ValueSql } from './json-answers.js';
 import { pluginScalar } from './scalars.js';
 import type { GraphContext } from './context.js';
 import { columnsFor, selectedNames } from './selection.js';
@@ -85,7 +86,10 @@ export class ObjectTypes {
     if (own && own !== 'ID' && !this.s.composer.has(own)) this.s.composer.add(pluginScalar(own));
     const { key } = p;
     const prefetch: Prefetch = (batch) => batch.prepare(field, key, output.convert);
-    return { type: output.type, description: p.helpText, resolve: (node) => node.batch.value(field, key, node, output.convert), extensions: { prefetch } };
+    const rest = output.sql && field.jsonSql(key, '$');
+    // The value in SQL, on a row alias: what lets PostgreSQL answer a list holding it (`JsonAnswers`).
+    const sql: ValueSql | undefined = rest ? (alias) => output.sql!(field.jsonSql(key, alias)!) : undefined;
+    return { type: output.type, description: p.helpText, resolve: (node) => node.batch.value(field, key, node, output.convert), extensions: { prefetch, sql } };
   }
 
   /** The union of several models' types, made once by name (an IP's assignment, a cable's terminations). */

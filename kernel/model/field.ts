@@ -230,6 +230,14 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
     return undefined;
   }
 
+  /**
+   * What REST renders under `key`, as SQL on the row `alias` whose JSON (`json_build_object`'s) is that value: what
+   * lets PostgreSQL answer a whole GraphQL list. Undefined: only the field's renderer knows the value.
+   */
+  jsonSql(_key: string, _alias: string): string | undefined {
+    return undefined;
+  }
+
   /** The value as plain readers (templates) see it under the field's name, for a field whose value is its column's. */
   plainValue(_row: Row): Json | undefined {
     return undefined;

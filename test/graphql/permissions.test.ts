@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer, type TestUser } from '../helpers/server.js';
-import { created, data, errors } from './helpers.js';
+import { created, data, errors, graphql } from './helpers.js';
 
 let t: TestServer;
 let user: TestUser;
@@ -54,6 +54,10 @@ describe('object permissions in GraphQL', () => {
     expect(seen.site_list).toEqual([
       { name: 'Paris', tenant: null, device_count: 1, devices: [{ name: 'sw1', interface_count: 1, interfaces: [{ name: 'eth0', ip_addresses: [] }] }] },
     ]);
+    // The same lists without the fields only resolvers answer, answered by PostgreSQL alone: the same objects.
+    const lists = await graphql(t, '{ site_list { name devices { name interfaces { name ip_addresses { address } } } } }', { token: user.token });
+    expect(lists.text).toMatch(/\{"name" : /);
+    expect(lists.body.data.site_list).toEqual([{ name: 'Paris', devices: [{ name: 'sw1', interfaces: [{ name: 'eth0', ip_addresses: [] }] }] }]);
     // The admin sees everything, with the full counts.
     const all = await data(t, QUERY);
     expect(all.site_list.map((s: { name: string; device_count: number }) => [s.name, s.device_count])).toEqual([['Lyon', 1], ['Paris', 2]]);

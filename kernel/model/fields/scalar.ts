@@ -37,6 +37,19 @@ export abstract class ScalarField<O extends CommonOptions = CommonOptions> exten
     return `("${this.name}"::text)`;
   }
 
+  /**
+   * The stored value as SQL whose JSON is what `toJson` makes of it (`column` is the quoted column); undefined by
+   * default. Kinds whose stored value JSON writes as REST renders it say so.
+   */
+  protected storedSql(_column: string): string | undefined {
+    return undefined;
+  }
+
+  override jsonSql(key: string, alias: string): string | undefined {
+    if (key !== this.name || !rendersAsItsSql(this)) return undefined;
+    return this.storedSql(`${alias}."${this.name}"`);
+  }
+
   columns(): Column[] {
     const col: Column = { name: this.name, type: this.sqlType(), nullable: this.nullable };
     const def = this.fixedDefault ?? this.blankDefault;
@@ -87,6 +100,28 @@ export abstract class ScalarField<O extends CommonOptions = CommonOptions> exten
   }
 }
 
+/** The methods that say how a scalar's value renders. */
+const RENDERING = ['toJson', 'prepare', 'plainValue'] as const;
+
+/** The prototype in `field`'s chain that defines `method`. */
+function definer(field: object, method: string): object | null {
+  let proto = Object.getPrototypeOf(field) as object | null;
+  while (proto && !Object.hasOwn(proto, method)) proto = Object.getPrototypeOf(proto) as object | null;
+  return proto;
+}
+
+/**
+ * Whether the class that said how `field`'s value is SQL also knows how it renders: a subclass rendering its value
+ * its own way (a masked key, a formatted MAC) without saying so in SQL is answered by its renderer alone.
+ */
+function rendersAsItsSql(field: ScalarField): boolean {
+  const sql = definer(field, 'storedSql');
+  return RENDERING.every((method) => {
+    const rendering = definer(field, method);
+    return rendering === sql || (rendering !== null && sql !== null && Object.prototype.isPrototypeOf.call(rendering, sql));
+  });
+}
+
 export interface StringOptions extends CommonOptions {
   max?: number;
   /** Order as people read numbers in names (`Ethernet1/2` before `Ethernet1/10`), served by an index. */
@@ -103,6 +138,10 @@ export class StringField<O extends StringOptions = StringOptions> extends Scalar
 
   protected override acceptsBlankString(): boolean {
     return true;
+  }
+
+  protected override storedSql(column: string): string {
+    return column;
   }
 
   /** Text is indexed as itself (`::text` changes nothing). */
@@ -268,6 +307,10 @@ export class IntegerField extends ScalarField<IntegerOptions> {
     return Number(value);
   }
 
+  protected override storedSql(column: string): string {
+    return column;
+  }
+
   protected schema(): ValueSchema {
     const schema: ValueSchema = { type: 'integer' };
     if (this.options.big) schema.format = 'int64';
@@ -354,6 +397,10 @@ export class DecimalField extends ScalarField<DecimalOptions> {
 export class BooleanField extends ScalarField {
   protected sqlType(): string {
     return 'boolean';
+  }
+
+  protected override storedSql(column: string): string {
+    return column;
   }
 
   protected coerce(value: unknown): boolean {

@@ -25,6 +25,10 @@ export class IdField extends ReadOnlyField {
     return plainRenderer('id', (row) => row.id as number);
   }
 
+  override jsonSql(key: string, alias: string): string | undefined {
+    return key === 'id' ? `${alias}."id"` : undefined;
+  }
+
   /** The change record names the object already. */
   override snapshot(): undefined {
     return undefined;

@@ -98,6 +98,11 @@ abstract class IpField<O extends IpOptions = IpOptions> extends ScalarField<O> {
     return withMask(String(value));
   }
 
+  /** `withMask`'s text: the cast to text keeps a host's mask, which the column's output leaves out. */
+  protected override storedSql(column: string): string {
+    return `${column}::text`;
+  }
+
   override lookups(): Lookups {
     return { ...EQUALITY_LOOKUPS, ...ORDER_LOOKUPS, ...TEXT_LOOKUPS, ...NETWORK_LOOKUPS };
   }
