@@ -37,6 +37,8 @@ export interface ListQuery {
   offset?: number;
   /** The form the rows are read for: a brief or nested form reads only the columns it renders. Default: whole rows. */
   renderedAs?: RenderMode;
+  /** Only these columns (and `id`), instead of whole rows or `renderedAs`'s. */
+  columns?: string[];
 }
 
 /**
@@ -89,7 +91,7 @@ export function dataAccess(services: DataServices, who: { gate: Gate; userId: nu
   /** A list's query as the reader reads it, once the view permission is checked. */
   const rowQuery = async (model: Model, query: ListQuery): Promise<RowQuery> => {
     await gate.require(model, 'view');
-    const columns = query.renderedAs && columnsRead(registry.outputFields(model, query.renderedAs));
+    const columns = query.columns ? [...new Set(['id', ...query.columns])] : query.renderedAs && columnsRead(registry.outputFields(model, query.renderedAs));
     return { where: await selecting(model, query), ids: query.ids, ordering: query.ordering, limit: query.limit, offset: query.offset, columns };
   };
   return {

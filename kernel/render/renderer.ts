@@ -75,7 +75,8 @@ export class TemplateRenderer {
   private async run(input: RenderInput, access: DataAccess): Promise<string> {
     const known = new Map<string, Row>();
     for (const { model, id, row } of Object.values(input.objects ?? {})) if (row) known.set(`${model}:${id}`, row);
-    const handler = templateSource(this.services, access, input.templates ?? (async () => undefined), known);
+    // Rows hold what renders of the template read (the rest is read when asked).
+    const handler = templateSource(this.services, access, input.templates ?? (async () => undefined), known, this.pool.keysRead(input.source));
     // The objects the context names go with the request: a call fewer each.
     const objects: Record<string, TemplateRow | null> = {};
     for (const [name, { model, id }] of Object.entries(input.objects ?? {})) {

@@ -10,6 +10,7 @@ import type { ModelRegistry } from '../model/registry.js';
 import { Memo, ValidationError, type Json, type JsonObject, type RenderContext, type Row } from '../base/types.js';
 import { orderingWithin, type Relate } from '../model/walk.js';
 import type { DataAccess } from '../plugins/data.js';
+import { columnsRead } from '../model/render.js';
 import type { BridgeHandler, BridgeRequest, ModelShape, ObjectQuery, TemplateRow } from '@patchbay/render';
 
 /** The most objects one bridge call returns (templates loop over querysets a chunk at a time). */
@@ -74,10 +75,13 @@ const jsonOf = (value: unknown): Json => (value instanceof Date ? value.toISOStr
 /**
  * Answers a render's bridge calls: objects and counts read as `access` reads them (only what its user may view;
  * a model they may not view reads as empty), models by app, other templates by name. `known` holds rows the caller
- * already read through `access`, by `model:id`: a `get` of one of them answers without reading it again.
+ * already read through `access`, by `model:id`: a `get` of one of them answers without reading it again. `wanted`,
+ * the keys the template's renders read of each model's objects, makes its rows partial: only those keys (building
+ * and carrying every field of thirty interfaces is most of a configuration's cost), the rest read when asked.
  */
 export function templateSource(
   services: TemplateServices, access: DataAccess, templates: (name: string) => Promise<string | undefined>, known: ReadonlyMap<string, Row> = new Map(),
+  wanted?: ReadonlyMap<string, ReadonlySet<string>>,
 ): BridgeHandler {
   const { registry } = services;
   const renderContext: RenderContext = { db: services.knex, registry, settings: services.settings, baseUrl: '', memo: new Memo() };
@@ -88,13 +92,33 @@ export function templateSource(
     return found;
   };
 
-  /** The rows as templates see them: values by column, references by relation, and what each prints as. */
-  const templateRows = async (m: Model, rows: Row[]): Promise<TemplateRow[]> => {
+  /** A model's fields as templates see them, and the keys each gives (its columns, its name). */
+  const fieldsOf = (m: Model) => registry.outputFields(m, 'full').filter((f) => !f.secret).map((field) => ({ field, columns: field.columns().map((c) => c.name) }));
+
+  /** The fields whose keys `wanted` names of a model (every field when it names none, or for a `full` row). */
+  const givenOf = (m: Model, full: boolean) => {
+    const keys = full ? undefined : wanted?.get(m.key);
+    return { keys, given: fieldsOf(m).filter(({ field, columns }) => !keys || keys.has(field.name) || columns.some((c) => keys.has(c))) };
+  };
+
+  /** The columns rows of `m` are read with: those its wanted keys and what it prints as read (all, without). */
+  const columnsOf = (m: Model): string[] | undefined => {
+    const { keys, given } = givenOf(m, false);
+    const display = registry.outputFields(m, 'full').find((f) => f.name === 'display');
+    return keys && columnsRead([...given.map((g) => g.field), ...(display ? [display] : [])]);
+  };
+
+  /**
+   * The rows as templates see them: values by column, references by relation, and what each prints as; only the
+   * keys `wanted` names of the model, unless `full`.
+   */
+  const templateRows = async (m: Model, rows: Row[], full = false): Promise<TemplateRow[]> => {
     if (!rows.length) return [];
     const displays = await access.render(m, rows, { selection: { only: new Set(['id', 'display']) } });
-    const fields = registry.outputFields(m, 'full').filter((f) => !f.secret);
+    const { keys, given } = givenOf(m, full);
+    const fields = given.map((g) => g.field);
     // Each field's column names, once per call rather than per row.
-    const columns = fields.map((field) => field.columns().map((c) => c.name));
+    const columns = given.map((g) => g.columns);
     const single = await Promise.all(
       fields.map(async (field) => {
         const walk = field.walk(field.name, registry);
@@ -114,7 +138,9 @@ export function templateSource(
         const ref = link.refs(row);
         refs[link.name] = Array.isArray(ref) ? (ref[0] ?? null) : ref;
       }
-      return { model: m.key, id: row.id as number, display: String(displays[n].display ?? ''), values, refs };
+      const templateRow: TemplateRow = { model: m.key, id: row.id as number, display: String(displays[n].display ?? ''), values, refs };
+      if (keys) templateRow.partial = true;
+      return templateRow;
     });
   };
 
@@ -142,21 +168,22 @@ export function templateSource(
     async list(query: ObjectQuery, offset: number, limit: number): Promise<TemplateRow[]> {
       const m = model(query.model);
       if (!(await visible(m))) return [];
-      const rows = await access.list(m, { params: query.params, ...relation(query), offset: Math.max(0, offset), limit: Math.min(Math.max(0, limit), MOST) });
+      const rows = await access.list(m, { params: query.params, ...relation(query), offset: Math.max(0, offset), limit: Math.min(Math.max(0, limit), MOST), columns: columnsOf(m) });
       return templateRows(m, rows);
     },
     async count(query: ObjectQuery): Promise<number> {
       const m = model(query.model);
       return (await visible(m)) ? access.count(m, { params: query.params, where: relation(query).where }) : 0;
     },
-    async get(key: string, id: number): Promise<TemplateRow | null> {
+    async get(key: string, id: number, full?: boolean): Promise<TemplateRow | null> {
       const m = model(key);
-      const row = (await visible(m)) ? (known.get(`${m.key}:${id}`) ?? await access.get(m, id)) : undefined;
-      return row ? (await templateRows(m, [row]))[0] : null;
+      const row = (await visible(m)) ? (known.get(`${m.key}:${id}`) ?? (await access.list(m, { ids: [id], ordering: [], limit: 1, columns: full ? undefined : columnsOf(m) }))[0]) : undefined;
+      return row ? (await templateRows(m, [row], full === true))[0] : null;
     },
     shape(key: string): ModelShape {
       const m = model(key);
-      return { className: m.className, app: m.app, lists: Object.fromEntries([...followsOf(m, registry)].map(([name, f]) => [name, f.model.key])) };
+      const keys = new Set(['id', ...fieldsOf(m).flatMap(({ field, columns }) => [field.name, ...columns])]);
+      return { className: m.className, app: m.app, lists: Object.fromEntries([...followsOf(m, registry)].map(([name, f]) => [name, f.model.key])), keys: [...keys] };
     },
     models(): Record<string, Record<string, string>> {
       const apps: Record<string, Record<string, string>> = {};

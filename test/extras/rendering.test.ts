@@ -192,6 +192,39 @@ describe('config template rendering', () => {
     await t.request('DELETE', `/api/dcim/devices/${other}/`);
   });
 
+  it('reads only the keys the template read before; a key read for the first time is read whole, for the same text', async () => {
+    const plain = await make('/api/dcim/devices/', { name: 'lean-a', device_type: ids.type, role: ids.role, site: ids.tokyo });
+    await make('/api/dcim/interfaces/', { device: plain, name: 'eth1', type: '1000base-t' });
+    const template = await make(TEMPLATES, {
+      name: 'lean',
+      // The type is read only of a disabled interface, and `nothing` is no key of an interface at all.
+      template_code: '{% for i in device.interfaces.all() %}{{ i.name }}{% if not i.enabled %}={{ i.type }}{% endif %}{{ i.nothing }};{% endfor %}',
+    });
+    for (const id of [ids.device, plain]) await t.request('PATCH', `/api/dcim/devices/${id}/`, { body: { config_template: template } });
+    const rendered = async (id: number): Promise<[string, number, string[]]> => {
+      const before = await waits();
+      let content = '';
+      const statements = await t.statements(async () => {
+        const res = await t.post(`/api/dcim/devices/${id}/render-config/`, {});
+        expect(res.status, res.text).toBe(200);
+        content = res.body.content as string;
+      });
+      return [content, (await waits()) - before, statements.map((s) => s.sql).filter((sql) => sql.includes('from "dcim_interface"'))];
+    };
+    // The first render reads whole rows, and learns the keys: name, enabled, nothing.
+    expect((await rendered(plain))[0]).toBe('eth1;');
+    // Read ahead with those keys' columns only; the disabled interface's type is read whole when asked: one wait.
+    const [content, waited, reads] = await rendered(ids.device);
+    expect([content, waited]).toEqual(['Ethernet1;Ethernet2=10gbase-x-sfpp;Management1;', 1]);
+    expect(reads[0]).toMatch(/select "t"."id", "t"."name", "t"."enabled"/);
+    expect(reads[0]).not.toContain('"t".*');
+    // Now the type is one of the keys: nothing to wait for, the same text.
+    expect((await rendered(ids.device)).slice(0, 2)).toEqual(['Ethernet1;Ethernet2=10gbase-x-sfpp;Management1;', 0]);
+    expect((await rendered(plain)).slice(0, 2)).toEqual(['eth1;', 0]);
+    for (const id of [ids.device, plain]) await t.request('PATCH', `/api/dcim/devices/${id}/`, { body: { config_template: null } });
+    await t.request('DELETE', `/api/dcim/devices/${plain}/`);
+  });
+
   it('renders a virtual machine as `virtualmachine`', async () => {
     const type = await make('/api/virtualization/cluster-types/', { name: 'KVM', slug: 'kvm' });
     const cluster = await make('/api/virtualization/clusters/', { name: 'c1', type });

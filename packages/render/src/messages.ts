@@ -11,6 +11,11 @@ export interface TemplateRow {
   values: JsonObject;
   /** Objects the row refers to (foreign keys, generic relations), by key; null when it refers to none. */
   refs: Record<string, { model: string; id: number } | null>;
+  /**
+   * Only the keys renders of the template read of its model (`RenderReply.read`): any other key is read by a `get`
+   * with `full`.
+   */
+  partial?: boolean;
 }
 
 /** What a template needs to know of a model: its name, and the lists its objects offer besides their values and refs. */
@@ -20,6 +25,8 @@ export interface ModelShape {
   app: string;
   /** Lists of related objects it offers (`interfaces`, `tags`), with the model each lists. */
   lists: Record<string, string>;
+  /** The keys its objects' rows may hold (values and refs): a partial row lacking one is read whole. */
+  keys: string[];
 }
 
 /** Objects of a model a query names: all, those related to one object through a list, filtered by the API's filters. */
@@ -34,7 +41,8 @@ export interface ObjectQuery {
 export interface BridgeCalls {
   list(query: ObjectQuery, offset: number, limit: number): TemplateRow[];
   count(query: ObjectQuery): number;
-  get(model: string, id: number): TemplateRow | null;
+  /** The object as the render's rows are read, or with every key (`full`). */
+  get(model: string, id: number, full?: boolean): TemplateRow | null;
   shape(model: string): ModelShape;
   /** Every model a template can name, as `app` → class names → model key. */
   models(): Record<string, Record<string, string>>;
@@ -88,7 +96,12 @@ export interface RenderRequest {
  * The outcome; the calls the render made that the next render of its template can make ahead (`PlannedCall`), and
  * (the pool's count) how many calls it waited on the server for, those not read ahead.
  */
-export type RenderReply = ({ ok: true; output: string } | { ok: false; error: string; line?: number }) & { calls?: PlannedCall[]; asked?: number };
+export type RenderReply = ({ ok: true; output: string } | { ok: false; error: string; line?: number }) & {
+  calls?: PlannedCall[];
+  /** The keys the render read of each model's objects, by model: what the next render's rows need hold. */
+  read?: Record<string, string[]>;
+  asked?: number;
+};
 
 /** From the server to a template process: a render, or the answer to the call the render is waiting on. */
 export type ToRenderer = { kind: 'render'; request: RenderRequest } | { kind: 'answer'; reply: BridgeReply };

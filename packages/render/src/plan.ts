@@ -8,6 +8,15 @@ export const MOST_PLANNED = 32;
 const MOST_PLANS = 256;
 /** The most references an origin follows from its variable. */
 const DEEPEST = 8;
+/** The most models, and keys of one model, a plan keeps as read. */
+const MOST_READ_MODELS = 64;
+const MOST_READ_KEYS = 256;
+
+/** What a template's renders asked: the calls of the last one, the keys every one read of each model's objects. */
+interface Plan {
+  calls: PlannedCall[];
+  read: Map<string, Set<string>>;
+}
 
 /** A call's identity: the same method with the same arguments (a render may read ahead what it will ask). */
 export const callKey = (call: BridgeRequest): string => JSON.stringify([call.method, ...call.args]);
@@ -33,7 +42,7 @@ const isOrigin = (origin: unknown): origin is Origin =>
  * ahead goes over the bridge as before, and either way the plan becomes what this render called.
  */
 export class RenderPlans {
-  private readonly plans = new Map<string, PlannedCall[]>();
+  private readonly plans = new Map<string, Plan>();
 
   private static keyOf(source: string): string {
     return createHash('sha1').update(source).digest('base64');
@@ -45,11 +54,8 @@ export class RenderPlans {
    * render run together; each answer is the handler's, as it would have been over the bridge.
    */
   async readAhead(source: string, objects: Record<string, TemplateRow | null>, handler: BridgeHandler): Promise<[string, BridgeReply][]> {
-    const key = RenderPlans.keyOf(source);
-    const plan = this.plans.get(key);
+    const plan = this.used(source);
     if (!plan) return [];
-    this.plans.delete(key);
-    this.plans.set(key, plan);
     const answers = new Map<string, Promise<BridgeReply>>();
     const ask = (call: BridgeRequest): Promise<BridgeReply> => {
       const id = callKey(call);
@@ -67,7 +73,7 @@ export class RenderPlans {
       }
       return row;
     };
-    await Promise.all(plan.map(async ({ call, origin }) => {
+    await Promise.all(plan.calls.map(async ({ call, origin }) => {
       if (!origin) return void ask(call);
       const target = await objectAt(origin);
       const [query, ...rest] = call.args as [{ via?: { model: string; id: number } }, ...BridgeRequest['args']];
@@ -79,20 +85,45 @@ export class RenderPlans {
     return Promise.all([...answers].map(async ([id, answer]): Promise<[string, BridgeReply]> => [id, await answer]));
   }
 
-  /** Keeps what a render of `source` called (as its template process reported it) for the next render of it. */
-  learn(source: string, calls: unknown): void {
+  /** The keys renders of `source` read of each model's objects (none before its first render). */
+  keysRead(source: string): ReadonlyMap<string, ReadonlySet<string>> | undefined {
+    return this.plans.get(RenderPlans.keyOf(source))?.read;
+  }
+
+  /** `source`'s plan, as the one used last. */
+  private used(source: string): Plan | undefined {
+    const key = RenderPlans.keyOf(source);
+    const plan = this.plans.get(key);
+    if (plan) {
+      this.plans.delete(key);
+      this.plans.set(key, plan);
+    }
+    return plan;
+  }
+
+  /**
+   * Keeps what a render of `source` called (as its template process reported it) for the next render of it, and
+   * adds the keys it read to those earlier renders read: a key one object's branch reads stays in every row.
+   */
+  learn(source: string, calls: unknown, read: unknown): void {
     if (!Array.isArray(calls)) return;
-    const plan = calls.slice(0, MOST_PLANNED).filter((c): c is PlannedCall => {
+    const planned = calls.slice(0, MOST_PLANNED).filter((c): c is PlannedCall => {
       const call = (c as PlannedCall | null)?.call;
       if (!call || !Array.isArray(call.args)) return false;
       const { origin } = c as PlannedCall;
       if (origin !== undefined) return isOrigin(origin) && ['get', 'list', 'count'].includes(call.method);
       return call.method === 'template';
     });
-    const key = RenderPlans.keyOf(source);
-    this.plans.delete(key);
-    if (!plan.length) return;
-    this.plans.set(key, plan);
+    const kept = this.used(source)?.read ?? new Map<string, Set<string>>();
+    if (typeof read === 'object' && read !== null) {
+      for (const [model, keys] of Object.entries(read as Record<string, unknown>)) {
+        if (!Array.isArray(keys) || (!kept.has(model) && kept.size >= MOST_READ_MODELS)) continue;
+        const known = kept.get(model) ?? new Set<string>();
+        for (const k of keys) if (typeof k === 'string' && known.size < MOST_READ_KEYS) known.add(k);
+        kept.set(model, known);
+      }
+    }
+    this.plans.set(RenderPlans.keyOf(source), { calls: planned, read: kept });
     if (this.plans.size > MOST_PLANS) this.plans.delete(this.plans.keys().next().value!);
   }
 }

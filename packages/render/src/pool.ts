@@ -178,8 +178,13 @@ export class RenderPool {
       this.queue.push({ request: preloaded.length ? { ...request, preloaded } : request, handler, asked: 0, resolve, reject });
       this.next();
     });
-    this.plans.learn(request.source, reply.calls);
+    this.plans.learn(request.source, reply.calls, reply.read);
     return reply;
+  }
+
+  /** The keys the renders of `source` read of each model's objects: what rows for its next render need hold. */
+  keysRead(source: string): ReadonlyMap<string, ReadonlySet<string>> | undefined {
+    return this.plans.keysRead(source);
   }
 
   private next(): void {

@@ -10,11 +10,27 @@ const SHOWN = 20;
 /** Models' shapes, kept for the process's life: a template process serves one server, whose models do not change. */
 const shapes = new Map<string, ModelShape>();
 
-/** What a render's hosts share: the bridge, and one host per object (lookups of the same object compare equal). */
+/**
+ * What a render's hosts share: the bridge, one host per object (lookups of the same object compare equal), and the
+ * keys the render read of each model's objects.
+ */
 export class HostScope {
   private readonly objects = new Map<string, ObjectHost>();
+  private readonly keys = new Map<string, Set<string>>();
 
   constructor(readonly bridge: Bridge) {}
+
+  /** Notes that the render read `key` of an object of `model`. */
+  readKey(model: string, key: string): void {
+    let keys = this.keys.get(model);
+    if (!keys) this.keys.set(model, (keys = new Set()));
+    keys.add(key);
+  }
+
+  /** The keys the render read, by model. */
+  get read(): Record<string, string[]> {
+    return Object.fromEntries([...this.keys].map(([model, keys]) => [model, [...keys]]));
+  }
 
   shape(model: string): ModelShape {
     let shape = shapes.get(model);
@@ -61,7 +77,7 @@ function filterParams(keywords: Record<string, unknown>): Record<string, string[
 export class ObjectHost implements TemplateHost {
   constructor(
     private readonly scope: HostScope,
-    private readonly row: TemplateRow,
+    private row: TemplateRow,
     private readonly origin?: Origin,
   ) {}
 
@@ -70,18 +86,27 @@ export class ObjectHost implements TemplateHost {
   }
 
   [HOST](key: string): unknown {
+    if (key === 'pk') return this.row.id;
+    this.scope.readKey(this.row.model, key);
+    if (this.row.partial && !this.holds(key) && this.scope.shape(this.row.model).keys.includes(key)) {
+      // A key the template's last render did not read: the whole object, once (not a call to read ahead).
+      this.row = this.scope.bridge.call('get', this.row.model, this.row.id, true) ?? { ...this.row, partial: false };
+    }
     const { row } = this;
-    if (key === 'pk') return row.id;
     if (Object.hasOwn(row.values, key)) return row.values[key];
     if (Object.hasOwn(row.refs, key)) {
       const ref = row.refs[key];
       const origin = this.origin && { root: this.origin.root, refs: [...this.origin.refs, key] };
       return ref ? this.scope.object(ref.model, ref.id, origin) : null;
     }
-    const shape = this.scope.shape(row.model);
-    const target = Object.hasOwn(shape.lists, key) ? shape.lists[key] : undefined;
+    const { lists } = this.scope.shape(row.model);
+    const target = Object.hasOwn(lists, key) ? lists[key] : undefined;
     if (target) return new QuerySetHost(this.scope, { model: target, via: { model: row.model, id: row.id, list: key }, params: {} }, this.origin);
     return undefined;
+  }
+
+  private holds(key: string): boolean {
+    return Object.hasOwn(this.row.values, key) || Object.hasOwn(this.row.refs, key);
   }
 
   toString(): string {

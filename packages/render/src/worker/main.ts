@@ -33,10 +33,9 @@ function refuseLineBreaks(text: string): void {
   if (/[\r\n\0]/.test(text)) throw new PyError('ValueError', `a printed value holds a line break, which would add a header: ${JSON.stringify(text.slice(0, 80))}`);
 }
 
-function render(request: RenderRequest): RenderReply {
+function render(request: RenderRequest, scope: HostScope): RenderReply {
   bridge.begin(request.preloaded);
   try {
-    const scope = new HostScope(bridge);
     const output = renderTemplate(request.source, contextOf(request, scope), {
       params: request.params,
       maxOutput: request.maxOutput,
@@ -55,7 +54,9 @@ function render(request: RenderRequest): RenderReply {
 // Loaded: the server starts a render's clock from here, not from the process's start.
 channel.write({ kind: 'ready' });
 for (let message = channel.read() as ToRenderer | undefined; message; message = channel.read() as ToRenderer | undefined) {
-  if (message.kind === 'render') channel.write({ kind: 'done', reply: { ...render(message.request), calls: bridge.plan } });
+  if (message.kind !== 'render') continue;
+  const scope = new HostScope(bridge);
+  channel.write({ kind: 'done', reply: { ...render(message.request, scope), calls: bridge.plan, read: scope.read } });
 }
 // The server closed its end: it stopped, or died.
 process.exit(0);
