@@ -95,6 +95,21 @@ describe('config contexts', () => {
     expect((await t.get(`/api/dcim/devices/${ids.device}/?exclude=config_context`)).body).not.toHaveProperty('config_context');
   });
 
+  it('are read for one object by a plan PostgreSQL prepares once, not planned anew for each object', async () => {
+    const statements = await t.statements(() => t.get(`/api/dcim/devices/${ids.device}/`));
+    const read = statements.find((s) => s.sql.startsWith('with recursive'))!;
+    const args = read.bindings.map((b) => (typeof b === 'number' ? String(b) : `'${String(b)}'`)).join(', ');
+    const plans = await t.server.db.knex.transaction(async (trx) => {
+      await trx.raw(`prepare contexts as ${read.sql}`);
+      // PostgreSQL weighs a generic plan against the first five it makes for the values given.
+      for (let i = 0; i < 8; i++) await trx.raw(`execute contexts(${args})`);
+      const { rows } = (await trx.raw(`select generic_plans::int as generic from pg_prepared_statements where name = 'contexts'`)) as { rows: { generic: number }[] };
+      await trx.raw('deallocate contexts');
+      return rows[0].generic;
+    });
+    expect(plans).toBeGreaterThan(0);
+  });
+
   it('refuse data and local context data that are not JSON objects', async () => {
     const message = 'JSON data must be in object form. Example: {"foo": 123}';
     for (const value of [[1], 'text', 3]) {
