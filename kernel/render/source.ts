@@ -5,6 +5,7 @@ import { FilterError, ParamError } from '../filters/errors.js';
 import type { Logger } from '../base/log.js';
 import type { FilterNode } from '../filters/tree.js';
 import { offeredLists } from '../model/offered-lists.js';
+import type { Field } from '../model/field.js';
 import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { Memo, ValidationError, type Json, type JsonObject, type RenderContext, type Row } from '../base/types.js';
@@ -56,6 +57,29 @@ function followsOf(model: Model, registry: ModelRegistry): Map<string, Follow> {
   return all.get(model.key) ?? new Map();
 }
 
+/** A model's fields as templates see them, each with its columns; its display field; every key its rows may hold. */
+interface TemplateFields {
+  fields: { field: Field; columns: string[] }[];
+  display?: Field;
+  keys: string[];
+}
+
+/** Per registry, by model: fixed once every plugin has registered its fields, so worked out once, not per read. */
+const templateFieldsByRegistry = new WeakMap<ModelRegistry, Map<string, TemplateFields>>();
+
+function templateFieldsOf(model: Model, registry: ModelRegistry): TemplateFields {
+  let all = templateFieldsByRegistry.get(registry);
+  if (!all) templateFieldsByRegistry.set(registry, (all = new Map()));
+  let known = all.get(model.key);
+  if (!known) {
+    const output = registry.outputFields(model, 'full');
+    const fields = output.filter((f) => !f.secret).map((field) => ({ field, columns: field.columns().map((c) => c.name) }));
+    const keys = new Set(['id', ...fields.flatMap(({ field, columns }) => [field.name, ...columns])]);
+    all.set(model.key, (known = { fields, display: output.find((f) => f.name === 'display'), keys: [...keys] }));
+  }
+  return known;
+}
+
 /**
  * What a template is told of a failed read: a refused filter or permission says why; anything else (a database error,
  * which could quote SQL) is logged and reported in general terms.
@@ -92,19 +116,17 @@ export function templateSource(
     return found;
   };
 
-  /** A model's fields as templates see them, and the keys each gives (its columns, its name). */
-  const fieldsOf = (m: Model) => registry.outputFields(m, 'full').filter((f) => !f.secret).map((field) => ({ field, columns: field.columns().map((c) => c.name) }));
-
   /** The fields whose keys `wanted` names of a model (every field when it names none, or for a `full` row). */
   const givenOf = (m: Model, full: boolean) => {
     const keys = full ? undefined : wanted?.get(m.key);
-    return { keys, given: fieldsOf(m).filter(({ field, columns }) => !keys || keys.has(field.name) || columns.some((c) => keys.has(c))) };
+    const { fields } = templateFieldsOf(m, registry);
+    return { keys, given: keys ? fields.filter(({ field, columns }) => keys.has(field.name) || columns.some((c) => keys.has(c))) : fields };
   };
 
   /** The columns rows of `m` are read with: those its wanted keys and what it prints as read (all, without). */
   const columnsOf = (m: Model): string[] | undefined => {
     const { keys, given } = givenOf(m, false);
-    const display = registry.outputFields(m, 'full').find((f) => f.name === 'display');
+    const { display } = templateFieldsOf(m, registry);
     return keys && columnsRead([...given.map((g) => g.field), ...(display ? [display] : [])]);
   };
 
@@ -182,8 +204,7 @@ export function templateSource(
     },
     shape(key: string): ModelShape {
       const m = model(key);
-      const keys = new Set(['id', ...fieldsOf(m).flatMap(({ field, columns }) => [field.name, ...columns])]);
-      return { className: m.className, app: m.app, lists: Object.fromEntries([...followsOf(m, registry)].map(([name, f]) => [name, f.model.key])), keys: [...keys] };
+      return { className: m.className, app: m.app, lists: Object.fromEntries([...followsOf(m, registry)].map(([name, f]) => [name, f.model.key])), keys: templateFieldsOf(m, registry).keys };
     },
     models(): Record<string, Record<string, string>> {
       const apps: Record<string, Record<string, string>> = {};

@@ -12,7 +12,7 @@ export interface TemplateRow {
   /** Objects the row refers to (foreign keys, generic relations), by key; null when it refers to none. */
   refs: Record<string, { model: string; id: number } | null>;
   /**
-   * Only the keys renders of the template read of its model (`RenderReply.read`): any other key is read by a `get`
+   * Only the keys renders of the template read of its model (`RenderReply.read`): the object's other keys are read by a `get`
    * with `full`.
    */
   partial?: boolean;
