@@ -38,12 +38,18 @@ async function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgres> {
   return mod.default;
 }
 
-/** The pid and port of the postmaster whose lock file is in `databaseDir`, when that process is alive. */
-function postmaster(databaseDir: string): { pid: number; port: number } | undefined {
+/** The pid and port in the postmaster's lock file in `databaseDir`, when there is one. */
+function lockFile(databaseDir: string): { pid: number; port: number } | undefined {
   const lock = resolve(databaseDir, 'postmaster.pid');
   if (!existsSync(lock)) return undefined;
   const [pid, , , port] = readFileSync(lock, 'utf8').split('\n');
-  return Number(pid) > 0 && alive(Number(pid)) ? { pid: Number(pid), port: Number(port) } : undefined;
+  return Number(pid) > 0 ? { pid: Number(pid), port: Number(port) } : undefined;
+}
+
+/** The pid and port of the postmaster whose lock file is in `databaseDir`, when that process is alive. */
+function postmaster(databaseDir: string): { pid: number; port: number } | undefined {
+  const lock = lockFile(databaseDir);
+  return lock && alive(lock.pid) ? lock : undefined;
 }
 
 /** Tries to start the postmaster again after it died, a second apart (its old backends may still be exiting). */
@@ -91,6 +97,12 @@ export class EmbeddedDatabase {
       log(`Stopping an embedded PostgreSQL left running by a process that ended (pid ${running.pid})`);
       process.kill(running.pid, 'SIGINT');
       if (!(await gone(running.pid, 15_000))) throw new Error(`the PostgreSQL left running in ${databaseDir} (pid ${running.pid}) does not stop`);
+    }
+    // A postmaster killed outright is a zombie until a process reaps it (an init may take a second or more), and
+    // PostgreSQL takes the lock file of a zombie for a server still running: wait for it to be reaped.
+    const dead = lockFile(databaseDir);
+    if (dead && !(await gone(dead.pid, 15_000, true))) {
+      throw new Error(`the PostgreSQL that ran in ${databaseDir} (pid ${dead.pid}) ended and no process reaps it`);
     }
     if (process.getuid?.() === 0) checkReachable();
     const port = await freePort();

@@ -77,10 +77,23 @@ export function stillRunning(identity: string): boolean {
   return now !== undefined && (!started || started === now);
 }
 
-/** Waits until process `pid` is gone (at most `ms`). */
-export async function gone(pid: number, ms: number): Promise<boolean> {
+/**
+ * Whether `kill -0` finds process `pid`, a zombie included: how PostgreSQL's check of a lock file decides that the
+ * server it names still runs (a process it may not signal counts as gone, as there).
+ */
+export function listed(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ESRCH' && (err as NodeJS.ErrnoException).code !== 'EPERM';
+  }
+}
+
+/** Waits until process `pid` is gone (at most `ms`): ended, or also reaped when `reaped` is set. */
+export async function gone(pid: number, ms: number, reaped = false): Promise<boolean> {
   const deadline = Date.now() + ms;
-  while (alive(pid)) {
+  while (reaped ? listed(pid) : alive(pid)) {
     if (Date.now() > deadline) return false;
     await new Promise((r) => setTimeout(r, 100));
   }
