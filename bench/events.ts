@@ -78,7 +78,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  *   in the write's transaction, just before its commit), p50 and p99 over the rounds' deliveries; and the same for
  *   SINGLES creates one at a time, each sent once the previous one was delivered (an idle pipeline).
  * - What the outbox adds to a write: bulk creates of 100 tenants (4 clients, `seconds`), without a rule (the
- *   baseline) and with the rule enabled, deliveries going to the receiver as the writes run.
+ *   baseline) and with the rule enabled. Where the server delivers, its deliveries yield to the writes (50 a second
+ *   while they run, `RequestLoad`) and the rest go once they ended; with a worker, none runs yet.
  */
 export async function eventsBench(adminUrl: string, seconds: number): Promise<void> {
   const url = await freshDatabase(adminUrl);

@@ -104,6 +104,7 @@ export { API_VERSION, PATCHBAY_VERSION } from './base/version.js';
 
 // Services by token, tracked jobs and the queue.
 export { Services, serviceToken, type ServiceToken, type Clock } from './services.js';
+export type { RequestLoadPort } from './http/request-load.js';
 export type { ServiceOverrides, Provided } from './providers.js';
 export { provide, type Provision, type ServiceResolver, type ServiceFactory } from './plugins/services.js';
 export { JobFailed, type TrackOptions, type TrackedJobs } from './queue/tracked.js';

@@ -13,6 +13,7 @@ import type { ModelRegistry } from './model/registry.js';
 import type { ServiceFactory, ServiceRegistry } from './plugins/services.js';
 import { Reader } from './read/reader.js';
 import { TemplateRenderer } from './render/renderer.js';
+import { RequestLoad } from './http/request-load.js';
 import { Services, serviceToken, type ServiceToken } from './services.js';
 import type { ChangeHook } from './write/changes.js';
 import { WriteRunner } from './write/writer.js';
@@ -21,6 +22,7 @@ import { WriteRunner } from './write/writer.js';
 export const Parts = {
   metrics: serviceToken<Metrics>('kernel.metrics'),
   outbox: serviceToken<EventOutbox>('kernel.outbox'),
+  requests: serviceToken<RequestLoad>('kernel.requests'),
   watch: serviceToken<ModelWatch>('kernel.watch'),
   filters: serviceToken<FilterSets>('kernel.filters'),
   reads: serviceToken<Reader>('kernel.reads'),
@@ -75,6 +77,7 @@ export function kernelProviders({ settings, registry, log, db, rowCounts, redisU
       return metrics;
     }),
     provider(Parts.outbox, () => new EventOutbox(db.knex, log)),
+    provider(Parts.requests, () => new RequestLoad()),
     provider(Parts.watch, () => new ModelWatch(log)),
     provider(Parts.filters, () => new FilterSets(registry)),
     provider(Parts.reads, () => new Reader(db.knex, registry, rowCounts)),
@@ -85,6 +88,7 @@ export function kernelProviders({ settings, registry, log, db, rowCounts, redisU
     })),
     provider(Parts.templates, (s) => new TemplateRenderer({ knex: db.knex, registry, settings, log }, s.get(Parts.metrics))),
     provider(Services.events, (s) => s.get(Parts.outbox)),
+    provider(Services.requests, (s) => s.get(Parts.requests)),
     provider(Services.metrics, (s) => s.get(Parts.metrics)),
     provider(Services.render, (s) => s.get(Parts.templates)),
   ];

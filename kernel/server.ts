@@ -210,6 +210,7 @@ export async function createServer(options: ServerOptions): Promise<PatchbayServ
           // so that it is the client that closes one, never the server while a request is on its way.
           keepAliveTimeout: 65_000,
         }, appOnce());
+        kernel.get(Parts.requests).count(http);
         http.once('error', fail);
         http.listen(settings.PORT, settings.HOST, () => {
           const { port } = http!.address() as { port: number };

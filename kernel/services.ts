@@ -9,6 +9,7 @@ import type { TrackedJobs } from './queue/tracked.js';
 import type { EventOutboxPort } from './events/outbox.js';
 import type { QueuePort } from '@patchbay/queue';
 import type { TemplateRenderer } from './render/renderer.js';
+import type { RequestLoadPort } from './http/request-load.js';
 
 /** A typed key of a service in a server's DI container: the kernel's, or one a plugin provides to others. */
 export type ServiceToken<T> = InjectionToken<T> & symbol;
@@ -44,6 +45,8 @@ export const Services = {
   accounts: serviceToken<Accounts>('accounts'),
   /** Tracked jobs (`ctx.jobs`): provided by the core plugin. */
   jobs: serviceToken<TrackedJobs>('jobs'),
+  /** This process's requests, which its background work yields to (`yieldToRequests()` before each step). */
+  requests: serviceToken<RequestLoadPort>('requests'),
 };
 
 /** The description of a token, for messages. */

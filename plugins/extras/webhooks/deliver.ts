@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { Coalesced, PATCHBAY_VERSION, type JobRun, type JsonObject, type PluginContext, type RunAttempt } from 'patchbay';
+import { Coalesced, PATCHBAY_VERSION, Services, type JobRun, type JsonObject, type PluginContext, type RunAttempt } from 'patchbay';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
 import { Webhook } from '../models/webhook.js';
 import { deliveryMetrics } from './delivery-metrics.js';
@@ -123,7 +123,8 @@ interface Written {
 
 /**
  * The delivery job: sends each of its deliveries not delivered yet, JOB_CONCURRENCY at once, each rendered from its
- * stored context, signed, and recorded as it ends. Before a request goes out its delivery is marked as sending that
+ * stored context, signed, and recorded as it ends; each waits its turn behind the requests of a process answering
+ * them (`RequestLoad`). Before a request goes out its delivery is marked as sending that
  * attempt, so that if this process dies the attempts under way are logged as such (and only those). What the lanes
  * write meanwhile goes out together, one statement at a time: a lane's outcome with its next mark, and those of
  * the lanes ending together. A failure makes the job fail once all its deliveries ended, so the queue runs it again
@@ -137,8 +138,10 @@ export async function deliverWebhooks(data: unknown, ctx: PluginContext, run: Jo
   // Outcomes are written in order before the lane's next mark, which it waits for; the last ones, before the job ends.
   const recorded: Promise<void>[] = [];
   const failures: string[] = [];
+  const requests = ctx.services.get(Services.requests);
   // A lane's failure (a statement's) is the job's, once every outcome under way was written.
   const lanes = await eachAtMost(deliveries, ctx.settings.JOB_CONCURRENCY, async (delivery) => {
+    await requests.yieldToRequests();
     const number = delivery.made + 1;
     await writes.add({ mark: { id: delivery.id, attempt: number } });
     const attempt = await attemptDelivery(delivery, number, ctx);
