@@ -77,7 +77,7 @@ export function kernelProviders({ settings, registry, log, db, rowCounts, redisU
       return metrics;
     }),
     provider(Parts.outbox, () => new EventOutbox(db.knex, log)),
-    provider(Parts.requests, () => new RequestLoad()),
+    provider(Parts.requests, () => new RequestLoad((err) => log.error(`counting requests failed: ${err instanceof Error ? err.message : String(err)}`))),
     provider(Parts.watch, () => new ModelWatch(log)),
     provider(Parts.filters, () => new FilterSets(registry)),
     provider(Parts.reads, () => new Reader(db.knex, registry, rowCounts)),

@@ -1,4 +1,5 @@
 import type { Server, ServerResponse } from 'node:http';
+import { guarded } from '@patchbay/guards';
 
 /** How long after its last response a process counts as idle, its background work then running unhindered. */
 export const QUIET_MS = 10;
@@ -35,18 +36,18 @@ export class RequestLoad implements RequestLoadPort {
   /** When the timer fires (`now()`'s clock). */
   private timerAt = Infinity;
 
-  constructor(private readonly now: () => number = () => performance.now()) {}
+  constructor(private readonly onError: (err: unknown) => void, private readonly now: () => number = () => performance.now()) {}
 
   /** Counts the requests `server` answers, each until its response ended or its client went away. */
   count(server: Server): void {
-    server.on('request', (_req, res: ServerResponse) => {
+    server.on('request', guarded((_req, res: ServerResponse) => {
       this.underWay += 1;
-      res.once('close', () => {
+      res.once('close', guarded(() => {
         this.underWay -= 1;
         this.lastEnded = this.now();
         if (!this.underWay && this.waiting.length) this.wake(QUIET_MS);
-      });
-    });
+      }, this.onError));
+    }, this.onError));
   }
 
   yieldToRequests(): Promise<void> {
