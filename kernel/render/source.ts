@@ -136,7 +136,10 @@ export function templateSource(
    */
   const templateRows = async (m: Model, rows: Row[], full = false): Promise<TemplateRow[]> => {
     if (!rows.length) return [];
-    const displays = await access.render(m, rows, { selection: { only: new Set(['id', 'display']) } });
+    // What each prints as: a model's display rule over the row itself, unless it loads more (then as the API renders it).
+    const displays = m.decl.displayLoader
+      ? (await access.render(m, rows, { selection: { only: new Set(['id', 'display']) } })).map((r) => r.display)
+      : rows.map((row) => m.displayOf(row));
     const { keys, given } = givenOf(m, full);
     const fields = given.map((g) => g.field);
     // Each field's column names, once per call rather than per row.
@@ -160,7 +163,7 @@ export function templateSource(
         const ref = link.refs(row);
         refs[link.name] = Array.isArray(ref) ? (ref[0] ?? null) : ref;
       }
-      const templateRow: TemplateRow = { model: m.key, id: row.id as number, display: String(displays[n].display ?? ''), values, refs };
+      const templateRow: TemplateRow = { model: m.key, id: row.id as number, display: String(displays[n] ?? ''), values, refs };
       if (keys) templateRow.partial = true;
       return templateRow;
     });
