@@ -81,7 +81,7 @@ export function stillRunning(identity: string): boolean {
  * Whether `kill -0` finds process `pid`, a zombie included: how PostgreSQL's check of a lock file decides that the
  * server it names still runs (a process it may not signal counts as gone, as there).
  */
-export function listed(pid: number): boolean {
+function listed(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
