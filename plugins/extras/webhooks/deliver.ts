@@ -124,7 +124,7 @@ interface Written {
 /**
  * The delivery job: sends each of its deliveries not delivered yet, JOB_CONCURRENCY at once, each rendered from its
  * stored context, signed, and recorded as it ends; each waits its turn behind the requests of a process answering
- * them (`RequestLoad`). Before a request goes out its delivery is marked as sending that
+ * them (`Services.requests`). Before a request goes out its delivery is marked as sending that
  * attempt, so that if this process dies the attempts under way are logged as such (and only those). What the lanes
  * write meanwhile goes out together, one statement at a time: a lane's outcome with its next mark, and those of
  * the lanes ending together. A failure makes the job fail once all its deliveries ended, so the queue runs it again
