@@ -121,10 +121,18 @@ class Compiler {
   }
 }
 
-/** Adds `node` as a condition on `model` rows aliased `alias`; relation paths become subqueries, so rows never repeat. */
+/**
+ * Adds `node` as a condition on `model` rows aliased `alias`; relation paths become subqueries, so rows never repeat.
+ * knex builds nested conditions when it compiles the statement: a FilterError they raise rejects the statement when it
+ * runs (a read compiles once).
+ */
+export function addFilter(qb: Knex.QueryBuilder, model: Model, node: FilterNode, scope: CompileScope, alias = 't'): void {
+  if (!matchesAll(node)) new Compiler(scope).node(qb, model, alias, node);
+}
+
+/** `addFilter`, compiled at once: a FilterError raises here, for callers that validate a filter or act on its errors. */
 export function applyFilter(qb: Knex.QueryBuilder, model: Model, node: FilterNode, scope: CompileScope, alias = 't'): void {
   if (matchesAll(node)) return;
-  new Compiler(scope).node(qb, model, alias, node);
-  // knex builds nested conditions when it compiles; compiling now raises a FilterError here, not mid-request.
+  addFilter(qb, model, node, scope, alias);
   qb.clone().toSQL();
 }

@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
-import { applyFilter } from '../filters/compile.js';
+import { addFilter } from '../filters/compile.js';
 import { matchesAll, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
 import { applyOrdering } from '../model/ordering.js';
@@ -39,16 +39,27 @@ export interface PartRead {
 /** The column of `rowsOfEach`'s statement that tells which read a row belongs to. */
 const PART = '_read_part';
 
+/** A column as `rowsOfEach` selects it: its name and its PostgreSQL type. */
+interface TypedColumn {
+  name: string;
+  type: string;
+}
+
 /** Each model's columns' PostgreSQL types, by column name (fixed once every plugin has registered its fields). */
 const columnTypes = new WeakMap<Model, Map<string, string>>();
 
-/** Names and PostgreSQL types of `columns` of `model`, to tell whether reads can share a UNION; undefined if one is unknown. */
-function signatureOf(model: Model, columns: string[]): string | undefined {
+/** `columns` of `model` with their types; undefined if one is not a field's column (its type is unknown). */
+function typedColumns(model: Model, columns: string[]): TypedColumn[] | undefined {
   let types = columnTypes.get(model);
   if (!types) columnTypes.set(model, (types = new Map(model.fields.flatMap((f) => f.columns()).map((c) => [c.name, c.type]))));
-  const parts = columns.map((c) => types.has(c) && `${c} ${types.get(c)}`);
-  return parts.every(Boolean) ? parts.join(',') : undefined;
+  const typed = columns.map((name) => ({ name, type: types.get(name) }));
+  return typed.every((c): c is TypedColumn => c.type !== undefined) ? typed : undefined;
 }
+
+/** A type a NULL can be cast to: a serial column holds integers. */
+const castable = (type: string): string => ({ serial: 'integer', bigserial: 'bigint', smallserial: 'smallint' })[type] ?? type;
+
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** A query builder in a box: an async function returning a builder would run it (builders are thenables). */
 export interface Boxed {
@@ -72,7 +83,7 @@ export class Reader {
     const qb = this.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*');
     await gate.restrict(qb, model, 'view');
     if (ids) whereIdIn(qb, 't.id', ids);
-    if (where) applyFilter(qb, model, where, { db: this.db, registry: this.registry });
+    if (where) addFilter(qb, model, where, { db: this.db, registry: this.registry });
     return { qb };
   }
 
@@ -93,37 +104,60 @@ export class Reader {
   }
 
   /**
-   * The rows of several reads (a trace's ports of three models), each as `rows` reads them: in one statement for the
-   * reads whose columns agree in name and type (a UNION ALL of them, each row marked with its read), one statement
-   * each for the others. Every statement wakes a PostgreSQL backend, which takes a core from the server meanwhile.
+   * The rows of several reads (a trace's ports of three models, a template's objects and lists), each as `rows` reads
+   * them: in one statement for every read whose columns are known (a UNION ALL of them, each row marked with its
+   * read), one statement each for the others (whole rows). Every statement wakes a PostgreSQL backend, which takes a
+   * core from the server meanwhile, and costs the server more than the rows it brings.
    */
   async rowsOfEach(reads: PartRead[]): Promise<Row[][]> {
-    const groups = new Map<string, number[]>();
-    reads.forEach(({ model, query }, k) => {
-      const key = (query.columns && signatureOf(model, query.columns)) ?? `#${k}`;
-      groups.set(key, [...(groups.get(key) ?? []), k]);
-    });
     const out: Row[][] = reads.map(() => []);
-    await Promise.all([...groups.values()].map(async (members) => {
-      if (members.length === 1) {
-        const { model, gate, query } = reads[members[0]];
-        out[members[0]] = await this.rows(model, gate, query);
-        return;
-      }
-      const parts = await Promise.all(members.map(async (k): Promise<Boxed> => {
-        const { model, gate, query } = reads[k];
-        const { qb } = await this.visible(model, gate, query.where, query.columns, query.ids);
-        this.arrange(qb, model, query);
-        // Each read a subquery of its own: a plain selection from it keeps its order.
-        return { qb: this.db.select(this.db.raw(`${k}::int as ??`, [PART]), 'q.*').from(qb.as('q')) };
-      }));
-      const [first, ...rest] = parts.map((part) => part.qb);
-      for (const row of (await first.unionAll(rest, true)) as Row[]) {
-        out[row[PART] as number].push(row);
-        row[PART] = undefined;
-      }
-    }));
+    const typed = reads.map(({ model, query }) => query.columns && typedColumns(model, query.columns));
+    const together = reads.flatMap((_, k) => (typed[k] ? [k] : []));
+    const alone = together.length > 1 ? reads.flatMap((_, k) => (typed[k] ? [] : [k])) : reads.map((_, k) => k);
+    await Promise.all([
+      ...alone.map(async (k) => {
+        out[k] = await this.rows(reads[k].model, reads[k].gate, reads[k].query);
+      }),
+      ...(together.length > 1 ? [this.together(reads, together.map((k) => ({ k, columns: typed[k]! })), out)] : []),
+    ]);
     return out;
+  }
+
+  /**
+   * Reads `parts` in one statement into `out`. The columns of reads alike (the same names and types) share a range of
+   * the statement's columns; each read fills its own range and casts NULL into the others, so every column has one
+   * type in every branch of the UNION.
+   */
+  private async together(reads: PartRead[], parts: { k: number; columns: TypedColumn[] }[], out: Row[][]): Promise<void> {
+    const ranges = new Map<string, { from: number; columns: TypedColumn[] }>();
+    const slots: string[] = [];
+    const rangeOf = parts.map(({ columns }) => {
+      const signature = columns.map((c) => `${c.name} ${c.type}`).join(',');
+      let range = ranges.get(signature);
+      if (!range) {
+        ranges.set(signature, (range = { from: slots.length, columns }));
+        for (const c of columns) slots.push(castable(c.type));
+      }
+      return range;
+    });
+    const branches = await Promise.all(parts.map(async ({ k }, n): Promise<Boxed> => {
+      const { model, gate, query } = reads[k];
+      const { qb } = await this.visible(model, gate, query.where, query.columns, query.ids);
+      this.arrange(qb, model, query);
+      const { from, columns } = rangeOf[n];
+      const selected = slots.map((type, s) => `${s >= from && s < from + columns.length ? `q.${quoted(columns[s - from].name)}` : `null::${type}`} as s${s}`);
+      // Each read a subquery of its own: a plain selection from it keeps its order.
+      return { qb: this.db.select(this.db.raw(`${k}::int as ${PART}, ${selected.join(', ')}`)).from(qb.as('q')) };
+    }));
+    const [first, ...rest] = branches.map((branch) => branch.qb);
+    const byPart = new Map(parts.map(({ k }, n) => [k, rangeOf[n]]));
+    for (const row of (await first.unionAll(rest, true)) as Row[]) {
+      const k = row[PART] as number;
+      const { from, columns } = byPart.get(k)!;
+      const read: Row = {};
+      for (let i = 0; i < columns.length; i++) read[columns[i].name] = row[`s${from + i}`];
+      out[k].push(read);
+    }
   }
 
   /**

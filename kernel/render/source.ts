@@ -10,7 +10,7 @@ import type { Model } from '../model/model.js';
 import type { ModelRegistry } from '../model/registry.js';
 import { Memo, ValidationError, type Json, type JsonObject, type RenderContext, type Row } from '../base/types.js';
 import { orderingWithin, type Relate } from '../model/walk.js';
-import type { DataAccess } from '../plugins/data.js';
+import type { DataAccess, ListQuery } from '../plugins/data.js';
 import { columnsRead } from '../model/render.js';
 import type { BridgeHandler, BridgeRequest, ModelShape, ObjectQuery, TemplateRow } from '@patchbay/render';
 
@@ -189,11 +189,27 @@ export function templateSource(
 
   const visible = (m: Model) => access.can(m, 'view');
 
+  /**
+   * Reads asked for in one turn of the event loop (a render's read-ahead asks for all it can at once) are made
+   * together: `listEach` reads those whose columns are known in one statement. Should that fail (a read's filter is
+   * refused), each is made on its own, to fail or answer as it would alone.
+   */
+  const pending: { model: Model; query: ListQuery; resolve(rows: Row[]): void; reject(err: unknown): void }[] = [];
+  const flush = async () => {
+    const round = pending.splice(0);
+    const lists = round.length > 1 ? await access.listEach(round).catch(() => undefined) : undefined;
+    round.forEach(({ model: m, query, resolve, reject }, k) => (lists ? resolve(lists[k]) : access.list(m, query).then(resolve, reject)));
+  };
+  const read = (m: Model, query: ListQuery) => new Promise<Row[]>((resolve, reject) => {
+    if (!pending.length) setImmediate(() => void flush());
+    pending.push({ model: m, query, resolve, reject });
+  });
+
   const calls = {
     async list(query: ObjectQuery, offset: number, limit: number): Promise<TemplateRow[]> {
       const m = model(query.model);
       if (!(await visible(m))) return [];
-      const rows = await access.list(m, { params: query.params, ...relation(query), offset: Math.max(0, offset), limit: Math.min(Math.max(0, limit), MOST), columns: columnsOf(m) });
+      const rows = await read(m, { params: query.params, ...relation(query), offset: Math.max(0, offset), limit: Math.min(Math.max(0, limit), MOST), columns: columnsOf(m) });
       return templateRows(m, rows);
     },
     async count(query: ObjectQuery): Promise<number> {
@@ -202,7 +218,7 @@ export function templateSource(
     },
     async get(key: string, id: number, full?: boolean): Promise<TemplateRow | null> {
       const m = model(key);
-      const row = (await visible(m)) ? (known.get(`${m.key}:${id}`) ?? (await access.list(m, { ids: [id], ordering: [], limit: 1, columns: full ? undefined : columnsOf(m) }))[0]) : undefined;
+      const row = (await visible(m)) ? (known.get(`${m.key}:${id}`) ?? (await read(m, { ids: [id], ordering: [], limit: 1, columns: full ? undefined : columnsOf(m) }))[0]) : undefined;
       return row ? (await templateRows(m, [row], full === true))[0] : null;
     },
     shape(key: string): ModelShape {

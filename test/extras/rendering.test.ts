@@ -141,9 +141,10 @@ describe('config template rendering', () => {
     });
     expect(content).toBe('fra1-leaf01 Paris Ethernet1 Ethernet2 Management1');
     const reads = statements.map((s) => s.sql).filter((sql) => !/users_token|users_user/.test(sql));
-    expect(reads.filter((sql) => /from "dcim_device" as "t" where "t"."id" = /.test(sql))).toHaveLength(1);
-    // The device, its template, the config contexts; then the site and the interfaces the template reaches.
-    expect(reads).toHaveLength(5);
+    expect(reads.filter((sql) => sql.includes('from "dcim_device" as "t"'))).toHaveLength(1);
+    // The device, its template, the config contexts; then the site and the interfaces the template reaches, in one
+    // statement.
+    expect(reads).toHaveLength(4);
     // A device's interfaces are ordered by name alone: their device is the same for all.
     expect(reads.find((sql) => sql.includes('from "dcim_interface"'))).not.toContain('join "dcim_device"');
     // The role's template ('role {{ device.name }}') is found by the same one statement.
@@ -190,6 +191,26 @@ describe('config template rendering', () => {
     expect(await rendered(ids.device)).toBe('fra1-leaf01 Paris Europe: Ethernet1 Ethernet2 Management1 1');
     for (const id of [ids.device, other]) await t.request('PATCH', `/api/dcim/devices/${id}/`, { body: { config_template: null } });
     await t.request('DELETE', `/api/dcim/devices/${other}/`);
+  });
+
+  it('reads ahead together what one render read, each read failing or answering as it would alone', async () => {
+    const template = await make(TEMPLATES, {
+      name: 'refused ahead',
+      template_code: '{{ device.site.name }}:\n{% for i in device.interfaces.all() %}{{ i.name }} {% endfor %}\n{% for i in device.interfaces.filter(mtu__lt="high") %}{{ i.name }}{% endfor %}',
+    });
+    await t.request('PATCH', `/api/dcim/devices/${ids.device}/`, { body: { config_template: template } });
+    const url = `/api/dcim/devices/${ids.device}/render-config/`;
+    const first = await t.post(url, {});
+    expect(first.status).toBe(400);
+    // The refusal is the third line's: the first two read.
+    expect(first.body.detail).toMatch(/^An error occurred while rendering the template \(line 3\)/);
+    // The site, the interfaces and the refused interfaces are read ahead in one round: the refusal is the same, and is
+    // that read's.
+    const before = await waits();
+    const again = await t.post(url, {});
+    expect([again.status, again.body]).toEqual([400, first.body]);
+    expect((await waits()) - before).toBe(0);
+    await t.request('PATCH', `/api/dcim/devices/${ids.device}/`, { body: { config_template: null } });
   });
 
   it('reads only the keys the template read before; a key read for the first time is read whole, for the same text', async () => {
