@@ -20,6 +20,20 @@ export interface SelectedSql {
   joined?: { alias: string; sql: string; bindings: Knex.Value[] };
 }
 
+/**
+ * Selects beside the row `t` the value of each of `fields` that computes it in SQL (`Field.selected`) for the rows
+ * `ids`, under the field's name: a value its renderer then takes from the row instead of a statement of its own.
+ */
+export function selectComputed(qb: Knex.QueryBuilder, db: Knex, fields: Iterable<Field>, ids: readonly number[]): void {
+  for (const field of fields) {
+    const selected = field.selected(ids);
+    if (!selected) continue;
+    qb.select(db.raw(`${selected.sql} as ??`, [...selected.bindings, field.name]));
+    const { joined } = selected;
+    if (joined) qb.leftJoin(db.raw(`(${joined.sql}) as ??`, [...joined.bindings, joined.alias]), `${joined.alias}.id`, 't.id');
+  }
+}
+
 /** A column a field stores, in terms the entity schema and migrations understand. */
 export interface Column {
   name: string;
@@ -252,9 +266,10 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
   }
 
   /**
-   * SQL over the row `t` computing this field's value in the select of a nested read (`_depth` of a tree parent),
-   * selected under the field's name, with its bindings; `ids` are the ids the read selects. Undefined (most fields)
-   * when rendering reads columns or loads on its own.
+   * SQL over the row `t` computing this field's value in the select of a nested read (`_depth` of a tree parent) or of
+   * an object read whole on its own (a detail: a device's config context), selected under the field's name, with its
+   * bindings; `ids` are the ids the read selects. Undefined (most fields) when rendering reads columns or loads on its
+   * own. A renderer given rows that carry the value uses it.
    */
   selected(ids: readonly number[]): SelectedSql | undefined {
     void ids;

@@ -1,4 +1,4 @@
-import type { Field, Reference } from './field.js';
+import { selectComputed, type Field, type Reference } from './field.js';
 import type { Model } from './model.js';
 import { ObjectTypes } from './object-types.js';
 import { offeredLists, type OfferedList } from './offered-lists.js';
@@ -215,13 +215,7 @@ export class ModelRegistry {
     const qb = ctx.db(`${model.table} as t`).select(columns ? columns.map((c) => `t.${c}`) : 't.*');
     const ids = [...new Set(forms.flatMap((f) => f.ids))];
     whereIdIn(qb, 't.id', ids);
-    for (const field of new Set(fieldSets.flat())) {
-      const selected = field.selected(ids);
-      if (!selected) continue;
-      qb.select(ctx.db.raw(`${selected.sql} as ??`, [...selected.bindings, field.name]));
-      const { joined } = selected;
-      if (joined) qb.leftJoin(ctx.db.raw(`(${joined.sql}) as ??`, [...joined.bindings, joined.alias]), `${joined.alias}.id`, 't.id');
-    }
+    selectComputed(qb, ctx.db, new Set(fieldSets.flat()), ids);
     applyOrdering(qb, model, model.ordering, this);
     const rows = (await qb) as Row[];
     return Promise.all(

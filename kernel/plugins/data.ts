@@ -52,7 +52,7 @@ export interface DataAccess {
   require(model: Model, action: Action): Promise<void>;
   /** Objects this reader may view (403 without the view permission). */
   list(model: Model, query?: ListQuery): Promise<Row[]>;
-  /** What `list` returns for each read, in as few statements as their columns allow (reads of like models: one). */
+  /** What `list` returns for each read: those whose columns are known in one statement, whatever their model. */
   listEach(reads: { model: Model; query?: ListQuery }[]): Promise<Row[][]>;
   /** How many objects `list` would return without its page. */
   count(model: Model, query?: Pick<ListQuery, 'params' | 'where'>): Promise<number>;

@@ -2,6 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { addFilter } from '../filters/compile.js';
 import { matchesAll, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
+import { selectComputed } from '../model/field.js';
 import { applyOrdering } from '../model/ordering.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Row } from '../base/types.js';
@@ -199,6 +200,8 @@ export class Reader {
   async one(model: Model, gate: Gate, id: number, columns?: string[]): Promise<Row | undefined> {
     if (!isStoredId(id)) return undefined;
     const { qb } = await this.visible(model, gate, undefined, columns);
+    // A whole row brings what its fields compute in SQL (a device's config context): no statements of their own.
+    if (!columns) selectComputed(qb, this.db, this.registry.outputFields(model, 'full'), [id]);
     return (await qb.where('t.id', id).first()) as Row | undefined;
   }
 }

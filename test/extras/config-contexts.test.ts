@@ -95,19 +95,29 @@ describe('config contexts', () => {
     expect((await t.get(`/api/dcim/devices/${ids.device}/?exclude=config_context`)).body).not.toHaveProperty('config_context');
   });
 
-  it('are read for one object by a plan PostgreSQL prepares once, not planned anew for each object', async () => {
-    const statements = await t.statements(() => t.get(`/api/dcim/devices/${ids.device}/`));
-    const read = statements.find((s) => s.sql.startsWith('with recursive'))!;
-    const args = read.bindings.map((b) => (typeof b === 'number' ? String(b) : `'${String(b)}'`)).join(', ');
-    const plans = await t.server.db.knex.transaction(async (trx) => {
-      await trx.raw(`prepare contexts as ${read.sql}`);
-      // PostgreSQL weighs a generic plan against the first five it makes for the values given.
-      for (let i = 0; i < 8; i++) await trx.raw(`execute contexts(${args})`);
-      const { rows } = (await trx.raw(`select generic_plans::int as generic from pg_prepared_statements where name = 'contexts'`)) as { rows: { generic: number }[] };
-      await trx.raw('deallocate contexts');
-      return rows[0].generic;
-    });
-    expect(plans).toBeGreaterThan(0);
+  it('are read with the object it is read alone, by a plan PostgreSQL prepares once, not planned anew for each object', async () => {
+    /** How many times PostgreSQL ran a statement by a generic plan, of eight runs prepared. */
+    const genericPlans = async (read: { sql: string; bindings: readonly unknown[] }) => {
+      const args = read.bindings.map((b) => (typeof b === 'number' ? String(b) : `'${String(b)}'`)).join(', ');
+      return t.server.db.knex.transaction(async (trx) => {
+        await trx.raw(`prepare contexts as ${read.sql}`);
+        // PostgreSQL weighs a generic plan against the first five it makes for the values given.
+        for (let i = 0; i < 8; i++) await trx.raw(`execute contexts(${args})`);
+        const { rows } = (await trx.raw(`select generic_plans::int as generic from pg_prepared_statements where name = 'contexts'`)) as { rows: { generic: number }[] };
+        await trx.raw('deallocate contexts');
+        return rows[0].generic;
+      });
+    };
+    // A detail: the device and its contexts in one statement.
+    const detail = await t.statements(() => t.get(`/api/dcim/devices/${ids.device}/`));
+    const read = detail.filter((s) => s.sql.includes('from "dcim_device"'));
+    expect(read).toHaveLength(1);
+    expect(read[0].sql).toContain('config_contexts');
+    expect(detail.some((s) => s.sql.startsWith('with recursive'))).toBe(false);
+    expect(await genericPlans(read[0])).toBeGreaterThan(0);
+    // A page: its devices' contexts in a statement of their own.
+    const page = await t.statements(() => t.get(`/api/dcim/devices/?id=${ids.device}`));
+    expect(await genericPlans(page.find((s) => s.sql.startsWith('with recursive'))!)).toBeGreaterThan(0);
   });
 
   it('refuse data and local context data that are not JSON objects', async () => {

@@ -1,3 +1,4 @@
+import type { Knex } from '@mikro-orm/knex';
 import { ForeignKeyField, ManyToManyField, type Db, type JsonObject, type Model, type ModelRegistry } from 'patchbay';
 import { TAGGED_ITEMS } from '../fields/tags.js';
 
@@ -33,12 +34,14 @@ export interface PageContexts {
 }
 
 /**
- * The statement finding the contexts of a page of `model` objects: each object's values along every dimension
- * (joined once), the ancestors of its tree nodes, each active context's assignments as arrays; a context applies
- * when, for every dimension, it names none or the object's value (or an ancestor) is among them, and it names no tag
- * or a tag the object carries. A dimension the model lacks (a VM's location) must be empty. Built once per model.
+ * How the contexts of `model` objects are found, in SQL: each object's values along every dimension (joined once),
+ * the ancestors of its tree nodes, each active context's assignments as arrays; a context applies when, for every
+ * dimension, it names none or the object's value (or an ancestor) is among them, and it names no tag or a tag the
+ * object carries. A dimension the model lacks (a VM's location) must be empty. The CTEs end in `matched` (the id of
+ * each object that has contexts, and theirs in order); they take the objects' ids (`?`, an integer array's text) and
+ * the model's object type (`?`), in that order.
  */
-export function contextStatement(model: Model, registry: ModelRegistry): (db: Db, ids: number[]) => Promise<PageContexts> {
+function matching(model: Model, registry: ModelRegistry): string {
   const contexts = registry.get('extras.configcontext');
   const joins: string[] = [];
   const joined = new Map<string, string>();
@@ -90,26 +93,48 @@ export function contextStatement(model: Model, registry: ModelRegistry): (db: Db
   const tags = (contexts.field('tags') as ManyToManyField).join;
   arrays.push(`array(select j.${tags.target} from ${tags.table} j where j.${tags.source} = cc.id) as tags`);
   conditions.push(
-    `(cardinality(c.tags) = 0 or c.tags && array(select ti.tag_id from ${TAGGED_ITEMS} ti where ti.object_type_id = :type and ti.object_id = p.id))`,
+    `(cardinality(c.tags) = 0 or c.tags && array(select ti.tag_id from ${TAGGED_ITEMS} ti where ti.object_type_id = ? and ti.object_id = p.id))`,
   );
 
   // The ids behind a subquery: a prepared plan sees one id no more than a thousand, and PostgreSQL keeps one plan for
   // every page, where it planned the statement anew for each object on its own (1.2 ms of its time a render).
-  const sql = `with recursive
-    page as (select o.id, ${columns.join(', ')} from ${model.table} o ${joins.join(' ')} where o.id = any(array(select unnest(:ids::int[])))),
+  return `with recursive
+    page as (select o.id, ${columns.join(', ')} from ${model.table} o ${joins.join(' ')} where o.id = any(array(select unnest(?::int[])))),
     ${ancestors.map((a) => `${a},`).join('\n    ')}
     contexts as (select cc.id, cc.weight, cc.name, ${arrays.join(', ')} from ${contexts.table} cc where cc.is_active),
     matched as (
       select p.id, array_agg(c.id order by c.weight, c.name) as ids from page p join contexts c on ${conditions.join(' and ')} group by p.id
-    )
+    )`;
+}
+
+/** The bindings of `matching`'s statement: the ids as one PostgreSQL array literal (however many), the object type. */
+const bindingsOf = (model: Model, registry: ModelRegistry, ids: readonly number[]) => [`{${ids.join(',')}}`, registry.objectTypes.idOf(model.key) ?? 0];
+
+/**
+ * The statement finding the contexts of a page of `model` objects: which contexts apply to each (`matched`), and the
+ * data of each context named once, however many objects it applies to. Built once per model.
+ */
+export function contextStatement(model: Model, registry: ModelRegistry): (db: Db, ids: number[]) => Promise<PageContexts> {
+  const contexts = registry.get('extras.configcontext');
+  const sql = `${matching(model, registry)}
     select (select coalesce(json_object_agg(m.id, m.ids), '{}') from matched m) as matched,
       (select coalesce(json_object_agg(cc.id, cc.data), '{}') from ${contexts.table} cc where cc.id in (select unnest(m.ids) from matched m)) as data`;
-
   return async (db, ids) => {
-    const type = registry.objectTypes.idOf(model.key) ?? 0;
-    // A PostgreSQL array literal (the ids are the page's own integers): one parameter, however long the page.
-    const result = await db.raw(sql, { ids: `{${ids.join(',')}}`, type });
+    const result = await db.raw(sql, bindingsOf(model, registry, ids));
     const row = (result as { rows: PageContexts[] }).rows[0];
     return { matched: row.matched, data: row.data };
   };
+}
+
+/**
+ * The contexts of `model` objects as a derived table (`id`, `datas`: the data of the contexts that apply, lowest
+ * weight first), to join to a read of the objects themselves; an object without contexts has no row. Built once per
+ * model; the bindings are for `ids`.
+ */
+export function contextRows(model: Model, registry: ModelRegistry): (ids: readonly number[]) => { sql: string; bindings: Knex.Value[] } {
+  const contexts = registry.get('extras.configcontext');
+  const sql = `${matching(model, registry)}
+    select m.id, (select json_agg(cc.data order by array_position(m.ids, cc.id)) from ${contexts.table} cc where cc.id = any(m.ids)) as datas
+    from matched m`;
+  return (ids) => ({ sql, bindings: bindingsOf(model, registry, ids) });
 }
