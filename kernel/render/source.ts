@@ -12,6 +12,7 @@ import { Memo, ValidationError, type Json, type JsonObject, type RenderContext, 
 import { orderingWithin, type Relate } from '../model/walk.js';
 import type { DataAccess, ListQuery } from '../plugins/data.js';
 import { columnsRead } from '../model/render.js';
+import { ForeignKeyField } from '../model/fields/foreign-key.js';
 import type { BridgeHandler, BridgeRequest, ModelShape, ObjectQuery, TemplateRow } from '@patchbay/render';
 
 /** The most objects one bridge call returns (templates loop over querysets a chunk at a time). */
@@ -233,7 +234,27 @@ export function templateSource(
     template: (name: string) => templates(String(name)),
   };
 
-  return async ({ method, args }: BridgeRequest) => {
+  /**
+   * The object `refs` reach from `root` through foreign keys, read as `get` reads it, found from the root's id in SQL:
+   * the read-ahead asks for it beside the objects on the way (each read as its own `get`), which say whether a render
+   * reaches it. Undefined when a reference is not a foreign key.
+   */
+  const follow = async (root: { model: string; id: number }, refs: string[]): Promise<TemplateRow | null | undefined> => {
+    let at = model(root.model);
+    let target = '?';
+    for (const ref of refs) {
+      const fk = registry.fieldOf(at, ref);
+      if (!(fk instanceof ForeignKeyField)) return undefined;
+      target = `(select ${quoted(fk.column)} from ${quoted(at.table)} where id = ${target})`;
+      at = model(fk.target);
+    }
+    if (!(await visible(at))) return null;
+    const condition = (qb: Knex.QueryBuilder, alias: string) => void qb.whereRaw(`??.id = ${target}`, [alias, root.id]);
+    const [row] = await read(at, { where: { op: 'sql', condition }, ordering: [], limit: 1, columns: columnsOf(at) });
+    return row ? (await templateRows(at, [row]))[0] : null;
+  };
+
+  const answer = async ({ method, args }: BridgeRequest) => {
     const call = calls[method] as (...a: unknown[]) => unknown;
     if (typeof call !== 'function') throw new Error(`Unknown call ${String(method)}.`);
     try {
@@ -242,4 +263,7 @@ export function templateSource(
       throw new Error(publicMessage(err, services.log));
     }
   };
+  return Object.assign(answer, { follow });
 }
+
+const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;

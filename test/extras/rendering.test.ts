@@ -181,6 +181,12 @@ describe('config template rendering', () => {
     expect(await waited(other)).toEqual(['ber1-leaf01 Berlin -: Ethernet9 1', 0]);
     // Berlin has no region: that read was not made, and is the one this render waits for.
     expect(await waited(ids.device)).toEqual(['fra1-leaf01 Paris Europe: Ethernet1 Ethernet2 Management1 1', 1]);
+    // The site's region is read from the device's id with the site and the interfaces: one statement, not one a step.
+    const ahead = (await t.statements(async () => expect(await waited(ids.device)).toEqual(['fra1-leaf01 Paris Europe: Ethernet1 Ethernet2 Management1 1', 0])))
+      .map((s) => s.sql).filter((sql) => !/users_token|users_user/.test(sql));
+    expect(ahead.filter((sql) => sql.includes('from "dcim_region"'))).toEqual([expect.stringMatching(/from "dcim_site".*from "dcim_interface"/s)]);
+    // The device with its contexts, the template, that statement, and the count of the disabled interfaces.
+    expect(ahead).toHaveLength(4);
     // Read ahead for another user, with their permissions: one interface and no region in their view.
     const erin = await t.createUser('erin');
     await grant(erin, 'dcim.device', ['add', 'view']);

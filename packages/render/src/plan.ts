@@ -63,12 +63,34 @@ export class RenderPlans {
       if (!answer) answers.set(id, (answer = replyOf(handler, call)));
       return answer;
     };
+    const follows = new Map<string, Promise<BridgeReply | undefined>>();
+    /** The object `refs` reach from `root`, read from the root's id in SQL (`follow`), once per render. */
+    const followed = (root: TemplateRow, refs: string[]): Promise<BridgeReply | undefined> => {
+      const id = JSON.stringify([root.model, root.id, ...refs]);
+      let reply = follows.get(id);
+      if (!reply) {
+        const follow = handler.follow!;
+        follows.set(id, (reply = follow(root, refs).then((value) => (value === undefined ? undefined : { ok: true as const, value }), () => undefined)));
+      }
+      return reply;
+    };
+    /**
+     * The object an origin reaches: each reference a `get` of the object the one before refers to. Those past the first
+     * are asked for at once with it (`follow`, from the root): an answer is the `get`'s when it is the object the one
+     * before refers to, as read; otherwise that `get` is made in turn.
+     */
     const objectAt = async (origin: Origin): Promise<TemplateRow | null> => {
-      let row = Object.hasOwn(objects, origin.root) ? objects[origin.root] : null;
-      for (const ref of origin.refs) {
+      const root = Object.hasOwn(objects, origin.root) ? objects[origin.root] : null;
+      const ahead = origin.refs.map((_, n) => (root && n > 0 && handler.follow ? followed(root, origin.refs.slice(0, n + 1)) : undefined));
+      let row = root;
+      for (const [n, ref] of origin.refs.entries()) {
         const to = row && Object.hasOwn(row.refs, ref) ? row.refs[ref] : null;
         if (!to) return null;
-        const reply = await ask({ method: 'get', args: [to.model, to.id] });
+        const call: BridgeRequest = { method: 'get', args: [to.model, to.id] };
+        const early = await ahead[n];
+        const found = early?.ok ? (early.value as TemplateRow | null) : null;
+        if (found?.model === to.model && found.id === to.id && !answers.has(callKey(call))) answers.set(callKey(call), Promise.resolve(early!));
+        const reply = await ask(call);
         row = reply.ok ? (reply.value as TemplateRow | null) : null;
       }
       return row;

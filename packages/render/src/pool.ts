@@ -8,8 +8,14 @@ import { FrameReader, frame } from './channel.js';
 import type { BridgeRequest, FromRenderer, RenderReply, RenderRequest } from './messages.js';
 import { RenderPlans, replyOf } from './plan.js';
 
-/** Answers a render's bridge calls (reads under the requesting user's permissions). */
-export type BridgeHandler = (request: BridgeRequest) => Promise<unknown>;
+/**
+ * Answers a render's bridge calls (reads under the requesting user's permissions). `follow`, for the read-ahead only
+ * (never a template's call): the object `refs` reach from `root`, read as a `get` of it would be, found in SQL from
+ * the root's id; undefined when a reference is not one it can follow.
+ */
+export type BridgeHandler = ((request: BridgeRequest) => Promise<unknown>) & {
+  follow?(root: { model: string; id: number }, refs: string[]): Promise<unknown>;
+};
 
 export interface PoolLimits {
   workers: number;
