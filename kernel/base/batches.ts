@@ -1,4 +1,5 @@
 import type { Knex } from '@mikro-orm/knex';
+import { quoteIdentifier } from './identifiers.js';
 
 /** Bind parameters per statement, well under PostgreSQL's limit of 65,535. */
 const MAX_PARAMETERS = 30_000;
@@ -27,8 +28,6 @@ export interface InsertOptions {
    */
   existing?: Record<string, string>;
 }
-
-const quote = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * A query drawing `?` ids (its one binding) from the sequence of `table`'s id, as one array (`ids`): for a statement
@@ -95,16 +94,16 @@ export async function insertAll<R = Record<string, unknown>>(
     const given = run.columns.filter((c) => !now.has(c));
     const shared = new Set(run.rows.length > 1 ? given.filter((c) => sameInAll(run.rows, c)) : []);
     const written = [...given, ...now];
-    const values = [...given.map((c) => `${shared.has(c) ? 's' : 'v'}.${quote(c)}`), ...[...now].map(() => 'now()')];
+    const values = [...given.map((c) => `${shared.has(c) ? 's' : 'v'}.${quoteIdentifier(c)}`), ...[...now].map(() => 'now()')];
     const upsert = options.upsert
-      ? ` on conflict (${options.upsert.map(quote).join(', ')}) do update set ${written.filter((c) => !options.upsert!.includes(c)).map((c) => `${quote(c)} = excluded.${quote(c)}`).join(', ')}`
+      ? ` on conflict (${options.upsert.map(quoteIdentifier).join(', ')}) do update set ${written.filter((c) => !options.upsert!.includes(c)).map((c) => `${quoteIdentifier(c)} = excluded.${quoteIdentifier(c)}`).join(', ')}`
       : '';
-    const returning = options.returning ? ` returning ${options.returning.map((c) => (c === '*' ? c : quote(c))).join(', ')}` : '';
-    const record = shared.size ? `, json_populate_record(null::${quote(table)}, ?::json) as s` : '';
+    const returning = options.returning ? ` returning ${options.returning.map((c) => (c === '*' ? c : quoteIdentifier(c))).join(', ')}` : '';
+    const record = shared.size ? `, json_populate_record(null::${quoteIdentifier(table)}, ?::json) as s` : '';
     const existing = Object.entries(options.existing ?? {}).filter(([c]) => given.includes(c))
-      .map(([c, target]) => `exists (select from ${quote(target)} x where x.id = ${shared.has(c) ? 's' : 'v'}.${quote(c)})`);
+      .map(([c, target]) => `exists (select from ${quoteIdentifier(target)} x where x.id = ${shared.has(c) ? 's' : 'v'}.${quoteIdentifier(c)})`);
     const where = existing.length ? ` where ${existing.join(' and ')}` : '';
-    const sql = `insert into ${quote(table)} (${written.map(quote).join(', ')}) select ${values.join(', ')} from json_populate_recordset(null::${quote(table)}, ?::json) as v${record}${where}${upsert}${returning}`;
+    const sql = `insert into ${quoteIdentifier(table)} (${written.map(quoteIdentifier).join(', ')}) select ${values.join(', ')} from json_populate_recordset(null::${quoteIdentifier(table)}, ?::json) as v${record}${where}${upsert}${returning}`;
     const bindings = [encodeRows(run.rows, given.filter((c) => !shared.has(c)), json)];
     if (shared.size) bindings.push(encodeRows(run.rows.slice(0, 1), [...shared], json).slice(1, -1));
     const { rows: inserted } = (await db.raw(sql, bindings)) as { rows: R[] };

@@ -10,6 +10,7 @@ import { isStoredId } from '../base/values.js';
 import type { Gate } from '../write/gate.js';
 import { whereIdIn } from '../base/typed-arrays.js';
 import type { RowCounts } from '../db/row-counts.js';
+import { quoteIdentifier } from '../base/identifiers.js';
 
 /** The column of `page`'s statement that carries the count (no model has a field of that name). */
 const TOTAL = '_page_total';
@@ -59,8 +60,6 @@ function typedColumns(model: Model, columns: string[]): TypedColumn[] | undefine
 
 /** A type a NULL can be cast to: a serial column holds integers. */
 const castable = (type: string): string => ({ serial: 'integer', bigserial: 'bigint', smallserial: 'smallint' })[type] ?? type;
-
-const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
 
 /** A query builder in a box: an async function returning a builder would run it (builders are thenables). */
 export interface Boxed {
@@ -146,7 +145,7 @@ export class Reader {
       const { qb } = await this.visible(model, gate, query.where, query.columns, query.ids);
       this.arrange(qb, model, query);
       const { from, columns } = rangeOf[n];
-      const selected = slots.map((type, s) => `${s >= from && s < from + columns.length ? `q.${quoted(columns[s - from].name)}` : `null::${type}`} as s${s}`);
+      const selected = slots.map((type, s) => `${s >= from && s < from + columns.length ? `q.${quoteIdentifier(columns[s - from].name)}` : `null::${type}`} as s${s}`);
       // Each read a subquery of its own: a plain selection from it keeps its order.
       return { qb: this.db.select(this.db.raw(`${k}::int as ${PART}, ${selected.join(', ')}`)).from(qb.as('q')) };
     }));

@@ -14,6 +14,7 @@ import type { DataAccess, ListQuery } from '../plugins/data.js';
 import { columnsRead } from '../model/render.js';
 import { ForeignKeyField } from '../model/fields/foreign-key.js';
 import type { BridgeHandler, BridgeRequest, ModelShape, ObjectQuery, TemplateRow } from '@patchbay/render';
+import { quoteIdentifier } from '../base/identifiers.js';
 
 /** The most objects one bridge call returns (templates loop over querysets a chunk at a time). */
 const MOST = 1000;
@@ -245,7 +246,7 @@ export function templateSource(
     for (const ref of refs) {
       const fk = registry.fieldOf(at, ref);
       if (!(fk instanceof ForeignKeyField)) return undefined;
-      target = `(select ${quoted(fk.column)} from ${quoted(at.table)} where id = ${target})`;
+      target = `(select ${quoteIdentifier(fk.column)} from ${quoteIdentifier(at.table)} where id = ${target})`;
       at = model(fk.target);
     }
     if (!(await visible(at))) return null;
@@ -265,5 +266,3 @@ export function templateSource(
   };
   return Object.assign(answer, { follow });
 }
-
-const quoted = (name: string): string => `"${name.replace(/"/g, '""')}"`;
