@@ -5,8 +5,8 @@ type Row = Record<string, unknown>;
 
 /**
  * The hand-written equivalent of POST /api/dcim/devices/<id>/render-config/ for the demo's leaf template
- * (LEAF_TEMPLATE): the device, its site and region, its interfaces and its config context in three statements, and
- * the text written by hand in JavaScript.
+ * (LEAF_TEMPLATE): the device with its site, region, template and config context, then its interfaces (two
+ * statements), and the text written by hand in JavaScript.
  */
 export function renderLeafBaseline(db: Db, deviceId: number) {
   return async (url: URL) => {
