@@ -269,7 +269,8 @@ export abstract class Field<O extends CommonOptions = CommonOptions> {
    * SQL over the row `t` computing this field's value in the select of a nested read (`_depth` of a tree parent) or of
    * an object read whole on its own (a detail: a device's config context), selected under the field's name, with its
    * bindings; `ids` are the ids the read selects. Undefined (most fields) when rendering reads columns or loads on its
-   * own. A renderer given rows that carry the value uses it.
+   * own. A renderer given rows that carry it uses it: the value itself, or what the renderer makes it from (a config
+   * context's data, which it merges).
    */
   selected(ids: readonly number[]): SelectedSql | undefined {
     void ids;
