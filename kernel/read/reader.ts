@@ -2,7 +2,7 @@ import type { Knex } from '@mikro-orm/knex';
 import { addFilter } from '../filters/compile.js';
 import { matchesAll, type FilterNode } from '../filters/tree.js';
 import type { Model } from '../model/model.js';
-import { selectComputed } from '../model/field.js';
+import { selectComputed, type Field } from '../model/field.js';
 import { applyOrdering } from '../model/ordering.js';
 import type { ModelRegistry } from '../model/registry.js';
 import type { Row } from '../base/types.js';
@@ -195,12 +195,14 @@ export class Reader {
     return qb && { qb };
   }
 
-  /** One row by id, if `gate` may view it. */
-  async one(model: Model, gate: Gate, id: number, columns?: string[]): Promise<Row | undefined> {
+  /**
+   * One row by id, if `gate` may view it. A whole row brings what `computed` (default: every field of its full form)
+   * compute in SQL, a device's config context: no statements of their own when the row is rendered.
+   */
+  async one(model: Model, gate: Gate, id: number, columns?: string[], computed: readonly Field[] = this.registry.outputFields(model, 'full')): Promise<Row | undefined> {
     if (!isStoredId(id)) return undefined;
     const { qb } = await this.visible(model, gate, undefined, columns);
-    // A whole row brings what its fields compute in SQL (a device's config context): no statements of their own.
-    if (!columns) selectComputed(qb, this.db, this.registry.outputFields(model, 'full'), [id]);
+    if (!columns) selectComputed(qb, this.db, computed, [id]);
     return (await qb.where('t.id', id).first()) as Row | undefined;
   }
 }

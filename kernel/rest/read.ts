@@ -3,6 +3,7 @@ import { notFound } from '../base/errors.js';
 import { filterFromQuery } from '../filters/query.js';
 import { baseUrl, queryParam } from '../http/request.js';
 import type { Model } from '../model/model.js';
+import type { Field } from '../model/field.js';
 import { columnsRead, renderRows, renderedFields } from '../model/render.js';
 import { INT_MAX, isStoredId } from '../base/values.js';
 import { Memo, ValidationError, type JsonObject, type RenderContext, type RenderMode, type Row } from '../base/types.js';
@@ -32,9 +33,9 @@ export function parseId(text: string | undefined): number {
  * The object `id` if the request may view it: refuses (403) without the permission, answers 404 when the
  * object is missing or outside the permission's constraints.
  */
-export async function fetchRow(req: Request, model: Model, id: number, services: RestServices): Promise<Row> {
+export async function fetchRow(req: Request, model: Model, id: number, services: RestServices, rendered: readonly Field[] = []): Promise<Row> {
   await req.access.require(model, 'view');
-  const row = await services.reads.one(model, req.access, id);
+  const row = await services.reads.one(model, req.access, id, undefined, rendered);
   if (!row) throw notFound();
   return row;
 }
@@ -42,8 +43,10 @@ export async function fetchRow(req: Request, model: Model, id: number, services:
 /** GET on a detail endpoint, with `brief`, `fields`, `omit` and `exclude`. */
 export async function readObject(req: Request, model: Model, id: number, services: RestServices): Promise<JsonObject> {
   const selection = selectionOf(req, model, services.registry);
-  const row = await fetchRow(req, model, id, services);
-  return (await renderRows(model, [row], renderContext(req, services), renderMode(req), selection))[0];
+  const mode = renderMode(req);
+  // The fields it renders that compute their value in SQL do so in the statement reading the row.
+  const row = await fetchRow(req, model, id, services, renderedFields(model, services.registry, mode, selection));
+  return (await renderRows(model, [row], renderContext(req, services), mode, selection))[0];
 }
 
 function cursorOf(req: Request): number | undefined {

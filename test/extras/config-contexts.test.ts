@@ -115,6 +115,11 @@ describe('config contexts', () => {
     expect(read[0].sql).toContain('config_contexts');
     expect(detail.some((s) => s.sql.startsWith('with recursive'))).toBe(false);
     expect(await genericPlans(read[0])).toBeGreaterThan(0);
+    // A detail that does not show them does not read them.
+    for (const query of ['exclude=config_context', 'brief=1']) {
+      const skipped = await t.statements(() => t.get(`/api/dcim/devices/${ids.device}/?${query}`));
+      expect(skipped.some((s) => s.sql.includes('config_contexts') || s.sql.startsWith('with recursive')), query).toBe(false);
+    }
     // A page: its devices' contexts in a statement of their own.
     const page = await t.statements(() => t.get(`/api/dcim/devices/?id=${ids.device}`));
     expect(await genericPlans(page.find((s) => s.sql.startsWith('with recursive'))!)).toBeGreaterThan(0);
