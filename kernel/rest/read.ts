@@ -31,7 +31,8 @@ export function parseId(text: string | undefined): number {
 
 /**
  * The object `id` if the request may view it: refuses (403) without the permission, answers 404 when the
- * object is missing or outside the permission's constraints.
+ * object is missing or outside the permission's constraints. `rendered`: the fields the caller will render, those that
+ * compute their value in SQL computed in the same statement.
  */
 export async function fetchRow(req: Request, model: Model, id: number, services: RestServices, rendered: readonly Field[] = []): Promise<Row> {
   await req.access.require(model, 'view');
