@@ -194,7 +194,8 @@ export function templateSource(
   /**
    * Reads asked for in one turn of the event loop (a render's read-ahead asks for all it can at once) are made
    * together: `listEach` reads those whose columns are known in one statement. Should that fail (a read's filter is
-   * refused), each is made on its own, to fail or answer as it would alone.
+   * refused), each is made on its own, to fail or answer as it would alone (which `Batcher`, failing a round together
+   * and keying loads by their JSON, where these hold conditions as functions, would not do).
    */
   const pending: { model: Model; query: ListQuery; resolve(rows: Row[]): void; reject(err: unknown): void }[] = [];
   const flush = async () => {
