@@ -65,7 +65,7 @@ export default definePlugin({
   // Custom field data filters in GraphQL, NetBox's way; tags filter as the relation they are.
   graphql: (ctx) => ({ typeDefs: CUSTOM_FIELD_FILTER_TYPES, filters: [customFieldDataFilter(ctx.db, ctx.registry)] }),
   changes: recordChanges,
-  // Event rules turn changes into webhook deliveries, recorded in the write's transaction and enqueued after its commit.
+  // Event rules turn changes into webhook deliveries, left in the outbox in the write's transaction, their jobs enqueued after its commit.
   events: {
     wants: (model, type, ctx) => eventRules(ctx).wants(model, type),
     receive: receiveEvents,

@@ -9,8 +9,8 @@ import { redisRelay } from '../helpers/redis-relay.js';
 import { STARTS_WITHIN, until } from '../helpers/wait.js';
 
 /**
- * A server process killed in a write's transaction, or after the write committed its deliveries and before they
- * reached the queue; events an earlier version left in the outbox table; a queue that stops answering; a database
+ * A server process killed in a write's transaction, or after the write committed its deliveries (to the outbox) and
+ * before their job reached the queue; events an earlier version left in the outbox table; a queue that stops answering; a database
  * recreated on the same queue: each committed event is delivered exactly once, and no other.
  */
 let setup: TestServer;
@@ -92,17 +92,17 @@ async function deliveredOnce(names: string[]): Promise<void> {
 }
 
 describe('a server killed mid-write, or between commit and enqueue', () => {
-  it('records deliveries in the write\'s transaction: a write that dies before its commit leaves neither objects nor deliveries', async () => {
-    // Deliveries cannot be recorded while the test holds this lock: the write waits on it, inside its transaction.
+  it('leaves deliveries in the outbox in the write\'s transaction: a write that dies before its commit leaves neither objects nor deliveries', async () => {
+    // Deliveries cannot be left in the outbox while the test holds this lock: the write waits on it, inside its transaction.
     await sql.query('begin');
-    await sql.query('lock table extras_webhookdelivery in exclusive mode');
+    await sql.query('lock table extras_webhookoutbox in exclusive mode');
     const write = api(current.base, '/api/tenancy/tenants/', {
       method: 'POST', body: JSON.stringify([1, 2, 3, 4, 5].map((n) => ({ name: `Crash ${n}`, slug: `crash-${n}` }))),
     }).catch(() => undefined);
     // The insert waits for the lock (since the parse of the statement, so its text is not shown yet). Only this
     // database's waits count: pg_locks lists every database's, and other test files run beside this one.
     const blocked = async () =>
-      (await sql.query(`select count(*)::int as n from pg_locks where not granted and relation = 'extras_webhookdelivery'::regclass and database = (select oid from pg_database where datname = current_database())`)).rows[0].n === 1;
+      (await sql.query(`select count(*)::int as n from pg_locks where not granted and relation = 'extras_webhookoutbox'::regclass and database = (select oid from pg_database where datname = current_database())`)).rows[0].n === 1;
     await until(blocked, 20_000, 'the write to wait on the lock');
 
     await kill(current);
@@ -111,6 +111,7 @@ describe('a server killed mid-write, or between commit and enqueue', () => {
     await sql.query('rollback');
     await write;
     expect(await count(sql, 'tenancy_tenant')).toBe(0);
+    expect(await count(sql, 'extras_webhookoutbox')).toBe(0);
     expect(await count(sql, 'extras_webhookdelivery')).toBe(0);
 
     current = await runserver();
@@ -134,14 +135,15 @@ describe('a server killed mid-write, or between commit and enqueue', () => {
     expect(((await (await api(current.base, '/api/extras/webhook-deliveries/?limit=0')).json()) as Body).count).toBe(3);
   }, STARTS_WITHIN + 60_000);
 
-  it('records the deliveries before enqueueing them; the next start enqueues those left pending, each sent once', async () => {
+  it('leaves the deliveries in the outbox before enqueueing them; the next start enqueues those left there, each sent once', async () => {
     const before = await count(sql, 'extras_webhookdelivery');
     relay.pause();
     const write = api(current.base, '/api/tenancy/tenants/', {
       method: 'POST', body: JSON.stringify([1, 2, 3].map((n) => ({ name: `Stalled ${n}`, slug: `stalled-${n}` }))),
     }).catch(() => undefined);
-    // The write committed its three deliveries; their enqueue waits on a Redis that does not answer.
-    await until(async () => (await count(sql, 'extras_webhookdelivery', `status = 'pending'`)) === 3, 20_000, 'three pending deliveries');
+    // The write committed its three deliveries to the outbox; their job's enqueue waits on a Redis that does not answer.
+    const outboxed = async () => (await sql.query(`select coalesce(sum(cardinality(ids)), 0)::int as n from extras_webhookoutbox`)).rows[0].n as number;
+    await until(async () => (await outboxed()) === 3, 20_000, 'three deliveries in the outbox');
     expect(await count(sql, 'tenancy_tenant', `name like 'Stalled %'`)).toBe(3);
     await kill(current);
     await write;
@@ -153,6 +155,7 @@ describe('a server killed mid-write, or between commit and enqueue', () => {
     await deliveredOnce(['Stalled 1', 'Stalled 2', 'Stalled 3']);
     expect(await count(sql, 'extras_webhookdelivery')).toBe(before + 3);
     expect(await count(sql, 'extras_webhookdelivery', `status <> 'delivered'`)).toBe(0);
+    expect(await outboxed()).toBe(0);
   }, STARTS_WITHIN + 60_000);
 });
 

@@ -5,6 +5,9 @@ import { Receiver } from '../helpers/receiver.js';
 import { startServer, type Body, type TestServer } from '../helpers/server.js';
 import { until } from '../helpers/wait.js';
 import { BUSY_STEPS, BUSY_TURN_MS } from '../../kernel/http/request-load.js';
+import type { PluginContext } from '../../kernel/index.js';
+import { recordOutboxed } from '../../plugins/extras/webhooks/outbox.js';
+import { deliverySubjects } from '../../plugins/extras/webhooks/subjects.js';
 
 let t: TestServer;
 const receiver = new Receiver();
@@ -416,7 +419,7 @@ describe('the SSRF guard (WEBHOOK_REFUSE_LOCAL)', () => {
 });
 
 describe('the write budget with an enabled rule', () => {
-  it('is the same for 1 or 100 objects: events stored with the write, deliveries recorded and enqueued after it', async () => {
+  it('is the same for 1 or 100 objects: deliveries left in the outbox with the write, recorded by their jobs', async () => {
     // No jobs run in this server, so only the writes' own statements are counted.
     const quiet = await startServer({ settings: { RUN_JOBS: false } });
     try {
@@ -430,7 +433,57 @@ describe('the write budget with an enabled rule', () => {
         counts.push(await quiet.countQueries(async () => expect((await quiet.post('/api/dcim/sites/', bodies)).status).toBe(201)));
       }
       expect(counts[0]).toBe(counts[1]);
-      expect((await quiet.get('/api/extras/webhook-deliveries/?limit=1')).body.count).toBe(101);
+      // No job ran: the 101 deliveries wait in the outbox, two rows (jobs of up to 100), their ids drawn.
+      const { rows } = (await quiet.server.db.knex.raw(`select cardinality(ids) as n from extras_webhookoutbox order by id`)) as { rows: { n: number }[] };
+      expect(rows.map((r) => r.n)).toEqual([1, 100]);
+      expect((await quiet.get('/api/extras/webhook-deliveries/?limit=1')).body.count).toBe(0);
+    } finally {
+      await quiet.close();
+    }
+  });
+});
+
+describe('deliveries in the outbox', () => {
+  it('are recorded once by their job, with the ids drawn for them, for the webhooks and rules still there; the tasks page names them meanwhile', async () => {
+    // No jobs run in this server: the test records the outbox's rows as a job's runs would.
+    const quiet = await startServer({ settings: { RUN_JOBS: false } });
+    try {
+      const hooks: Body[] = [];
+      for (const name of ['kept', 'gone']) {
+        const { body: w } = await quiet.post('/api/extras/webhooks/', { name, payload_url: `${receiver.url}/${name}` });
+        await quiet.post('/api/extras/event-rules/', {
+          name, object_types: ['dcim.site'], event_types: ['object_created'], action_object_type: 'extras.webhook', action_object_id: w.id,
+        });
+        hooks.push(w);
+      }
+      const made = await quiet.post('/api/dcim/sites/', [1, 2].map((n) => ({ name: `Outboxed ${n}`, slug: `outboxed-${n}` })));
+      expect(made.status).toBe(201);
+      const db = quiet.server.db.knex;
+      const [row] = (await db.raw(`select id::text, job, ids from extras_webhookoutbox`)).rows as { id: string; job: string; ids: number[] }[];
+      expect(row.ids).toHaveLength(4);
+
+      // Before its job starts, the tasks page tells what it is about from the outbox.
+      const ctx = { db } as unknown as PluginContext;
+      const subjects = (await deliverySubjects([{ id: row.job }], ctx)).get(row.job)!;
+      expect(subjects.filter((s) => s.label === 'Webhook').map((s) => s.text).sort()).toEqual(['gone', 'kept']);
+      expect(subjects.filter((s) => s.label === 'Object').map((s) => s.text).sort()).toEqual(['Outboxed 1', 'Outboxed 1', 'Outboxed 2', 'Outboxed 2']);
+      expect(subjects.find((s) => s.label === 'Deliveries')!.text).toBe('4');
+
+      // A webhook deleted before the job starts makes no delivery; a second run of the job records nothing more.
+      await quiet.delete(`/api/extras/webhooks/${hooks[1].id}/`);
+      await recordOutboxed(db, row.id);
+      await recordOutboxed(db, row.id);
+      const recorded = (await db.raw(`select id, webhook_id, object_id, status, job, context -> 'data' ->> 'name' as name from extras_webhookdelivery order by id`)).rows as Body[];
+      expect(recorded.map(({ id: _, ...rest }) => rest)).toEqual(made.body.map((site: Body) => ({
+        webhook_id: hooks[0].id, object_id: site.id, status: 'pending', job: row.job, name: site.name,
+      })));
+      // Under ids drawn in the write, in its order (those of the other webhook's deliveries are left unused).
+      expect(recorded.every((d) => row.ids.includes(d.id as number))).toBe(true);
+      expect((await db.raw(`select count(*)::int as n from extras_webhookoutbox`)).rows[0].n).toBe(0);
+      // The log shows them as the API does, with their context in its key order.
+      const [first] = (await quiet.get(`/api/extras/webhook-deliveries/?job=${row.job}&ordering=id`)).body.results;
+      expect(Object.keys(first.context)).toEqual(['event', 'timestamp', 'object_type', 'model', 'username', 'request_id', 'data', 'snapshots']);
+      expect(first.context.data.id).toBe(made.body[0].id);
     } finally {
       await quiet.close();
     }

@@ -2,8 +2,9 @@ import { defineModel, f } from 'patchbay';
 import { DeliveryStatus } from '../choices.js';
 
 /**
- * One event sent (or to be sent) to one webhook, with every attempt: what NetBox's users lack. Written by the event
- * receiver and the delivery job in SQL of their own (not change-logged); read-only through the API.
+ * One event sent (or to be sent) to one webhook, with every attempt: what NetBox's users lack. Recorded by its
+ * delivery job from the outbox its write left it in, and written by the job, in SQL of their own (not change-logged);
+ * read-only through the API.
  */
 export const WebhookDelivery = defineModel('extras.webhookdelivery', {
   path: 'webhook-deliveries',

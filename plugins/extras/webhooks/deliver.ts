@@ -5,6 +5,7 @@ import { Webhook } from '../models/webhook.js';
 import { deliveryMetrics } from './delivery-metrics.js';
 import { send } from './http-send.js';
 import { eachAtMost } from './lanes.js';
+import { recordOutboxed } from './outbox.js';
 import { pythonJson } from './python-json.js';
 
 /** One attempt as the delivery log keeps it (one whose process died has no start or duration). */
@@ -53,6 +54,17 @@ const message = (err: unknown) => (err instanceof Error ? (err as { body?: { det
 export function deliveryIds(data: unknown): number[] {
   const { deliveries, delivery } = data as { deliveries?: number[]; delivery?: number };
   return deliveries ?? (delivery === undefined ? [] : [delivery]);
+}
+
+/**
+ * Records the job's deliveries its write left in the outbox (a job enqueued before deliveries waited there has none),
+ * after `turn` (in a process answering requests, its turn behind them: recording is background work too).
+ */
+async function recordFromOutbox(data: unknown, ctx: PluginContext, turn?: () => Promise<void>): Promise<void> {
+  const { outbox } = data as { outbox?: string };
+  if (outbox === undefined) return;
+  await turn?.();
+  await recordOutboxed(ctx.db, outbox);
 }
 
 /** A delivery to send: its stored context, the attempts it made, its webhook's row. */
@@ -122,7 +134,8 @@ interface Written {
 }
 
 /**
- * The delivery job: sends each of its deliveries not delivered yet, JOB_CONCURRENCY at once, each rendered from its
+ * The delivery job: records its deliveries from the outbox (on its first run), then sends each of them not delivered
+ * yet, JOB_CONCURRENCY at once, each rendered from its
  * stored context, signed, and recorded as it ends; each waits its turn behind the requests of a process answering
  * them (`Services.requests`). Before a request goes out its delivery is marked as sending that
  * attempt, so that if this process dies the attempts under way are logged as such (and only those). What the lanes
@@ -131,6 +144,8 @@ interface Written {
  * (with backoff) for those not delivered, until its attempts run out: the last one marks them failed.
  */
 export async function deliverWebhooks(data: unknown, ctx: PluginContext, run: JobRun): Promise<void> {
+  const requests = ctx.services.get(Services.requests);
+  await recordFromOutbox(data, ctx, () => requests.yieldToRequests());
   const deliveries = await due(ctx, deliveryIds(data));
   const writes = new Coalesced<Written>((items) => record(
     ctx, items.flatMap((w) => (w.outcome ? [w.outcome] : [])), items.flatMap((w) => (w.mark ? [w.mark] : [])),
@@ -138,7 +153,6 @@ export async function deliverWebhooks(data: unknown, ctx: PluginContext, run: Jo
   // Outcomes are written in order before the lane's next mark, which it waits for; the last ones, before the job ends.
   const recorded: Promise<void>[] = [];
   const failures: string[] = [];
-  const requests = ctx.services.get(Services.requests);
   // A lane's failure (a statement's) is the job's, once every outcome under way was written.
   const lanes = await eachAtMost(deliveries, ctx.settings.JOB_CONCURRENCY, async (delivery) => {
     await requests.yieldToRequests();
@@ -194,6 +208,7 @@ async function record(ctx: PluginContext, outcomes: Outcome[], marks: Mark[] = [
  * the job sends them).
  */
 export async function abandonedDeliveries(data: unknown, ctx: PluginContext, run: RunAttempt): Promise<void> {
+  await recordFromOutbox(data, ctx);
   const { rows } = (await ctx.db.raw(
     `select id, sending, jsonb_array_length(attempts) as made from ?? where id = any(?) and status <> 'delivered' and (sending is not null or ?)`,
     [WebhookDelivery.table, deliveryIds(data), run.final],

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { appendTo, insertAll, provide, serviceToken, type EventClaim, type ObjectEvent, type PluginContext } from 'patchbay';
-import { EventRule } from '../models/event-rule.js';
+import { appendTo, provide, serviceToken, type EventClaim, type ObjectEvent, type PluginContext } from 'patchbay';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
-import { Webhook } from '../models/webhook.js';
+import { outboxedJobs, storeOutbox, type DeliveryJob, type OutboxDelivery } from './outbox.js';
 import { EventRules } from './rules.js';
 
 /** The server's event rules: a service of extras, loaded at setup and kept fresh. */
@@ -41,7 +40,7 @@ function contextOf(event: ObjectEvent, actionData: Record<string, unknown> | nul
 /** Deliveries one job sends: what a write's events make is sent by jobs of this many. */
 const JOB_SIZE = 100;
 
-/** A recorded delivery, as its job names it. */
+/** A recorded delivery of a job enqueued before deliveries named theirs. */
 interface Recorded {
   id: number;
   job: string;
@@ -49,13 +48,13 @@ interface Recorded {
 }
 
 /**
- * How the deliveries of one job are enqueued, with attempts and backoff from the settings: under the id their rows
- * keep, so that enqueueing it again (recovery at start) is a no-op while the queue holds it.
+ * How a delivery job is enqueued, with attempts and backoff from the settings: under the id its deliveries keep, so
+ * that enqueueing it again (recovery at start) is a no-op while the queue holds it.
  */
-function deliveryJob(ctx: PluginContext, job: string, ids: number[]) {
+function deliveryJob(ctx: PluginContext, { job, ids, outbox }: DeliveryJob) {
   const { WEBHOOK_ATTEMPTS, WEBHOOK_RETRY_DELAY } = ctx.settings;
   const description = ids.length === 1 ? `Webhook delivery ${ids[0]}` : `Webhook deliveries ${ids[0]} to ${ids[ids.length - 1]} (${ids.length})`;
-  return { data: { deliveries: ids }, options: { id: job, attempts: WEBHOOK_ATTEMPTS, backoffMs: WEBHOOK_RETRY_DELAY, description } };
+  return { data: { deliveries: ids, outbox }, options: { id: job, attempts: WEBHOOK_ATTEMPTS, backoffMs: WEBHOOK_RETRY_DELAY, description } };
 }
 
 /**
@@ -65,49 +64,49 @@ function deliveryJob(ctx: PluginContext, job: string, ids: number[]) {
  */
 const jobOfOwn = ({ id, created }: Recorded) => `webhook-delivery-${id}-${new Date(created).getTime().toString(36)}`;
 
-/** Enqueues the jobs of `deliveries` (in id order), CHUNK jobs a round trip. */
-async function enqueue(ctx: PluginContext, deliveries: Recorded[]): Promise<void> {
-  const jobs = new Map<string, number[]>();
-  for (const d of deliveries) appendTo(jobs, d.job || jobOfOwn(d), d.id);
-  const all = [...jobs].map(([job, ids]) => deliveryJob(ctx, job, ids));
+/** Enqueues `jobs`, CHUNK a round trip. */
+async function enqueue(ctx: PluginContext, jobs: DeliveryJob[]): Promise<void> {
+  const all = jobs.map((job) => deliveryJob(ctx, job));
   for (let i = 0; i < all.length; i += CHUNK) await ctx.queue.enqueueAll(DELIVER_JOB, all.slice(i, i + CHUNK));
 }
 
 /**
- * Matches a write's events against the rules, once, and records one delivery per event and webhook in the write's
- * transaction, JOB_SIZE to a job (a new id each, random: no job run before had it); the jobs are enqueued once it
- * committed.
+ * Matches a write's events against the rules, once, and leaves one delivery per event and webhook in the outbox, in
+ * the write's transaction, JOB_SIZE to a job (a new id each, random: no job run before had it); the jobs are
+ * enqueued once it committed, and record their deliveries as they start.
  */
 export async function receiveEvents(events: ObjectEvent[], claim: EventClaim, ctx: PluginContext): Promise<void> {
   const rules = eventRules(ctx);
-  let made = 0;
-  let job = '';
-  const jobOfNext = () => (made++ % JOB_SIZE === 0 ? (job = `webhook-deliveries-${randomBytes(8).toString('hex')}`) : job);
-  const rows = events.flatMap((event) =>
-    rules.matching(event).map((rule) => ({
+  const deliveries = events.flatMap((event) =>
+    rules.matching(event).map((rule): OutboxDelivery => ({
       webhook_id: rule.webhookId,
       event_rule_id: rule.id,
       event: event.type,
       object_type_id: ctx.registry.objectTypes.idOf(event.model),
       object_id: event.id,
       request_id: event.requestId,
-      status: 'pending',
-      attempts: '[]',
-      context: JSON.stringify(contextOf(event, rule.actionData)),
-      job: jobOfNext(),
+      context: contextOf(event, rule.actionData),
     })),
   );
-  const recorded = await insertAll<Recorded>(claim.db, WebhookDelivery.table, rows, {
-    returning: ['id', 'job', 'created'], now: ['created', 'last_updated'], json: ['attempts', 'context'],
-    // A webhook or rule deleted since this process loaded its rules (it reloads them once told) makes no delivery.
-    existing: { webhook_id: Webhook.table, event_rule_id: EventRule.table },
-  });
-  if (recorded.length) claim.afterCommit(() => enqueue(ctx, recorded));
+  if (!deliveries.length) return;
+  const jobs: { job: string; deliveries: OutboxDelivery[] }[] = [];
+  for (let i = 0; i < deliveries.length; i += JOB_SIZE) {
+    jobs.push({ job: `webhook-deliveries-${randomBytes(8).toString('hex')}`, deliveries: deliveries.slice(i, i + JOB_SIZE) });
+  }
+  const stored = await storeOutbox(claim.db, jobs);
+  claim.afterCommit(() => enqueue(ctx, stored));
 }
 
-/** At start: enqueues every delivery still pending, by job (the ids make those the queue holds a no-op). */
+/**
+ * At start: enqueues every job with deliveries still pending, and every job whose deliveries wait in the outbox (the
+ * ids make those the queue holds a no-op).
+ */
 export async function recoverDeliveries(ctx: PluginContext): Promise<void> {
   const pending = (await ctx.db(WebhookDelivery.table).where('status', 'pending').orderBy('id').select('id', 'job', 'created')) as Recorded[];
-  await enqueue(ctx, pending);
-  if (pending.length) ctx.log.info(`Enqueued ${pending.length} pending webhook deliveries`);
+  const byJob = new Map<string, number[]>();
+  for (const d of pending) appendTo(byJob, d.job || jobOfOwn(d), d.id);
+  const outboxed = await outboxedJobs(ctx.db);
+  await enqueue(ctx, [...[...byJob].map(([job, ids]) => ({ job, ids })), ...outboxed]);
+  const waiting = outboxed.reduce((n, j) => n + j.ids.length, 0);
+  if (pending.length || waiting) ctx.log.info(`Enqueued ${pending.length + waiting} pending webhook deliveries`);
 }

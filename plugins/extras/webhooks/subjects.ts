@@ -1,6 +1,7 @@
 import { appendTo, type PluginContext, type TaskSubject } from 'patchbay';
 import { WebhookDelivery } from '../models/webhook-delivery.js';
 import { Webhook } from '../models/webhook.js';
+import { outboxedDeliveries } from './outbox.js';
 
 /** Objects a task's subjects name one by one; the rest are counted. */
 const NAMED_OBJECTS = 5;
@@ -20,14 +21,21 @@ const pathOf = (url: string | null) => (url ? new URL(url, 'http://server').path
 
 /**
  * What delivery tasks are about, for the background tasks page: their webhooks (linked), the URLs they send to, the
- * events, and the objects (linked, the first few by name), all from the deliveries that name the task in `job`.
+ * events, and the objects (linked, the first few by name), all from the deliveries that name the task in `job`, recorded
+ * or still in the outbox.
  */
 export async function deliverySubjects(tasks: { id: string }[], ctx: PluginContext): Promise<Map<string, TaskSubject[]>> {
+  const jobs = tasks.map((t) => t.id);
+  const outboxed = (await outboxedDeliveries(ctx.db, jobs)).map(({ job, id, webhook_id, event, context }) => {
+    const data = (context.data ?? {}) as { display?: string; url?: string };
+    return { job, id, webhook_id, event, display: data.display ?? null, url: data.url ?? null };
+  });
   const { rows } = (await ctx.db.raw(
-    `select d.job, w.id as webhook_id, w.name as webhook, w.payload_url, d.event,
-       d.context -> 'data' ->> 'display' as display, d.context -> 'data' ->> 'url' as url
-     from ?? d join ?? w on w.id = d.webhook_id where d.job = any(?) order by d.id`,
-    [WebhookDelivery.table, Webhook.table, tasks.map((t) => t.id)],
+    `select d.job, w.id as webhook_id, w.name as webhook, w.payload_url, d.event, d.display, d.url
+     from (select job, id, webhook_id, event, context -> 'data' ->> 'display' as display, context -> 'data' ->> 'url' as url from ?? where job = any(?)
+       union all select * from json_to_recordset(?::json) as o(job text, id int, webhook_id int, event text, display text, url text)) d
+     join ?? w on w.id = d.webhook_id order by d.id`,
+    [WebhookDelivery.table, jobs, JSON.stringify(outboxed), Webhook.table],
   )) as { rows: DeliveryRow[] };
   const byTask = new Map<string, DeliveryRow[]>();
   for (const row of rows) appendTo(byTask, row.job, row);
