@@ -108,16 +108,33 @@ export function readNames(body: A.NodeList): Set<string> {
   return names;
 }
 
-/** A scoped block inside a loop makes Jinja define `loop` for it. */
-export function hasScopedBlock(node: unknown): boolean {
-  if (Array.isArray(node)) return node.some(hasScopedBlock);
+const scopedBlocks = new WeakMap<A.NodeList, boolean>();
+
+/** A scoped block inside a loop makes Jinja define `loop` for it (asked each time the loop runs: known once a body). */
+export function hasScopedBlock(body: A.NodeList): boolean {
+  let found = scopedBlocks.get(body);
+  if (found === undefined) scopedBlocks.set(body, (found = holdsScopedBlock(body)));
+  return found;
+}
+
+function holdsScopedBlock(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(holdsScopedBlock);
   if (typeof node !== 'object' || node === null) return false;
   if ((node as A.Block).typename === 'Block' && (node as A.Block).scoped) return true;
-  return Object.values(node).some(hasScopedBlock);
+  return Object.values(node).some(holdsScopedBlock);
+}
+
+const blocks = new WeakMap<A.NodeList, ReadonlyMap<string, A.Block>>();
+
+/** A template's `{% block %}`s by name, found once a parsed template (each render of it asks). */
+export function blocksOf(template: A.NodeList): ReadonlyMap<string, A.Block> {
+  let found = blocks.get(template);
+  if (found === undefined) blocks.set(template, (found = collectBlocks(template, new Map())));
+  return found;
 }
 
 /** The template's `{% block %}`s by name, wherever they are nested. */
-export function collectBlocks(node: unknown, into: Map<string, A.Block>): Map<string, A.Block> {
+function collectBlocks(node: unknown, into: Map<string, A.Block>): Map<string, A.Block> {
   if (Array.isArray(node)) for (const n of node) collectBlocks(n, into);
   else if (typeof node === 'object' && node !== null && 'typename' in node) {
     const block = node as A.Block;

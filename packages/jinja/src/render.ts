@@ -6,7 +6,7 @@
 import type * as A from './ast.js';
 import { dictItems, newDict } from './dicts.js';
 import type { Environment, Parsed } from './environment.js';
-import { collectBlocks, hasScopedBlock, readNames } from './analysis.js';
+import { blocksOf, hasScopedBlock, readNames } from './analysis.js';
 import { MemoryLimitError, PyError, raise, TemplateError } from './errors.js';
 import { Frame, LoopSignal, Output, type TemplateState } from './frame.js';
 import { MAX_DEPTH } from './limits.js';
@@ -76,7 +76,7 @@ export class Renderer {
     const special = new Scope(outer);
     const root = new Scope(special);
     const state: TemplateState = { root, blocks: new Map(), parent: null };
-    for (const [name, block] of collectBlocks(parsed, new Map())) state.blocks.set(name, [block]);
+    for (const [name, block] of blocksOf(parsed)) state.blocks.set(name, [block]);
     const frame = new Frame(state, true, true);
     special.set(
       'self',
@@ -199,7 +199,7 @@ export class Renderer {
       case 'Extends': {
         if (frame.state.parent !== null) raise('TemplateRuntimeError', 'extended multiple times');
         const parent = this.loadOrFail(this.eval(node.template, scope));
-        for (const [name, block] of collectBlocks(parent, new Map())) {
+        for (const [name, block] of blocksOf(parent)) {
           const blocks = frame.state.blocks.get(name);
           if (blocks) blocks.push(block);
           else frame.state.blocks.set(name, [block]);
