@@ -44,8 +44,13 @@ const isOrigin = (origin: unknown): origin is Origin =>
 export class RenderPlans {
   private readonly plans = new Map<string, Plan>();
 
-  private static keyOf(source: string): string {
-    return createHash('sha1').update(source).digest('base64');
+  /** The last source keyed: a render asks for its template's key four times. */
+  private last = { source: '', key: '' };
+
+  /** The plans' key of a source: its digest (a source may be large; a plan is kept for the 256 used last). */
+  private keyOf(source: string): string {
+    if (source !== this.last.source) this.last = { source, key: createHash('sha1').update(source).digest('base64') };
+    return this.last.key;
   }
 
   /**
@@ -109,12 +114,12 @@ export class RenderPlans {
 
   /** The keys renders of `source` read of each model's objects (none before its first render). */
   keysRead(source: string): ReadonlyMap<string, ReadonlySet<string>> | undefined {
-    return this.plans.get(RenderPlans.keyOf(source))?.read;
+    return this.plans.get(this.keyOf(source))?.read;
   }
 
   /** `source`'s plan, as the one used last. */
   private used(source: string): Plan | undefined {
-    const key = RenderPlans.keyOf(source);
+    const key = this.keyOf(source);
     const plan = this.plans.get(key);
     if (plan) {
       this.plans.delete(key);
@@ -145,7 +150,7 @@ export class RenderPlans {
         kept.set(model, known);
       }
     }
-    this.plans.set(RenderPlans.keyOf(source), { calls: planned, read: kept });
+    this.plans.set(this.keyOf(source), { calls: planned, read: kept });
     if (this.plans.size > MOST_PLANS) this.plans.delete(this.plans.keys().next().value!);
   }
 }
