@@ -40,7 +40,7 @@ function contextOf(event: ObjectEvent, actionData: Record<string, unknown> | nul
 /** Deliveries one job sends: what a write's events make is sent by jobs of this many. */
 const JOB_SIZE = 100;
 
-/** A recorded delivery of a job enqueued before deliveries named theirs. */
+/** A pending delivery as recovery reads it (`job` empty for one recorded before deliveries named their jobs). */
 interface Recorded {
   id: number;
   job: string;
