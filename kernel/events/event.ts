@@ -31,12 +31,12 @@ export interface EventClaim {
   afterCommit(work: () => Promise<void>): void;
 }
 
+/** The last millisecond `isoTimestamp` formatted: a bulk write stamps thousands of events within a few. */
+let lastStamp = { ms: Number.NaN, text: '' };
+
 /** `2026-11-25T15:00:00.123000+00:00`: Python's `datetime.isoformat()` of an aware UTC time. */
 export function isoTimestamp(date: Date = new Date()): string {
   const ms = date.getTime();
-  // A bulk write stamps thousands of events within a few milliseconds: each millisecond is formatted once.
   if (ms !== lastStamp.ms) lastStamp = { ms, text: date.toISOString().replace(/\.(\d{3})Z$/, '.$1000+00:00') };
   return lastStamp.text;
 }
-
-let lastStamp = { ms: Number.NaN, text: '' };

@@ -6,9 +6,10 @@ import { Webhook } from '../models/webhook.js';
 
 /**
  * Where a write leaves its webhook deliveries: one row per delivery job, in the write's transaction, with the ids the
- * deliveries will have and their rows as deflated JSON; the job records them as it starts. A hundred deliveries
- * cost the write one small row (their contexts, 130 KB of JSON, deflate to about 4 KB in a fifth of a millisecond:
- * synchronously, since the thread pool's round trip costs the event loop more than the work) instead of a hundred rows with their JSON, five indexes and three foreign keys.
+ * deliveries will have and their rows as deflated JSON; the job records them as it starts. A hundred deliveries cost
+ * the write one small row instead of a hundred rows with their JSON, five indexes and three foreign keys: their
+ * contexts, 130 KB of JSON, deflate to about 4 KB in a fifth of a millisecond (synchronously: the thread pool's round
+ * trip costs the event loop more than the work).
  */
 const OUTBOX = 'extras_webhookoutbox';
 
