@@ -99,12 +99,23 @@ describe.each([
     await api('POST', '/api/extras/event-rules/', {
       name: 'bomb', object_types: ['tenancy.tenant'], event_types: ['object_created'], action_object_type: 'extras.webhook', action_object_id: hook.id,
     });
-    await api('POST', '/api/tenancy/tenants/', { name: 'Detonator', slug: 'detonator' });
+    // A process that has not heard of the rule yet makes no delivery (as in processes.test.ts): a tenant, and another
+    // if none was delivered within 5 s, until one is.
+    const log = `/api/extras/webhook-deliveries/?webhook_id=${hook.id}`;
+    let made = 0;
+    await until(async () => {
+      made += 1;
+      await api('POST', '/api/tenancy/tenants/', { name: `Detonator ${made}`, slug: `detonator-${made}` });
+      return until(async () => (await api('GET', log)).body.count > 0, 5_000).then(() => true, () => false);
+    }, 60_000, 'a delivery of the rule');
     // Each attempt ends at the latest after TEMPLATE_TIMEOUT (10 s); a loaded machine starts template processes slowly.
-    await until(async () => (await api('GET', `/api/extras/webhook-deliveries/?webhook_id=${hook.id}&status=failed`)).body.count === 1, 150_000, 'the delivery failed');
-    const [delivery] = (await api('GET', `/api/extras/webhook-deliveries/?webhook_id=${hook.id}`)).body.results;
-    expect(delivery.attempts).toHaveLength(2);
-    for (const attempt of delivery.attempts) expect(attempt.error).toMatch(/memory/i);
+    await until(async () => (await api('GET', `${log}&status=failed`)).body.count === (await api('GET', log)).body.count, 150_000, 'the deliveries failed');
+    const { results } = (await api('GET', log)).body;
+    expect(results.length).toBeGreaterThan(0);
+    for (const delivery of results) {
+      expect(delivery.attempts).toHaveLength(2);
+      for (const attempt of delivery.attempts) expect(attempt.error).toMatch(/memory/i);
+    }
     await survived();
   }, 240_000);
 
