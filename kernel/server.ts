@@ -70,7 +70,8 @@ export interface PatchbayServer {
   work(): Promise<void>;
   /**
    * Resolves once the work the event receivers left for after the commit of the writes answered so far is done (a
-   * write's response does not wait for that): the jobs of their webhook deliveries, left in the outbox by the write, are enqueued.
+   * write's response does not wait for that): the jobs of the webhook deliveries the writes left in the outbox are
+   * enqueued.
    */
   eventsTaken(): Promise<void>;
   close(): Promise<void>;
