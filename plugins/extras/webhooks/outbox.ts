@@ -37,9 +37,6 @@ export interface DeliveryJob {
   outbox?: string;
 }
 
-/** The columns the deliveries' JSON holds, for `json_to_recordset`. */
-const COLUMNS = 'webhook_id int, event_rule_id int, event text, object_type_id int, object_id int, request_id text, context json';
-
 /**
  * Writes each job's deliveries as one outbox row in `db` (the write's transaction), drawing their ids from the
  * deliveries' sequence (looked up once: `offset 0` keeps it from being inlined into every row).
@@ -61,7 +58,7 @@ const unpacked = (deliveries: Buffer): string => inflateRawSync(deliveries).toSt
 
 /**
  * Records the deliveries of outbox row `id`, pending, in the transaction that deletes the row: once, however often a
- * job's runs ask (a later run finds them recorded). They keep the write's time as their creation. A webhook or rule
+ * job's runs ask (a later run finds them recorded). Their JSON is read as rows of the delivery table, with its types. They keep the write's time as their creation. A webhook or rule
  * deleted since the write (or since its process last loaded the rules) makes no delivery, as it would have deleted
  * it or made none.
  */
@@ -73,10 +70,10 @@ export async function recordOutboxed(db: Db, id: string): Promise<void> {
     if (!row) return;
     await trx.raw(
       `insert into ?? (id, webhook_id, event_rule_id, event, object_type_id, object_id, request_id, status, attempts, context, job, created, last_updated)
-       select (?::int[])[v.n], w.id, r.id, v.event, v.object_type_id, v.object_id, v.request_id, 'pending', '[]', v.context, ?, ?, now()
-       from rows from (json_to_recordset(?::json) as (${COLUMNS})) with ordinality as v(webhook_id, event_rule_id, event, object_type_id, object_id, request_id, context, n)
+       select (?::int[])[v.ordinality], w.id, r.id, v.event, v.object_type_id, v.object_id, v.request_id, 'pending', '[]', v.context, ?, ?, now()
+       from rows from (json_populate_recordset(null::??, ?::json)) with ordinality as v
        join ?? w on w.id = v.webhook_id join ?? r on r.id = v.event_rule_id`,
-      [WebhookDelivery.table, row.ids, row.job, row.created, unpacked(row.deliveries), Webhook.table, EventRule.table],
+      [WebhookDelivery.table, row.ids, row.job, row.created, WebhookDelivery.table, unpacked(row.deliveries), Webhook.table, EventRule.table],
     );
   });
 }
